@@ -1,0 +1,35 @@
+"""tricksim simulator: cards, rules, Numba kernels, engine and run output.
+
+Importing the package points Numba's compile cache at a folder named after a
+hash of the package sources (unless ``NUMBA_CACHE_DIR`` is set): Numba's own
+invalidation only sees edits to the file that holds a kernel, not to the
+helpers and strategies it calls, so a stale cache could otherwise survive an
+edit elsewhere.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _source_hash() -> str:
+    h = hashlib.sha256(__version__.encode())
+    for pkg in ("simulator", "strategies"):
+        for f in sorted((_ROOT / pkg).glob("*.py")):
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+if "NUMBA_CACHE_DIR" not in os.environ:
+    base = Path(os.environ.get("TRICKSIM_CACHE", Path.home() / ".cache" / "tricksim"))
+    os.environ["NUMBA_CACHE_DIR"] = str(base / f"numba-{_source_hash()}")
+
+# the strategy interface relies on first-class function types, which Numba labels experimental
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")

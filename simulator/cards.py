@@ -1,0 +1,159 @@
+"""Cards and 64-bit bitmask helpers shared by every game family.
+
+A hand is an ``int64`` whose bit ``c`` is set when the hand holds card ``c``.
+Spades card ids: ``c = suit * 13 + rank`` with suits clubs, diamonds, hearts,
+spades = 0..3 and rank 0 = '2' ... 12 = 'A'; the little joker is 52 and the
+big joker 53 (both count as spades, ranked above the ace).
+
+The bit helpers are plain Python functions (so tests and ``NUMBA_DISABLE_JIT=1``
+runs work) with a Numba ``overload`` that lowers them to single LLVM
+instructions inside compiled code.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.core.extending import intrinsic, overload
+
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANKS = "23456789TJQKA"
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+LITTLE_JOKER, BIG_JOKER = 52, 53
+N_SPADES_CARDS = 54  # ids 0..53
+
+SUIT_MASKS = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
+SUIT_MASKS[SPADES] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)  # jokers are spades
+STANDARD_DECK = np.int64((1 << 52) - 1)
+
+
+# ---------------------------------------------------------------- bit helpers
+def popcount(x):
+    """Number of set bits of a non-negative mask."""
+    return bin(int(x)).count("1")
+
+
+def lowest_bit(x):
+    """Index of the lowest set bit (x != 0)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+def highest_bit(x):
+    """Index of the highest set bit (x != 0)."""
+    return int(x).bit_length() - 1
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+@overload(popcount, jit_options={"cache": True})
+def _popcount_jit(x):
+    return lambda x: _ctpop(np.int64(x))
+
+
+@overload(lowest_bit, jit_options={"cache": True})
+def _lowest_bit_jit(x):
+    return lambda x: _cttz(np.int64(x))
+
+
+@overload(highest_bit, jit_options={"cache": True})
+def _highest_bit_jit(x):
+    return lambda x: 63 - _ctlz(np.int64(x))
+
+
+SUIT_OF = np.array([c // 13 for c in range(52)] + [SPADES, SPADES], dtype=np.int64)
+
+
+@njit(cache=True)
+def card_suit(card):
+    """Suit of a Spades card id (jokers are spades)."""
+    return SUIT_OF[card]
+
+
+def mask_of(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def cards_of(mask) -> list[int]:
+    mask = int(mask)
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def card_name(card: int) -> str:
+    """'AS', 'TD', '2C', 'LJ', 'BJ'."""
+    card = int(card)
+    if card == LITTLE_JOKER:
+        return "LJ"
+    if card == BIG_JOKER:
+        return "BJ"
+    if not 0 <= card < 52:
+        raise ValueError(f"card id {card} is not a Spades card (allowed 0..53)")
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_card(text: str) -> int:
+    """Inverse of :func:`card_name` ('10S' is accepted for 'TS')."""
+    t = text.strip().upper().replace("10", "T")
+    if t in ("LJ", "BJ"):
+        return LITTLE_JOKER if t == "LJ" else BIG_JOKER
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise ValueError(f"bad card {text!r}: use rank 2-9,T,J,Q,K,A and suit C,D,H,S (e.g. 'QS'), or LJ/BJ")
+    return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
+
+
+def hand_str(mask) -> str:
+    return " ".join(card_name(c) for c in cards_of(mask))
+
+
+@njit(cache=True)
+def beats(card, winning):
+    """True when ``card`` played later in a Spades trick beats ``winning``."""
+    sc = card_suit(card)
+    sw = card_suit(winning)
+    if sc == sw:
+        return card > winning  # ids grow with rank inside a suit; jokers top the spades
+    return sc == SPADES
+
+
+@njit(cache=True)
+def card_rank(card):
+    """0 = '2' ... 12 = 'A', 13 = little joker, 14 = big joker."""
+    if card >= 52:
+        return card - 39
+    return card % 13

@@ -1,0 +1,204 @@
+"""The ``tricksim`` command line.
+
+Data goes to files, messages and progress to stderr, summaries to stdout.
+Every bad input ends in one line naming the problem and the allowed values,
+with exit code 2. Heavy modules are imported inside the commands so that
+``tricksim --help`` stays instant.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+
+GAMES = ("spades",)
+PLANNED = {"tarot": "French Tarot (RULES.md Part 2) is planned but not implemented yet"}
+
+
+class InputError(click.ClickException):
+    """Bad user input: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+def _game(ctx, param, value):
+    if value in GAMES:
+        return value
+    why = f" ({PLANNED[value]})" if value in PLANNED else ""
+    raise InputError(f"unknown game {value!r}{why}: allowed {' | '.join(GAMES)}")
+
+
+def _fail_from(exc: Exception):
+    raise InputError(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="tricksim")
+def cli():
+    """Monte Carlo simulation and strategy analysis for trick-taking card games."""
+
+
+# ------------------------------------------------------------------ simulate
+def _seat_strategies(strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
+    from strategies.registry import parse_spec
+
+    default = strategy or default_strategy()
+    specs = [default] * 4
+    for item in team:
+        t, sep, spec = item.partition("=")
+        if not sep or t.strip() not in ("0", "1"):
+            raise InputError(f"bad --team {item!r}: expected T=SPEC with team T = 0 (seats 0,2) or 1 (seats 1,3)")
+        specs[int(t)] = specs[int(t) + 2] = spec
+    for item in seat:
+        s, sep, spec = item.partition("=")
+        if not sep or s.strip() not in ("0", "1", "2", "3"):
+            raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N = 0, 1, 2 or 3")
+        specs[int(s)] = spec
+    return tuple(parse_spec(s) for s in specs)
+
+
+def default_strategy() -> str:
+    from strategies.registry import available
+
+    return "heuristic" if "heuristic" in available() else "simple"
+
+
+@cli.command()
+@click.argument("game", metavar="GAME", callback=_game)
+@click.option("--preset", default="cardems", show_default=True, help="Rule set: cardems | zone | classic.")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+              help="Override one rule flag (repeatable); see `tricksim rules spades`.")
+@click.option("--hands", type=click.IntRange(1), help="Simulate N independent hands (fresh scores each).")
+@click.option("--games", type=click.IntRange(1), help="Simulate N whole games to the target.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
+@click.option("--strategy", metavar="SPEC", help="Strategy for all seats: NAME[:param=value,...].")
+@click.option("--seat", multiple=True, metavar="N=SPEC", help="Strategy for seat N (repeatable).")
+@click.option("--team", multiple=True, metavar="T=SPEC", help="Strategy for team T: 0 = seats 0,2; 1 = seats 1,3.")
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
+              help="Games mode: hands after which a game ends with end='limit'.")
+@click.option("--record-plays", is_flag=True, help="Also store the 52 cards of each hand in play order.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")
+@click.option("--threads", type=click.IntRange(1), help="Worker threads (default: all cores).")
+@click.option("--shard-size", type=click.IntRange(1, 1 << 24), help="Hands or games per output file.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team, hand_limit, record_plays, overwrite,
+             resume, threads, shard_size, quiet):
+    """Simulate hands or games and write a Parquet run directory.
+
+    \b
+    Example:
+      tricksim simulate spades --preset classic --games 20000 --seed 1 --out data/classic
+    """
+    if (hands is None) == (games is None):
+        raise InputError("give exactly one of --hands N or --games N")
+    from simulator.engine import RunConfig, RunError, run
+    from simulator.output import RunDirError
+    from simulator.rules import RulesError, build_rules
+    from strategies.registry import StrategyError
+
+    try:
+        cfg = RunConfig(rules=build_rules(preset, rules), preset=preset, seats=_seat_strategies(strategy, seat, team),
+                        seed=seed, mode="hands" if hands else "games", count=hands or games,
+                        hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
+        info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False)
+    except (RulesError, StrategyError, RunError, RunDirError) as e:
+        _fail_from(e)
+    if not quiet:
+        click.echo(f"wrote {out} ({info['compute_seconds']:.2f} s, {info['threads']} threads)", err=True)
+        click.echo(_summary(out))
+
+
+def _summary(out) -> str:
+    try:
+        from analysis.summary import summarize_run
+    except ImportError:  # pragma: no cover - analysis is part of the same distribution
+        return ""
+    return summarize_run(out)
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+def summary(run_dir):
+    """Print the summary of an existing run directory."""
+    from analysis.io import AnalysisError
+
+    try:
+        click.echo(_summary(run_dir))
+    except AnalysisError as e:
+        _fail_from(e)
+
+
+# --------------------------------------------------------------- rules, strategies
+@cli.command(name="rules")
+@click.argument("game", metavar="GAME", callback=_game)
+@click.option("--preset", help="Show one preset only.")
+def rules_cmd(game, preset):
+    """Print the rule presets and every flag with its meaning."""
+    from dataclasses import fields
+
+    from simulator.rules import CHOICES, HELP, INT_RANGES, PRESETS, SpadesRules
+
+    names = list(PRESETS) if preset is None else [preset]
+    if preset is not None and preset not in PRESETS:
+        raise InputError(f"unknown preset {preset!r}: allowed {' | '.join(PRESETS)}")
+    width = max(len(f.name) for f in fields(SpadesRules))
+    header = "flag".ljust(width) + "".join(n.rjust(16) for n in names) + "   allowed / meaning"
+    lines = [header, "-" * len(header)]
+    for f in fields(SpadesRules):
+        vals = "".join(_show(getattr(PRESETS[n], f.name)).rjust(16) for n in names)
+        if f.name in CHOICES:
+            allowed = " | ".join(CHOICES[f.name])
+        elif f.name in INT_RANGES:
+            allowed = "{}..{}".format(*INT_RANGES[f.name])
+        elif f.name == "mercy":
+            allowed = "none | negative int"
+        else:
+            allowed = "true | false"
+        lines.append(f"{f.name.ljust(width)}{vals}   {allowed}: {HELP[f.name]}")
+    lines.append("")
+    lines.append("Override any flag on top of a preset: --rule key=value (repeatable).")
+    click.echo("\n".join(lines))
+
+
+def _show(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@cli.command(name="strategies")
+def strategies_cmd():
+    """List the strategies and their parameters."""
+    from strategies.registry import available
+
+    for name, s in available().items():
+        click.echo(f"{name}: {s.description}")
+        for p in s.params:
+            default = p.choices[int(p.default)] if p.choices else f"{p.default:g}"
+            allowed = f" ({' | '.join(p.choices)})" if p.choices else ""
+            click.echo(f"    {p.name} = {default}{allowed}  {p.help}")
+
+
+def main(argv=None):
+    """Entry point: click in non-standalone mode so every usage error is one line."""
+    try:
+        rv = cli.main(args=argv, prog_name="tricksim", standalone_mode=False)
+    except click.UsageError as e:
+        hint = f" (see 'tricksim {e.ctx.info_name} --help')" if e.ctx is not None and e.ctx.parent else ""
+        click.echo(f"Error: {e.format_message()}{hint}", err=True)
+        sys.exit(2)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

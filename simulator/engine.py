@@ -1,0 +1,253 @@
+"""The engine: the only Python caller of the kernels.
+
+It validates a run, splits it into seeded shards, computes each shard with the
+Numba kernel and returns Arrow tables, or streams them into a run directory.
+A shard is a pure function of (plan, shard index): it can be computed in any
+order, on any machine (see docs/architecture.md for the Dask plan), and the
+result is the same bytes of data.
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+
+from simulator import __version__
+from simulator import spades as kernel
+from simulator.interface import N_PARAMS
+from simulator.output import GAMES_SCHEMA, HANDS_SCHEMA, PLAYS_FIELD, RunDir
+from simulator.rules import SpadesRules
+from strategies.registry import SeatStrategy, StrategyError
+
+MODES = ("hands", "games")
+DEFAULT_SHARD = {"hands": 1 << 19, "games": 1 << 14}
+GAME_ROWS = 48          # rows reserved per game on the fast path; longer games are replayed
+MAX_SEED = 2**63 - 1
+MAX_COUNT = 10**12
+
+
+class RunError(ValueError):
+    """A run that cannot start as configured, or a strategy that broke the rules."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunConfig:
+    rules: SpadesRules
+    seats: tuple[SeatStrategy, ...]
+    seed: int = 0
+    mode: str = "hands"
+    count: int = 10_000
+    hand_limit: int = 1000
+    record_plays: bool = False
+    shard_size: int | None = None
+    preset: str = "custom"
+    game: str = "spades"
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise RunError(f"invalid mode {self.mode!r}: allowed {' | '.join(MODES)}")
+        if len(self.seats) != 4:
+            raise RunError(f"need 4 seat strategies, got {len(self.seats)}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise RunError(f"invalid seed {self.seed}: allowed 0 to {MAX_SEED}")
+        if not 1 <= self.count <= MAX_COUNT:
+            raise RunError(f"invalid count {self.count}: allowed 1 to {MAX_COUNT}")
+        if not 1 <= self.hand_limit <= 100_000:
+            raise RunError(f"invalid hand limit {self.hand_limit}: allowed 1 to 100000")
+        if self.shard_size is not None and not 1 <= self.shard_size <= 1 << 24:
+            raise RunError(f"invalid shard size {self.shard_size}: allowed 1 to {1 << 24}")
+
+    @property
+    def shard(self) -> int:
+        return self.shard_size or DEFAULT_SHARD[self.mode]
+
+    @property
+    def n_shards(self) -> int:
+        return -(-self.count // self.shard)
+
+    def shard_range(self, index: int) -> tuple[int, int]:
+        """(first game id, number of games) of shard ``index``."""
+        first = index * self.shard
+        return first, min(self.shard, self.count - first)
+
+    def plan(self) -> dict:
+        """Everything that determines the data: resume refuses a directory whose plan differs."""
+        return {
+            "version": __version__, "game": self.game, "mode": self.mode, "count": self.count, "seed": self.seed,
+            "preset": self.preset, "rules": self.rules.to_dict(), "seats": [s.spec for s in self.seats],
+            "hand_limit": self.hand_limit, "record_plays": self.record_plays, "shard_size": self.shard,
+            "n_shards": self.n_shards,
+        }
+
+
+@dataclass
+class _Policies:
+    blind: tuple
+    bid: tuple
+    exchange: tuple
+    play: tuple
+    params: np.ndarray = field(repr=False)
+
+
+def _policies(seats) -> _Policies:
+    params = np.ascontiguousarray(np.stack([s.params for s in seats]), dtype=np.float64)
+    assert params.shape == (4, N_PARAMS)
+    st = [s.strategy for s in seats]
+    return _Policies(tuple(s.blind_nil for s in st), tuple(s.bid for s in st), tuple(s.exchange for s in st),
+                     tuple(s.play for s in st), params)
+
+
+def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray | int, n_games: int, cap: int):
+    """One kernel call over a contiguous range of games; returns raw column blocks."""
+    rows = n_games * cap
+    ids = np.zeros((4, rows), np.int64)
+    masks = np.zeros((8, rows), np.int64)
+    small = np.zeros((12, rows), np.int8)
+    scores = np.zeros((6, rows), np.int32)
+    plays = np.zeros((rows if cfg.record_plays else 1, 52), np.int8)
+    games = np.zeros((5, n_games), np.int64)
+    errors = np.zeros((4, n_games), np.int64)
+    games_mode = cfg.mode == "games"
+    kernel.simulate_block(
+        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
+        kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.int64(game_ids), np.int64(n_games),
+        np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
+        ids, masks, small, scores, plays, games, errors)
+    bad = np.flatnonzero(errors[0])
+    if bad.size:
+        i = bad[0]
+        code, hand_no, seat, value = errors[:, i]
+        what = {kernel.ERR_BID: f"illegal bid {value}", kernel.ERR_EXCHANGE: "an illegal exchange",
+                kernel.ERR_PLAY: f"illegal card {value}"}[int(code)]
+        raise RunError(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made {what} "
+                       f"in game {int(game_ids) + i}, hand {hand_no}")
+    return ids, masks, small, scores, plays, games
+
+
+def compute_shard(cfg: RunConfig, index: int) -> tuple[pa.Table, pa.Table | None]:
+    """Hands (and games) tables of shard ``index``; the same on any machine."""
+    first, n = cfg.shard_range(index)
+    pol = _policies(cfg.seats)
+    if cfg.mode == "hands":
+        ids, masks, small, scores, plays, _ = _run_kernel(cfg, pol, first, n, 1)
+        return _hands_table(cfg, ids, masks, small, scores, plays if cfg.record_plays else None), None
+
+    cap = min(GAME_ROWS, cfg.hand_limit)
+    ids, masks, small, scores, plays, games = _run_kernel(cfg, pol, first, n, cap)
+    overflow = np.flatnonzero(games[4] == kernel.END_OVERFLOW)
+    rows_kept = np.where(games[4] == kernel.END_OVERFLOW, 0, games[0])  # overflowed games are replayed whole
+    keep = (np.arange(n * cap) % cap) < np.repeat(rows_kept, cap)
+    parts = [(ids[:, keep], masks[:, keep], small[:, keep], scores[:, keep],
+              plays[keep] if cfg.record_plays else None)]
+    # long games: replay them alone with room for the whole hand limit
+    batch = max(1, 500_000 // cfg.hand_limit)
+    for lo in range(0, overflow.size, batch):
+        for g in overflow[lo:lo + batch]:
+            r = _run_kernel(cfg, pol, first + int(g), 1, cfg.hand_limit)
+            m = np.arange(cfg.hand_limit) < r[5][0, 0]
+            parts.append((r[0][:, m], r[1][:, m], r[2][:, m], r[3][:, m], r[4][m] if cfg.record_plays else None))
+            games[:, g] = r[5][:, 0]
+    cols = [np.concatenate([p[k] for p in parts], axis=1) for k in range(4)]
+    pl = np.concatenate([p[4] for p in parts]) if cfg.record_plays else None
+    if overflow.size:
+        order = np.lexsort((cols[0][1], cols[0][0]))  # by game id, then hand number
+        cols = [c[:, order] for c in cols]
+        pl = pl[order] if pl is not None else None
+    hands = _hands_table(cfg, *cols, pl)
+    return hands, _games_table(first, games)
+
+
+def _dict_column(value: str, n: int) -> pa.DictionaryArray:
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)), pa.array([value]))
+
+
+def _hands_table(cfg, ids, masks, small, scores, plays) -> pa.Table:
+    n = ids.shape[1]
+    arrays = [pa.array(ids[0]), pa.array(ids[1].astype(np.int16)), pa.array(ids[2].astype(np.int8)),
+              pa.array(ids[3].astype(np.int8))]
+    arrays += [pa.array(np.ascontiguousarray(masks[k])) for k in range(8)]
+    arrays += [pa.array(np.ascontiguousarray(small[k])) for k in range(4)]
+    arrays += [pa.array(small[k].astype(bool)) for k in range(4, 8)]
+    arrays += [pa.array(np.ascontiguousarray(small[k])) for k in range(8, 12)]
+    arrays += [pa.array(np.ascontiguousarray(scores[0])), pa.array(np.ascontiguousarray(scores[1])),
+               pa.array(scores[2].astype(np.int16)), pa.array(scores[3].astype(np.int16)),
+               pa.array(np.ascontiguousarray(scores[4])), pa.array(np.ascontiguousarray(scores[5]))]
+    arrays += [_dict_column(s.spec, n) for s in cfg.seats]
+    schema = HANDS_SCHEMA
+    if plays is not None:
+        arrays.append(pa.FixedSizeListArray.from_arrays(pa.array(np.ascontiguousarray(plays).reshape(-1)), 52))
+        schema = schema.append(PLAYS_FIELD)
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _games_table(first: int, games: np.ndarray) -> pa.Table:
+    n = games.shape[1]
+    end = pa.DictionaryArray.from_arrays(pa.array(games[4].astype(np.int8) - 1),
+                                         pa.array(list(kernel.END_NAMES[1:])))
+    return pa.Table.from_arrays(
+        [pa.array(np.arange(first, first + n, dtype=np.int64)), pa.array(games[0].astype(np.int32)),
+         pa.array(games[1].astype(np.int32)), pa.array(games[2].astype(np.int32)),
+         pa.array(games[3].astype(np.int8)), end], schema=GAMES_SCHEMA)
+
+
+def set_threads(threads: int | None) -> int:
+    import numba
+
+    n = numba.config.NUMBA_NUM_THREADS if threads is None else threads
+    if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
+        raise RunError(f"invalid thread count {threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS}")
+    numba.set_num_threads(n)
+    return n
+
+
+def run_to_tables(cfg: RunConfig, threads: int | None = None) -> tuple[pa.Table, pa.Table | None]:
+    """Compute a whole (small) run in memory: all shards concatenated."""
+    set_threads(threads)
+    parts = [compute_shard(cfg, i) for i in range(cfg.n_shards)]
+    hands = pa.concat_tables([p[0] for p in parts]).combine_chunks()
+    games = pa.concat_tables([p[1] for p in parts]).combine_chunks() if cfg.mode == "games" else None
+    return hands, games
+
+
+def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resume: bool = False,
+        threads: int | None = None, progress: bool | None = None) -> dict:
+    """Stream a run into directory ``out``; returns the final manifest fields.
+
+    Shard ``k + 1`` is computed while shard ``k`` is written by a background
+    thread (the kernel releases the GIL), so at most two shards are in memory.
+    """
+    from tqdm import tqdm
+
+    n_threads = set_threads(threads)
+    rd = RunDir(out, cfg.plan(), overwrite=overwrite, resume=resume, games_mode=cfg.mode == "games")
+    todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
+    done_before = sum(cfg.shard_range(i)[1] for i in range(cfg.n_shards)) - sum(cfg.shard_range(i)[1] for i in todo)
+    t0 = time.perf_counter()
+    n_hands = 0
+    bar = tqdm(total=cfg.count, initial=done_before, unit=cfg.mode[:-1], unit_scale=True, disable=progress is False
+               if progress is not None else None, leave=False, desc=f"simulating {cfg.mode}", dynamic_ncols=True)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = None
+        for i in todo:
+            hands, games = compute_shard(cfg, i)
+            if pending is not None:
+                pending.result()
+            pending = pool.submit(rd.write_shard, i, hands, games)
+            n_hands += hands.num_rows
+            bar.update(cfg.shard_range(i)[1])
+        if pending is not None:
+            pending.result()
+    bar.close()
+    seconds = time.perf_counter() - t0
+    info = {"compute_seconds": rd.previous_seconds + seconds, "threads": n_threads,
+            "shards_written_this_session": len(todo), "hands_this_session": n_hands,
+            "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    rd.write_manifest(status="complete", **info)
+    return info
+
+
+__all__ = ["RunConfig", "RunError", "StrategyError", "compute_shard", "run", "run_to_tables", "MODES"]

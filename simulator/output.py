@@ -1,0 +1,135 @@
+"""Run directories: the Parquet schema, atomic shard files, manifest and resume.
+
+Layout of a run directory::
+
+    DIR/manifest.json           what was run (plan) and how it went (status, counts, timings)
+    DIR/hands/part-000000.parquet   one row per hand, one file per shard
+    DIR/games/part-000000.parquet   games mode: one row per game
+
+A shard file appears only complete: it is written to ``*.tmp``, flushed and
+renamed. A shard counts as done when all of its files exist, so a run killed
+at any moment and restarted with ``--resume`` recomputes exactly the missing
+shards (deterministically) and ends with the rows of an uninterrupted run.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+PARQUET_OPTIONS = dict(compression="zstd", compression_level=1)
+
+HANDS_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
+    + [(f"dealt_{s}", pa.int64()) for s in range(4)]
+    + [(f"held_{s}", pa.int64()) for s in range(4)]
+    + [(f"bid_{s}", pa.int8()) for s in range(4)]
+    + [(f"blind_{s}", pa.bool_()) for s in range(4)]
+    + [(f"tricks_{s}", pa.int8()) for s in range(4)]
+    + [("score_0", pa.int32()), ("score_1", pa.int32()), ("bags_0", pa.int16()), ("bags_1", pa.int16()),
+       ("total_0", pa.int32()), ("total_1", pa.int32())]
+    + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
+)
+PLAYS_FIELD = pa.field("plays", pa.list_(pa.int8(), 52))
+GAMES_SCHEMA = pa.schema([
+    ("game_id", pa.int64()), ("hands", pa.int32()), ("total_0", pa.int32()), ("total_1", pa.int32()),
+    ("winner", pa.int8()), ("end", pa.dictionary(pa.int8(), pa.string())),
+])
+
+
+class RunDirError(ValueError):
+    """A run directory that cannot be used as asked (one-line message)."""
+
+
+def shard_name(index: int) -> str:
+    return f"part-{index:06d}.parquet"
+
+
+def _write_json_atomic(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_parquet_atomic(table: pa.Table, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        pq.write_table(table, f, **PARQUET_OPTIONS)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_manifest(out: Path) -> dict:
+    try:
+        return json.loads((Path(out) / MANIFEST).read_text())
+    except FileNotFoundError:
+        raise RunDirError(f"{out} is not a tricksim run: no {MANIFEST}") from None
+    except json.JSONDecodeError as e:
+        raise RunDirError(f"{out}/{MANIFEST} is not valid JSON ({e.msg} at line {e.lineno})") from None
+
+
+class RunDir:
+    """One run's output directory, opened for writing (fresh, overwrite or resume)."""
+
+    def __init__(self, out: str | os.PathLike, plan: dict, *, overwrite: bool = False, resume: bool = False,
+                 games_mode: bool = False):
+        self.path = Path(out)
+        self.plan = plan
+        self.games_mode = games_mode
+        if overwrite and resume:
+            raise RunDirError("--overwrite and --resume exclude each other: choose one")
+        existing = self.path.exists() and any(self.path.iterdir())
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirError(f"--out {self.path} exists and is not a directory")
+        self.started = time.time()
+        self.previous_seconds = 0.0
+        if existing and resume:
+            old = read_manifest(self.path)
+            if old.get("plan") != plan:
+                diff = sorted(k for k in set(plan) | set(old.get("plan", {}))
+                              if plan.get(k) != old.get("plan", {}).get(k))
+                raise RunDirError(
+                    f"--resume: {self.path} was started with different options ({', '.join(diff)}); "
+                    "rerun with the original options or use --overwrite")
+            self.previous_seconds = float(old.get("compute_seconds", 0.0))
+            for tmp in self.path.rglob("*.tmp"):
+                tmp.unlink()
+        elif existing and overwrite:
+            if not (self.path / MANIFEST).exists():
+                raise RunDirError(f"refusing to overwrite {self.path}: it is not a tricksim run (no {MANIFEST})")
+            shutil.rmtree(self.path)
+        elif existing:
+            raise RunDirError(f"--out {self.path} is not empty: pass --overwrite to replace it or --resume to finish it")
+        (self.path / "hands").mkdir(parents=True, exist_ok=True)
+        if games_mode:
+            (self.path / "games").mkdir(exist_ok=True)
+        if not (self.path / MANIFEST).exists():
+            self.write_manifest(status="running")
+
+    def write_manifest(self, status: str, **extra) -> None:
+        data = {"format_version": FORMAT_VERSION, "status": status, "plan": self.plan, **self.plan, **extra}
+        _write_json_atomic(self.path / MANIFEST, data)
+
+    def shard_done(self, index: int) -> bool:
+        name = shard_name(index)
+        if not (self.path / "hands" / name).exists():
+            return False
+        return not self.games_mode or (self.path / "games" / name).exists()
+
+    def write_shard(self, index: int, hands: pa.Table, games: pa.Table | None) -> None:
+        # games first: the hands file is the last to appear, so a shard is done only when both exist
+        if games is not None:
+            write_parquet_atomic(games, self.path / "games" / shard_name(index))
+        write_parquet_atomic(hands, self.path / "hands" / shard_name(index))

@@ -1,0 +1,457 @@
+"""The Spades kernels: deal, bid, exchange, play, score and game end.
+
+Everything here is ``@njit`` and works on bitmask hands (see ``cards.py``).
+``simulate_block`` is the one entry point the engine calls; it plays a
+contiguous range of games in parallel (``prange`` over blocks of games) and
+writes one row per hand into caller-owned column arrays. Each game draws only
+from its own counter-based streams (``rng.py``), so the output does not depend
+on thread count, shard size or machine.
+
+``score_hand`` and ``game_end`` are thin Python wrappers over the same
+compiled scoring code, for tests and tools.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types, typeof
+
+from simulator.cards import SPADES, SUIT_MASKS, beats, card_suit, lowest_bit, popcount
+from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIVE_BACK, EXCHANGE_GIVE_FIRST,
+                                 PLAY_FN, V_BAG_LIMIT, V_BAGS, V_BID, V_BLIND, V_BLIND_NIL_VALUE, V_BROKEN, V_DEALER,
+                                 V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_HAND_NO, V_LED_SUIT, V_LEADER, V_MIN_BID,
+                                 V_NIL_ALLOWED, V_NIL_VALUE, V_NPLAYED, V_PLAYED, V_SCORE, V_SEAT, V_TARGET, V_TRICK,
+                                 V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_SEAT, VIEW_SIZE)
+from simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
+from simulator.rules import NO_MERCY, KernelRules, SpadesRules
+
+# kernel codes for the enum flags (index in rules.CHOICES)
+FIRST_LEAD_TWO_OF_CLUBS = 1
+NIL_TRICKS_CONTRACT = 1
+OVERFLOW_RESET = 1
+ELIGIBLE_TRAILING = 1
+EXCHANGE_BIDDER_FIRST = 1
+MERCY_BEFORE_TARGET = 1
+
+# game end codes (games column `end`)
+END_NONE, END_TARGET, END_MERCY, END_LIMIT, END_OVERFLOW = 0, 1, 2, 3, 4
+END_NAMES = ("", "target", "mercy", "limit")
+
+# policy faults reported back to the engine (errors[0])
+ERR_NONE, ERR_BID, ERR_EXCHANGE, ERR_PLAY = 0, 1, 2, 3
+
+# row layout of the output column blocks
+IDS_COLS = ("game_id", "hand_no", "dealer", "first_leader")
+MASK_COLS = tuple(f"dealt_{s}" for s in range(4)) + tuple(f"held_{s}" for s in range(4))
+SMALL_COLS = tuple(f"bid_{s}" for s in range(4)) + tuple(f"blind_{s}" for s in range(4)) + tuple(
+    f"tricks_{s}" for s in range(4))
+SCORE_COLS = ("score_0", "score_1", "bags_0", "bags_1", "total_0", "total_1")
+GAME_COLS = ("hands", "total_0", "total_1", "winner", "end")
+ERROR_COLS = ("code", "hand_no", "seat", "value")
+
+BLOCK = 64  # games per parallel work item (scratch arrays are allocated once per block)
+
+
+def deck_template(rules: SpadesRules) -> np.ndarray:
+    """Card ids of the deck in ascending order (52 cards in every variant)."""
+    cards = list(range(52))
+    if rules.jokers:
+        removed = {"2h2d": (26, 13), "2c2d": (0, 13), "2c2h": (0, 26)}[rules.joker_removes]
+        cards = [c for c in cards if c not in removed] + [52, 53]
+    return np.array(cards, dtype=np.int64)
+
+
+# --------------------------------------------------------------------- scoring
+@njit(cache=True)
+def score_team(kr, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_before):
+    """Points and running bags after one hand for one team (RULES.md 1.4)."""
+    contract = 0
+    k = 0  # tricks of the non-Nil bidder(s)
+    n = 0  # tricks of the Nil bidder(s)
+    nil_points = 0
+    for i in range(2):
+        b = bid_a if i == 0 else bid_b
+        bl = blind_a if i == 0 else blind_b
+        t = tricks_a if i == 0 else tricks_b
+        if b == 0:
+            n += t
+            v = kr.blind_nil_value if bl != 0 else kr.nil_value
+            nil_points += v if t == 0 else -v
+        else:
+            contract += b
+            k += t
+    if kr.nil_tricks == NIL_TRICKS_CONTRACT:
+        k += n  # a Nil bidder's tricks help the partner's contract ...
+        n = 0   # ... and are bags only as overtricks
+    if k >= contract:
+        over = k - contract
+        points = 10 * contract + kr.bag_points * over
+        nil_bags = n
+    else:
+        over = 0
+        points = -10 * contract
+        nil_bags = n if kr.nil_bags_when_set != 0 else 0
+    points += kr.nil_trick_points * nil_bags + nil_points
+    bags = bags_before + over + nil_bags
+    if bags >= kr.bag_limit:
+        if kr.bag_overflow == OVERFLOW_RESET:
+            points -= kr.bag_penalty
+            bags = 0
+        else:
+            while bags >= kr.bag_limit:
+                points -= kr.bag_penalty
+                bags -= kr.bag_limit
+    return points, bags
+
+
+@njit(cache=True)
+def _target_winner(kr, t0, t1):
+    if (t0 >= kr.target or t1 >= kr.target) and t0 != t1:
+        return 0 if t0 > t1 else 1
+    return -1
+
+
+@njit(cache=True)
+def _mercy_winner(kr, t0, t1):
+    if kr.mercy == NO_MERCY:
+        return -1
+    m0 = t0 <= kr.mercy
+    m1 = t1 <= kr.mercy
+    if m0 and m1:
+        if t0 == t1:
+            return -1
+        return 0 if t0 > t1 else 1
+    if m0:
+        return 1
+    if m1:
+        return 0
+    return -1
+
+
+@njit(cache=True)
+def check_game_end(kr, t0, t1):
+    """(winner, end code) after a hand; winner -1 and END_NONE while the game goes on."""
+    if kr.mercy_check == MERCY_BEFORE_TARGET:
+        w = _mercy_winner(kr, t0, t1)
+        if w >= 0:
+            return w, END_MERCY
+    w = _target_winner(kr, t0, t1)
+    if w >= 0:
+        return w, END_TARGET
+    if kr.mercy_check != MERCY_BEFORE_TARGET:
+        w = _mercy_winner(kr, t0, t1)
+        if w >= 0:
+            return w, END_MERCY
+    return -1, END_NONE
+
+
+# ------------------------------------------------------------------ one hand
+@njit(cache=True)
+def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
+    """One side of the Blind Nil exchange; returns False if the policy broke the rules."""
+    n = kr.blind_nil_exchange
+    view[V_SEAT] = giver
+    view[V_EXCHANGE_ROLE] = role
+    view[V_EXCHANGE_N] = n
+    m = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
+    view[V_EXCHANGE_ROLE] = 0
+    view[V_EXCHANGE_N] = 0
+    if popcount(m) != n or (m & ~hands[giver]) != 0:
+        return False
+    hands[giver] &= ~m
+    hands[receiver] |= m
+    return True
+
+
+@njit(cache=True)
+def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, hand_no, dealer,
+              totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores, plays,
+              record_plays,
+              error):
+    """Deal, bid, exchange, play and score one hand into output row ``row``.
+
+    Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
+    filled) when a policy returned an illegal bid, exchange or card.
+    """
+    # ---- deal: Fisher-Yates on the deck, position p goes to seat dealer+1+p
+    rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
+    n_cards = deck_tpl.shape[0]
+    deck_mask = np.int64(0)
+    for i in range(n_cards):
+        deck[i] = deck_tpl[i]
+        deck_mask |= np.int64(1) << deck_tpl[i]
+    shuffle(rng, deck, n_cards)
+    for s in range(4):
+        hands[s] = 0
+    for p in range(n_cards):
+        hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
+    for s in range(4):
+        masks[s, row] = hands[s]
+
+    # ---- public view for this hand
+    rng[0] = stream_key(seed, game_id, hand_no, STREAM_PLAY)
+    for i in range(VIEW_SIZE):
+        view[i] = 0
+    view[V_DEALER] = dealer
+    view[V_HAND_NO] = hand_no
+    for s in range(4):
+        view[V_BID + s] = -1
+        view[V_TRICK + s] = -1
+    for t in range(2):
+        view[V_SCORE + t] = totals[t]
+        view[V_BAGS + t] = bags[t]
+    view[V_TARGET] = kr.target
+    view[V_BAG_LIMIT] = kr.bag_limit
+    view[V_DECK] = deck_mask
+    view[V_NIL_VALUE] = kr.nil_value
+    view[V_BLIND_NIL_VALUE] = kr.blind_nil_value
+    view[V_LED_SUIT] = -1
+    view[V_WINNING_SEAT] = -1
+
+    # ---- bidding, left of the dealer first
+    for k in range(4):
+        s = (dealer + 1 + k) & 3
+        team = s & 1
+        partner_bid = view[V_BID + (s ^ 2)]
+        min_bid = 1
+        if kr.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
+            min_bid = max(1, kr.min_team_bid - partner_bid)
+        view[V_SEAT] = s
+        view[V_NIL_ALLOWED] = kr.nil
+        view[V_MIN_BID] = min_bid
+        blind = 0
+        if kr.blind_nil != 0:
+            eligible = True
+            if kr.blind_nil_eligibility == ELIGIBLE_TRAILING:
+                eligible = totals[1 - team] - totals[team] >= kr.blind_nil_deficit
+            if eligible and blind_fns[s](np.int64(s), view, params[s], rng) != 0:
+                blind = 1
+        if blind:
+            b = np.int64(0)
+        else:
+            b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
+            if not ((b == 0 and kr.nil != 0) or (min_bid <= b <= 13)):
+                error[0] = ERR_BID
+                error[2] = s
+                error[3] = b
+                return False
+        view[V_BID + s] = b
+        view[V_BLIND + s] = blind
+    view[V_NIL_ALLOWED] = 0
+    view[V_MIN_BID] = 0
+
+    # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder)
+    if kr.blind_nil_exchange > 0:
+        for k in range(4):
+            b_seat = (dealer + 1 + k) & 3
+            p_seat = b_seat ^ 2
+            if view[V_BLIND + b_seat] == 1 and view[V_BLIND + p_seat] == 0:
+                if kr.exchange_order == EXCHANGE_BIDDER_FIRST:
+                    ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                    ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                else:
+                    ok = _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                    ok = ok and _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                if not ok:
+                    error[0] = ERR_EXCHANGE
+                    error[2] = view[V_SEAT]
+                    return False
+    for s in range(4):
+        masks[4 + s, row] = hands[s]
+
+    # ---- play 13 tricks
+    if kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
+        leader = 0
+        for s in range(4):
+            if hands[s] & 1:
+                leader = s
+    else:
+        leader = (dealer + 1) & 3
+    first_leader = leader
+    spades = SUIT_MASKS[SPADES]
+    broken = 0
+    for s in range(4):
+        tricks[s] = 0
+    for t in range(13):
+        view[V_TRICK_NO] = t
+        view[V_LEADER] = leader
+        view[V_LED_SUIT] = -1
+        view[V_WINNING_SEAT] = -1
+        view[V_NPLAYED] = 0
+        for s in range(4):
+            view[V_TRICK + s] = -1
+        led = -1
+        win_seat = -1
+        win_card = -1
+        for k in range(4):
+            s = (leader + k) & 3
+            h = hands[s]
+            if k == 0:
+                if t == 0 and kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
+                    legal = np.int64(1)  # the 2♣ itself
+                elif broken == 0 and (h & ~spades) != 0:
+                    legal = h & ~spades
+                else:
+                    legal = h
+            else:
+                follow = h & SUIT_MASKS[led]
+                legal = follow if follow != 0 else h
+            view[V_SEAT] = s
+            if legal & (legal - 1):
+                c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
+            else:
+                c = lowest_bit(legal)  # a forced card: no decision to ask for
+            if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
+                error[0] = ERR_PLAY
+                error[2] = s
+                error[3] = c
+                return False
+            bit = np.int64(1) << c
+            hands[s] = h ^ bit
+            suit = card_suit(c)
+            if k == 0:
+                led = suit
+                win_seat = s
+                win_card = c
+                if suit == SPADES and broken == 0 and kr.forced_spade_lead_breaks != 0:
+                    broken = 1  # only reachable when the leader holds nothing but spades
+            else:
+                if suit != led:
+                    view[V_VOID + s] |= np.int64(1) << led
+                    if suit == SPADES:
+                        broken = 1
+                if beats(c, win_card):
+                    win_seat = s
+                    win_card = c
+            view[V_TRICK + s] = c
+            view[V_PLAYED + s] |= bit
+            view[V_NPLAYED] = k + 1
+            view[V_LED_SUIT] = led
+            view[V_WINNING_SEAT] = win_seat
+            view[V_BROKEN] = broken
+            if record_plays:
+                plays[row, 4 * t + k] = c
+        tricks[win_seat] += 1
+        view[V_TRICKS + win_seat] += 1
+        leader = win_seat
+
+    # ---- score
+    for team in range(2):
+        a = team
+        b = team + 2
+        pts, bg = score_team(kr, view[V_BID + a], view[V_BID + b], view[V_BLIND + a], view[V_BLIND + b],
+                             tricks[a], tricks[b], bags[team])
+        totals[team] += pts
+        bags[team] = bg
+        scores[team, row] = pts
+        scores[2 + team, row] = bg
+        scores[4 + team, row] = totals[team]
+    ids[0, row] = game_id
+    ids[1, row] = hand_no
+    ids[2, row] = dealer
+    ids[3, row] = first_leader
+    for s in range(4):
+        small[s, row] = view[V_BID + s]
+        small[4 + s, row] = view[V_BLIND + s]
+        small[8 + s, row] = tricks[s]
+    return True
+
+
+# ----------------------------------------------------------------- the kernel
+_KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
+_I64_2D = types.int64[:, ::1]
+SIMULATE_SIG = types.void(
+    _KR,
+    types.UniTuple(BLIND_NIL_FN, 4), types.UniTuple(BID_FN, 4),
+    types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
+    types.float64[:, ::1],           # params (4, N_PARAMS)
+    types.int64[::1],                # deck template
+    types.int64, types.int64, types.int64,  # seed, first_game, n_games
+    types.int64, types.int64,        # hand_limit, per_game_cap (rows reserved per game)
+    types.boolean, types.boolean,    # games_mode, record_plays
+    _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, masks, small, scores, plays
+    _I64_2D, _I64_2D,                # games (5, n_games), errors (4, n_games)
+)
+
+
+@njit(SIMULATE_SIG, cache=True, parallel=True, nogil=True)
+def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, first_game, n_games,
+                   hand_limit, per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
+    """Play games ``first_game .. first_game + n_games - 1``.
+
+    Game ``i`` of the block writes its hands to rows ``i * per_game_cap ...``.
+    In hands mode every game is one hand from a fresh score (hand_limit = 1).
+    ``games[:, i]`` gets (hands, total_0, total_1, winner, end code);
+    a game that needs more rows than ``per_game_cap`` ends with
+    END_OVERFLOW and the engine replays it with more room.
+    """
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        deck = np.empty(64, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        tricks = np.empty(4, dtype=np.int64)
+        view = np.empty(VIEW_SIZE, dtype=np.int64)
+        rng = np.empty(1, dtype=np.uint64)
+        totals = np.empty(2, dtype=np.int64)
+        bags = np.empty(2, dtype=np.int64)
+        error = np.empty(4, dtype=np.int64)
+        lo = blk * BLOCK
+        hi = min(lo + BLOCK, n_games)
+        for i in range(lo, hi):
+            game_id = first_game + i
+            dealer = game_id & 3
+            totals[0] = 0
+            totals[1] = 0
+            bags[0] = 0
+            bags[1] = 0
+            for e in range(4):
+                error[e] = 0
+            winner = -1
+            end = END_LIMIT if games_mode else END_NONE
+            n_hands = 0
+            for h in range(hand_limit):
+                if h >= per_game_cap:
+                    end = END_OVERFLOW
+                    break
+                row = i * per_game_cap + h
+                ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, h, dealer,
+                               totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
+                               plays, record_plays, error)
+                if not ok:
+                    error[1] = h
+                    break
+                n_hands += 1
+                dealer = (dealer + 1) & 3
+                if games_mode:
+                    w, e = check_game_end(kr, totals[0], totals[1])
+                    if e != END_NONE:
+                        winner = w
+                        end = e
+                        break
+            if games_mode and end == END_LIMIT and totals[0] != totals[1]:
+                winner = 0 if totals[0] > totals[1] else 1
+            games[0, i] = n_hands
+            games[1, i] = totals[0]
+            games[2, i] = totals[1]
+            games[3, i] = winner
+            games[4, i] = end
+            for e in range(4):
+                errors[e, i] = error[e]
+
+
+# ------------------------------------------------------- Python-facing helpers
+def score_hand(rules: SpadesRules, bids, blind, tricks, bags_before=(0, 0)):
+    """Score one hand: ``(scores, bags_after)`` per team (team 0 = seats 0+2)."""
+    kr = rules.to_kernel()
+    pts, bgs = [], []
+    for team in range(2):
+        p, b = score_team(kr, int(bids[team]), int(bids[team + 2]), int(bool(blind[team])),
+                          int(bool(blind[team + 2])), int(tricks[team]), int(tricks[team + 2]), int(bags_before[team]))
+        pts.append(int(p))
+        bgs.append(int(b))
+    return tuple(pts), tuple(bgs)
+
+
+def game_end(rules: SpadesRules, total0: int, total1: int):
+    """``(ended, winner, end)`` after a hand with these running totals."""
+    w, e = check_game_end(rules.to_kernel(), int(total0), int(total1))
+    return e != END_NONE, int(w), END_NAMES[e] if e != END_OVERFLOW else ""

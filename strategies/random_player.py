@@ -1,0 +1,56 @@
+"""``random``: a uniformly random legal card; bids from a sensible distribution.
+
+Bids are Binomial(13, bid_p) clamped to the legal range (mean 3.25 tricks with
+the default bid_p = 0.25, the average share of a player); Nil with
+probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``.
+"""
+import numpy as np
+from numba import njit
+
+from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, PLAY_SIG, V_EXCHANGE_N, V_MIN_BID,
+                                 V_NIL_ALLOWED)
+from simulator.rng import rand_float, random_card
+from strategies.registry import Param, Strategy, register
+
+P_BID_P, P_NIL_PROB, P_BLIND_NIL_PROB = 0, 1, 2
+
+
+@njit(BLIND_NIL_SIG, cache=True)
+def blind_nil(seat, view, params, rng):
+    return np.int64(rand_float(rng) < params[P_BLIND_NIL_PROB])
+
+
+@njit(BID_SIG, cache=True)
+def bid(seat, hand, view, params, rng):
+    if view[V_NIL_ALLOWED] == 1 and rand_float(rng) < params[P_NIL_PROB]:
+        return np.int64(0)
+    b = 0
+    for _ in range(13):
+        if rand_float(rng) < params[P_BID_P]:
+            b += 1
+    return np.int64(min(13, max(b, view[V_MIN_BID])))
+
+
+@njit(EXCHANGE_SIG, cache=True)
+def exchange(seat, hand, view, params, rng):
+    out = np.int64(0)
+    for _ in range(view[V_EXCHANGE_N]):
+        out |= np.int64(1) << random_card(rng, hand & ~out)
+    return out
+
+
+@njit(PLAY_SIG, cache=True)
+def play(seat, hand, legal, view, params, rng):
+    return random_card(rng, legal)
+
+
+STRATEGY = register(Strategy(
+    name="random",
+    description="uniformly random legal card; random bids around 3 tricks",
+    blind_nil=blind_nil, bid=bid, exchange=exchange, play=play,
+    params=(
+        Param("bid_p", 0.25, "each of 13 coin flips adds one to the bid with this probability", lo=0, hi=1),
+        Param("nil_prob", 0.05, "probability of bidding Nil when allowed", lo=0, hi=1),
+        Param("blind_nil_prob", 0.0, "probability of bidding Blind Nil when offered", lo=0, hi=1),
+    ),
+))

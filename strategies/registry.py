@@ -1,0 +1,152 @@
+"""Strategy registry: names -> seat policies with documented parameters.
+
+A strategy module calls :func:`register` once with its four policy functions
+(compiled with the signatures in ``simulator.interface``) and its parameters.
+Parameters travel to the kernel as a float vector, so sweeping them never
+recompiles anything.
+
+Spec strings, as used on the command line: ``NAME`` or
+``NAME:param=value,param=value`` (e.g. ``heuristic:bag_mode=avoid``).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator.interface import N_PARAMS
+
+
+class StrategyError(ValueError):
+    """Unknown strategy or bad parameter (one-line message)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    default: float
+    help: str
+    choices: tuple[str, ...] = ()  # named values, encoded as their index
+    lo: float = -1e18
+    hi: float = 1e18
+
+    def parse(self, text: str) -> float:
+        t = text.strip().lower()
+        if self.choices:
+            if t not in self.choices:
+                raise StrategyError(f"invalid value {self.name}={text!r}: allowed {' | '.join(self.choices)}")
+            return float(self.choices.index(t))
+        if t in ("true", "yes", "on"):
+            v = 1.0
+        elif t in ("false", "no", "off"):
+            v = 0.0
+        else:
+            try:
+                v = float(t)
+            except ValueError:
+                raise StrategyError(f"invalid value {self.name}={text!r}: allowed a number from {self.lo:g} to {self.hi:g}") from None
+        if not self.lo <= v <= self.hi:
+            raise StrategyError(f"invalid value {self.name}={text!r}: allowed a number from {self.lo:g} to {self.hi:g}")
+        return v
+
+    def show(self, value: float) -> str:
+        return self.choices[int(value)] if self.choices else f"{value:g}"
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    description: str
+    blind_nil: object
+    bid: object
+    exchange: object
+    play: object
+    params: tuple[Param, ...] = ()
+
+    def param_vector(self, values: dict[str, float] | None = None) -> np.ndarray:
+        vec = np.zeros(N_PARAMS, dtype=np.float64)
+        for i, p in enumerate(self.params):
+            vec[i] = p.default
+        for k, v in (values or {}).items():
+            vec[self.index(k)] = v
+        return vec
+
+    def index(self, name: str) -> int:
+        for i, p in enumerate(self.params):
+            if p.name == name:
+                return i
+        allowed = ", ".join(p.name for p in self.params) or "(none)"
+        raise StrategyError(f"strategy {self.name!r} has no parameter {name!r}: allowed {allowed}")
+
+
+@dataclass(frozen=True)
+class SeatStrategy:
+    """A strategy with its parameter values, as one seat plays it."""
+
+    strategy: Strategy
+    values: dict = field(default_factory=dict)
+
+    @property
+    def params(self) -> np.ndarray:
+        return self.strategy.param_vector(self.values)
+
+    @property
+    def spec(self) -> str:
+        """Canonical spec string: every parameter spelled out."""
+        vec = self.params
+        parts = [f"{p.name}={p.show(vec[i])}" for i, p in enumerate(self.strategy.params)]
+        return self.strategy.name + (":" + ",".join(parts) if parts else "")
+
+    @property
+    def short_spec(self) -> str:
+        """Spec string with only the parameters that differ from the defaults."""
+        s = self.strategy
+        parts = [f"{k}={s.params[s.index(k)].show(v)}" for k, v in self.values.items()]
+        return s.name + (":" + ",".join(parts) if parts else "")
+
+
+_REGISTRY: dict[str, Strategy] = {}
+
+
+def register(strategy: Strategy) -> Strategy:
+    if len(strategy.params) > N_PARAMS:
+        raise StrategyError(f"strategy {strategy.name!r} has more than {N_PARAMS} parameters")
+    _REGISTRY[strategy.name] = strategy
+    return strategy
+
+
+def _load_all() -> None:
+    """Import every module of this package once, so each registers itself."""
+    import strategies
+
+    for mod in pkgutil.iter_modules(strategies.__path__):
+        if mod.name != "registry" and not mod.name.startswith("_"):
+            importlib.import_module(f"strategies.{mod.name}")
+
+
+def available() -> dict[str, Strategy]:
+    _load_all()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get(name: str) -> Strategy:
+    strategies = available()
+    if name not in strategies:
+        raise StrategyError(f"unknown strategy {name!r}: allowed {' | '.join(strategies)}")
+    return strategies[name]
+
+
+def parse_spec(spec: str) -> SeatStrategy:
+    """``NAME[:param=value,...]`` -> SeatStrategy; raises StrategyError."""
+    name, _, rest = spec.strip().partition(":")
+    strategy = get(name.strip())
+    values = {}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        if "=" not in item:
+            raise StrategyError(f"bad strategy parameter {item!r} in {spec!r}: expected param=value")
+        k, _, v = item.partition("=")
+        k = k.strip()
+        values[k] = strategy.params[strategy.index(k)].parse(v)
+    return SeatStrategy(strategy, values)

@@ -1,0 +1,139 @@
+"""``simple``: the engine's baseline heuristic; deterministic and cheap.
+
+Bid: aces, kings with a guard, queens with two guards, spades beyond the
+third; Nil when that count is 0 and no spade above the 9. Play: duck under a
+partner who is winning, otherwise win as cheaply as possible, otherwise throw
+the lowest card; lead the lowest card of the longest non-spade suit.
+"""
+import numpy as np
+from numba import njit
+
+from simulator.cards import SPADES, card_rank, card_suit, lowest_bit, popcount
+from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, EXCHANGE_GIVE_FIRST, PLAY_SIG, V_EXCHANGE_N,
+                                 V_EXCHANGE_ROLE, V_MIN_BID, V_NIL_ALLOWED, V_NPLAYED, V_TRICK, V_WINNING_SEAT)
+from strategies.registry import Param, Strategy, register
+
+SUIT_MASK = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
+SUIT_MASK[3] |= (1 << 52) | (1 << 53)
+
+P_NIL = 0
+
+
+@njit(cache=True)
+def estimate_tricks(hand):
+    est = 0
+    for s in range(4):
+        m = hand & SUIT_MASK[s]
+        n = popcount(m)
+        if s == SPADES:
+            est += max(0, n - 3)  # long trumps
+            # top spades count even when short
+            if m & (np.int64(1) << 51):
+                est += 1
+            if n >= 2 and m & (np.int64(1) << 50):
+                est += 1
+            continue
+        ace = np.int64(1) << (13 * s + 12)
+        king = ace >> 1
+        queen = king >> 1
+        if m & ace:
+            est += 1
+        if m & king and n >= 2:
+            est += 1
+        if m & queen and n >= 3:
+            est += 1
+    return est
+
+
+@njit(cache=True)
+def cheapest(legal):
+    """Lowest-ranked card, non-spades before spades."""
+    non_spades = legal & ~SUIT_MASK[SPADES]
+    if non_spades == 0:
+        return lowest_bit(legal)
+    best = -1
+    for s in range(3):
+        m = non_spades & SUIT_MASK[s]
+        if m:
+            c = lowest_bit(m)
+            if best < 0 or card_rank(c) < card_rank(best):
+                best = c
+    return best
+
+
+@njit(cache=True)
+def cheapest_winner(legal, win_card):
+    """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or -1."""
+    ws = card_suit(win_card)
+    above = ~((np.int64(2) << win_card) - 1)
+    winners = legal & SUIT_MASK[ws] & above
+    if ws != SPADES:
+        winners |= legal & SUIT_MASK[SPADES]
+    if winners == 0:
+        return -1
+    side = winners & ~SUIT_MASK[SPADES]
+    return lowest_bit(side if side else winners)
+
+
+@njit(BLIND_NIL_SIG, cache=True)
+def blind_nil(seat, view, params, rng):
+    return np.int64(0)
+
+
+@njit(BID_SIG, cache=True)
+def bid(seat, hand, view, params, rng):
+    est = estimate_tricks(hand)
+    high_spades = hand & SUIT_MASK[SPADES] & ~((np.int64(1) << 47) - 1)  # 9♠ is card 46
+    if params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1 and est == 0 and high_spades == 0:
+        return np.int64(0)
+    return np.int64(min(13, max(est, view[V_MIN_BID])))
+
+
+@njit(EXCHANGE_SIG, cache=True)
+def exchange(seat, hand, view, params, rng):
+    """Partner passes its lowest cards to the Blind Nil bidder; the bidder passes its highest back."""
+    out = np.int64(0)
+    for _ in range(view[V_EXCHANGE_N]):
+        best = -1
+        m = hand & ~out
+        while m:
+            c = lowest_bit(m)
+            m &= m - 1
+            if best < 0:
+                best = c
+            elif view[V_EXCHANGE_ROLE] == EXCHANGE_GIVE_FIRST:
+                if card_rank(c) < card_rank(best):
+                    best = c
+            elif card_rank(c) > card_rank(best):
+                best = c
+        out |= np.int64(1) << best
+    return out
+
+
+@njit(PLAY_SIG, cache=True)
+def play(seat, hand, legal, view, params, rng):
+    if view[V_NPLAYED] == 0:
+        # lead: lowest card of the longest non-spade suit we may lead
+        best_suit = -1
+        best_len = 0
+        for s in range(3):
+            n = popcount(legal & SUIT_MASK[s])
+            if n > best_len:
+                best_len = n
+                best_suit = s
+        if best_suit < 0:
+            return lowest_bit(legal)
+        return lowest_bit(legal & SUIT_MASK[best_suit])
+    ws = view[V_WINNING_SEAT]
+    if ws == seat ^ 2:
+        return cheapest(legal)
+    c = cheapest_winner(legal, view[V_TRICK + ws])
+    return c if c >= 0 else cheapest(legal)
+
+
+STRATEGY = register(Strategy(
+    name="simple",
+    description="baseline heuristic: count sure tricks, win cheaply, duck under partner",
+    blind_nil=blind_nil, bid=bid, exchange=exchange, play=play,
+    params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)", lo=0, hi=1),),
+))
