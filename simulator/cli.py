@@ -130,6 +130,114 @@ def summary(run_dir):
         _fail_from(e)
 
 
+# ------------------------------------------------------------------ analysis
+RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+
+
+@cli.command()
+@RUNS
+@click.option("--by", "by", metavar="FEATURE", help="Break down by a hand feature at the time of the bid: "
+              "spades | high_spade | honours | shortest | longest | void | seat | position | score | preset | "
+              "strategy | run.")
+@click.option("--save", type=click.Path(dir_okay=False), help="Write the table (.csv or .parquet).")
+@click.option("--chart", type=click.Path(dir_okay=False), help="Write a chart (.png, .svg or .pdf).")
+def nil(runs, by, save, chart):
+    """Nil and Blind Nil success rates with 95 % Wilson intervals."""
+    from analysis.io import AnalysisError
+    from analysis.nil import FEATURES, nil_report
+
+    if by is not None and by not in FEATURES:
+        raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
+    try:
+        click.echo(nil_report(list(runs), by=by, save=save, chart=chart))
+    except AnalysisError as e:
+        _fail_from(e)
+
+
+@cli.command()
+@RUNS
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder for report.html, summary.md "
+              "and the charts.")
+@click.option("--title", default="tricksim report", show_default=True)
+def report(runs, out, title):
+    """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
+    from analysis.io import AnalysisError
+    from analysis.report import build_report
+
+    try:
+        res = build_report(list(runs), out, title=title)
+    except AnalysisError as e:
+        _fail_from(e)
+    click.echo(f"wrote {res.html}, {res.markdown} and {2 * len(res.charts)} chart files")
+
+
+@cli.command()
+@click.argument("specs", nargs=-1, required=True, metavar="A B [C ...]")
+@click.option("--games", type=click.IntRange(1), default=2000, show_default=True, help="Deals per match "
+              "(each is played twice, seats swapped).")
+@click.option("--preset", default="cardems", show_default=True)
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
+              "[default: data/compare/<preset>-seed<seed>].")
+@click.option("--threads", type=click.IntRange(1))
+def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
+    """Duplicate matches between strategies (same deals, seats swapped) to the target.
+
+    \b
+    Two specs: one match with a paired 95 % interval and sample-size guidance.
+    Three or more: a round robin with a standings table and a heat-map chart.
+    Example:
+      tricksim compare heuristic:bag_mode=avoid heuristic:bag_mode=take --games 5000
+    """
+    import itertools
+    from pathlib import Path
+
+    from analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
+    from simulator.engine import RunConfig, RunError, run
+    from simulator.output import RunDirError
+    from simulator.rules import RulesError, build_rules
+    from strategies.registry import StrategyError, parse_spec
+
+    if len(specs) < 2:
+        raise InputError("compare needs at least two strategy specs, e.g. heuristic random")
+    try:
+        rule_set = build_rules(preset, rules)
+        seats = {s: parse_spec(s) for s in specs}
+    except (RulesError, StrategyError) as e:
+        _fail_from(e)
+    base = Path(out or f"data/compare/{preset}-seed{seed}")
+    results = {}
+    for i, (a, b) in enumerate(itertools.combinations(specs, 2)):
+        dirs = []
+        for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
+            d = base / f"match{i}-{tag}"
+            cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed, mode="games",
+                            count=games, hand_limit=hand_limit)
+            try:
+                # an identical finished run is reused; an interrupted one is finished
+                run(cfg, d, resume=d.exists(), threads=threads)
+            except (RunError, RunDirError) as e:
+                _fail_from(e)
+            dirs.append(d)
+        results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b)
+        click.echo(format_duplicate(results[(a, b)]))
+        click.echo("")
+    if len(specs) > 2:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        click.echo(standings(results).to_string(index=False))
+        fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
+        plot_round_robin(ax, results)
+        fig.tight_layout()
+        fig.savefig(base / "round_robin.png", dpi=120)
+        click.echo(f"wrote {base / 'round_robin.png'}")
+
+
 # --------------------------------------------------------------- rules, strategies
 @cli.command(name="rules")
 @click.argument("game", metavar="GAME", callback=_game)

@@ -25,7 +25,8 @@ from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
 DEFAULT_SHARD = {"hands": 1 << 19, "games": 1 << 14}
-GAME_ROWS = 48          # rows reserved per game on the fast path; longer games are replayed
+GAME_ROWS = 64          # rows reserved per game on the fast path; longer games are replayed
+REPLAY_ROWS = 1 << 20   # rows per kernel call when replaying long games
 MAX_SEED = 2**63 - 1
 MAX_COUNT = 10**12
 
@@ -101,8 +102,9 @@ def _policies(seats) -> _Policies:
                      tuple(s.play for s in st), params)
 
 
-def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray | int, n_games: int, cap: int):
-    """One kernel call over a contiguous range of games; returns raw column blocks."""
+def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int):
+    """One kernel call over the games ``game_ids``; returns raw column blocks."""
+    n_games = game_ids.shape[0]
     rows = n_games * cap
     ids = np.zeros((4, rows), np.int64)
     masks = np.zeros((8, rows), np.int64)
@@ -114,7 +116,7 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray | int, n_ga
     games_mode = cfg.mode == "games"
     kernel.simulate_block(
         cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
-        kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.int64(game_ids), np.int64(n_games),
+        kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.ascontiguousarray(game_ids, dtype=np.int64),
         np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
         ids, masks, small, scores, plays, games, errors)
     bad = np.flatnonzero(errors[0])
@@ -124,33 +126,34 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray | int, n_ga
         what = {kernel.ERR_BID: f"illegal bid {value}", kernel.ERR_EXCHANGE: "an illegal exchange",
                 kernel.ERR_PLAY: f"illegal card {value}"}[int(code)]
         raise RunError(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made {what} "
-                       f"in game {int(game_ids) + i}, hand {hand_no}")
+                       f"in game {int(game_ids[i])}, hand {hand_no}")
     return ids, masks, small, scores, plays, games
 
 
 def compute_shard(cfg: RunConfig, index: int) -> tuple[pa.Table, pa.Table | None]:
     """Hands (and games) tables of shard ``index``; the same on any machine."""
     first, n = cfg.shard_range(index)
+    game_ids = np.arange(first, first + n, dtype=np.int64)
     pol = _policies(cfg.seats)
     if cfg.mode == "hands":
-        ids, masks, small, scores, plays, _ = _run_kernel(cfg, pol, first, n, 1)
+        ids, masks, small, scores, plays, _ = _run_kernel(cfg, pol, game_ids, 1)
         return _hands_table(cfg, ids, masks, small, scores, plays if cfg.record_plays else None), None
 
     cap = min(GAME_ROWS, cfg.hand_limit)
-    ids, masks, small, scores, plays, games = _run_kernel(cfg, pol, first, n, cap)
+    ids, masks, small, scores, plays, games = _run_kernel(cfg, pol, game_ids, cap)
     overflow = np.flatnonzero(games[4] == kernel.END_OVERFLOW)
     rows_kept = np.where(games[4] == kernel.END_OVERFLOW, 0, games[0])  # overflowed games are replayed whole
     keep = (np.arange(n * cap) % cap) < np.repeat(rows_kept, cap)
     parts = [(ids[:, keep], masks[:, keep], small[:, keep], scores[:, keep],
               plays[keep] if cfg.record_plays else None)]
-    # long games: replay them alone with room for the whole hand limit
-    batch = max(1, 500_000 // cfg.hand_limit)
+    # long games: replay them with room for the whole hand limit, in batches of bounded memory
+    batch = max(1, REPLAY_ROWS // cfg.hand_limit)
     for lo in range(0, overflow.size, batch):
-        for g in overflow[lo:lo + batch]:
-            r = _run_kernel(cfg, pol, first + int(g), 1, cfg.hand_limit)
-            m = np.arange(cfg.hand_limit) < r[5][0, 0]
-            parts.append((r[0][:, m], r[1][:, m], r[2][:, m], r[3][:, m], r[4][m] if cfg.record_plays else None))
-            games[:, g] = r[5][:, 0]
+        slots = overflow[lo:lo + batch]
+        r = _run_kernel(cfg, pol, game_ids[slots], cfg.hand_limit)
+        m = (np.arange(slots.size * cfg.hand_limit) % cfg.hand_limit) < np.repeat(r[5][0], cfg.hand_limit)
+        parts.append((r[0][:, m], r[1][:, m], r[2][:, m], r[3][:, m], r[4][m] if cfg.record_plays else None))
+        games[:, slots] = r[5]
     cols = [np.concatenate([p[k] for p in parts], axis=1) for k in range(4)]
     pl = np.concatenate([p[4] for p in parts]) if cfg.record_plays else None
     if overflow.size:

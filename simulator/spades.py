@@ -365,7 +365,7 @@ SIMULATE_SIG = types.void(
     types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
     types.float64[:, ::1],           # params (4, N_PARAMS)
     types.int64[::1],                # deck template
-    types.int64, types.int64, types.int64,  # seed, first_game, n_games
+    types.int64, types.int64[::1],   # seed, game ids
     types.int64, types.int64,        # hand_limit, per_game_cap (rows reserved per game)
     types.boolean, types.boolean,    # games_mode, record_plays
     _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, masks, small, scores, plays
@@ -374,9 +374,8 @@ SIMULATE_SIG = types.void(
 
 
 @njit(SIMULATE_SIG, cache=True, parallel=True, nogil=True)
-def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, first_game, n_games,
-                   hand_limit, per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
-    """Play games ``first_game .. first_game + n_games - 1``.
+def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit, per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
+    """Play the games ``game_ids`` (any ids, in any order).
 
     Game ``i`` of the block writes its hands to rows ``i * per_game_cap ...``.
     In hands mode every game is one hand from a fresh score (hand_limit = 1).
@@ -384,6 +383,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl,
     a game that needs more rows than ``per_game_cap`` ends with
     END_OVERFLOW and the engine replays it with more room.
     """
+    n_games = game_ids.shape[0]
     n_blocks = (n_games + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
         deck = np.empty(64, dtype=np.int64)
@@ -397,7 +397,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl,
         lo = blk * BLOCK
         hi = min(lo + BLOCK, n_games)
         for i in range(lo, hi):
-            game_id = first_game + i
+            game_id = game_ids[i]
             dealer = game_id & 3
             totals[0] = 0
             totals[1] = 0

@@ -13,6 +13,10 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
+# Numba's cache key does not include the bounds-check flag: keep bounds-checked machine code in a
+# cache of its own so tests never slow down (or get slowed by) the user's cache.
+if os.environ["NUMBA_BOUNDSCHECK"] == "1" and "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ.setdefault("TRICKSIM_CACHE", str(Path.home() / ".cache" / "tricksim" / "boundscheck"))
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

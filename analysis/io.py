@@ -1,0 +1,321 @@
+"""Open tricksim run directories and stream their Parquet files.
+
+A run directory (the engine's output contract)::
+
+    RUN/manifest.json        version, game='spades', mode='hands'|'games', preset,
+                             rules{flag: value}, seats[4 strategy specs], seed, count,
+                             hand_limit, status
+    RUN/hands/*.parquet      one row per hand
+    RUN/games/*.parquet      one row per game (games mode only)
+
+:func:`open_run` validates the directory and returns a :class:`Run`. Data are
+read with column projection, one record batch at a time
+(:meth:`Run.iter_hands`), so a 50-million-hand run never has to fit in
+memory. Nothing downstream needs the row order: every consumer joins on
+``game_id``.
+
+Import cost matters (the post-simulation summary uses this module): only
+pyarrow and numpy are imported. The files are scanned with
+``pyarrow.parquet.ParquetFile.iter_batches`` rather than ``pyarrow.dataset``
+because importing ``pyarrow.dataset`` pulls in pandas (0.3–0.6 s here); the
+projection and batch-wise decoding are the same.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+__all__ = [
+    "AnalysisError",
+    "Run",
+    "open_run",
+    "open_runs",
+    "batch_arrays",
+    "table_arrays",
+    "DEFAULT_BATCH_ROWS",
+    "HAND_SEAT_COLUMNS",
+]
+
+DEFAULT_BATCH_ROWS = 131_072
+
+#: per-seat hand columns: name pattern -> seats 0..3
+HAND_SEAT_COLUMNS = ("dealt", "held", "bid", "blind", "tricks")
+MODES = ("hands", "games")
+GAMES = ("spades",)
+
+
+class AnalysisError(ValueError):
+    """A run directory or table that cannot be analysed (one-line message)."""
+
+
+def _fail(path, why: str) -> AnalysisError:
+    return AnalysisError(f"{path}: {why}")
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A validated tricksim run directory.
+
+    Use :func:`open_run` to build one. ``manifest`` is the parsed
+    ``manifest.json``; ``hand_files`` / ``game_files`` the Parquet files found.
+    """
+
+    path: Path
+    manifest: dict
+    hand_files: tuple[Path, ...]
+    game_files: tuple[Path, ...] = ()
+    _files_cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    # ---------------------------------------------------------------- manifest
+    @property
+    def mode(self) -> str:
+        return self.manifest["mode"]
+
+    @property
+    def is_games(self) -> bool:
+        return self.mode == "games"
+
+    @property
+    def preset(self) -> str:
+        return str(self.manifest.get("preset") or "custom")
+
+    @property
+    def rules(self) -> dict:
+        return dict(self.manifest.get("rules") or {})
+
+    @property
+    def seats(self) -> list[str]:
+        """Strategy spec per seat (``'unknown'`` where the manifest has none)."""
+        seats = list(self.manifest.get("seats") or [])
+        return [str(s) for s in seats[:4]] + ["unknown"] * (4 - min(4, len(seats)))
+
+    @property
+    def status(self) -> str | None:
+        s = self.manifest.get("status")
+        return None if s is None else str(s)
+
+    @property
+    def name(self) -> str:
+        """Short name for legends: the directory name."""
+        return self.path.name or str(self.path)
+
+    def team_strategies(self) -> tuple[str, str]:
+        """'A' or 'A / B' for team 0 (seats 0+2) and team 1 (seats 1+3)."""
+        s = self.seats
+
+        def team(a, b):
+            return a if a == b else f"{a} / {b}"
+
+        return team(s[0], s[2]), team(s[1], s[3])
+
+    def rule(self, name: str, default):
+        """One rule flag from the manifest, or ``default`` when absent."""
+        v = self.rules.get(name, default)
+        return default if v is None and default is not None else v
+
+    # ------------------------------------------------------------------- files
+    def _files(self, kind: str) -> tuple[Path, ...]:
+        files = self.hand_files if kind == "hands" else self.game_files
+        if not files:
+            raise _fail(self.path, f"no {kind} Parquet files (expected {kind}/*.parquet)")
+        return files
+
+    def _parquet(self, path: Path) -> pq.ParquetFile:
+        key = str(path)
+        if key not in self._files_cache:
+            try:
+                self._files_cache[key] = pq.ParquetFile(key)
+            except (pa.ArrowInvalid, OSError) as e:
+                first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise _fail(path, f"cannot read Parquet file: {first}") from None
+        return self._files_cache[key]
+
+    def _schema(self, kind: str) -> pa.Schema:
+        """Schema of the first file; every file must hold the same column names."""
+        files = self._files(kind)
+        schema = self._parquet(files[0]).schema_arrow
+        names = set(schema.names)
+        for f in files[1:]:
+            other = set(self._parquet(f).schema_arrow.names)
+            if other != names:
+                diff = sorted(names ^ other)
+                raise _fail(f, f"columns differ from {files[0].name}: {', '.join(diff)}")
+        return schema
+
+    def hands_schema(self) -> pa.Schema:
+        return self._schema("hands")
+
+    def games_schema(self) -> pa.Schema:
+        return self._schema("games")
+
+    def has_columns(self, kind: str, columns: Iterable[str]) -> bool:
+        names = set(self._schema(kind).names)
+        return all(c in names for c in columns)
+
+    def _check_columns(self, kind: str, columns: Sequence[str]) -> None:
+        names = set(self._schema(kind).names)
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise _fail(self.path, f"{kind} files lack column(s) {', '.join(missing)}")
+
+    def count_hands(self) -> int:
+        """Number of hand rows (from Parquet footers; no data read)."""
+        return sum(self._parquet(f).metadata.num_rows for f in self._files("hands"))
+
+    def count_games(self) -> int:
+        return sum(self._parquet(f).metadata.num_rows for f in self.game_files)
+
+    def iter_batches(self, kind: str, columns: Sequence[str],
+                     batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
+        """Record batches of ``kind`` ('hands' | 'games') holding only ``columns``.
+
+        Files are read one after the other (sorted by name), each batch of at
+        most ``batch_rows`` rows; only the projected columns are decoded.
+        """
+        columns = list(columns)
+        self._check_columns(kind, columns)
+        for f in self._files(kind):
+            try:
+                for batch in self._parquet(f).iter_batches(batch_size=batch_rows, columns=columns, use_threads=True):
+                    if batch.num_rows:
+                        yield batch
+            except (pa.ArrowInvalid, OSError) as e:
+                first = str(e).splitlines()[0] if str(e) else type(e).__name__
+                raise _fail(f, f"cannot read Parquet file: {first}") from None
+
+    def iter_hands(self, columns: Sequence[str], batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
+        """Hand record batches with only ``columns`` (projection; bounded memory)."""
+        return self.iter_batches("hands", columns, batch_rows)
+
+    def iter_games(self, columns: Sequence[str], batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
+        """Game record batches with only ``columns``."""
+        if not self.game_files:
+            raise _fail(self.path, f"mode={self.mode!r} run has no games table")
+        return self.iter_batches("games", columns, batch_rows)
+
+    def _read(self, kind: str, columns: Sequence[str] | None) -> pa.Table:
+        columns = list(columns) if columns is not None else self._schema(kind).names
+        self._check_columns(kind, columns)
+        tables = [self._parquet(f).read(columns=columns, use_threads=True) for f in self._files(kind)]
+        return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+
+    def read_hands(self, columns: Sequence[str]) -> pa.Table:
+        """All hand rows, only ``columns``, as one table (for small runs or few columns)."""
+        return self._read("hands", columns)
+
+    def read_games(self, columns: Sequence[str] | None = None) -> pa.Table:
+        """The games table (one row per game; small next to the hands)."""
+        if not self.game_files:
+            raise _fail(self.path, f"mode={self.mode!r} run has no games table")
+        return self._read("games", columns)
+
+
+def open_run(path) -> Run:
+    """Validate a run directory and return a :class:`Run`.
+
+    Raises :class:`AnalysisError` with a one-line message naming the path and
+    the problem (missing manifest, not JSON, not a tricksim Spades run, no
+    Parquet files...).
+    """
+    if isinstance(path, Run):
+        return path
+    p = Path(path)
+    if not p.exists():
+        raise _fail(p, "no such run directory")
+    if not p.is_dir():
+        raise _fail(p, "not a directory (expected a tricksim run directory with manifest.json)")
+    mf = p / "manifest.json"
+    if not mf.is_file():
+        raise _fail(p, "not a tricksim run: manifest.json is missing")
+    try:
+        manifest = json.loads(mf.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise _fail(mf, f"manifest is not valid JSON ({e.__class__.__name__}: {str(e).splitlines()[0]})") from None
+    if not isinstance(manifest, dict):
+        raise _fail(mf, "manifest is not a JSON object")
+    game = manifest.get("game")
+    if game is None or "mode" not in manifest:
+        raise _fail(mf, "not a tricksim manifest (needs keys 'game' and 'mode')")
+    if game not in GAMES:
+        raise _fail(p, f"game={game!r} runs are not supported by this analysis (supported: {', '.join(GAMES)})")
+    mode = manifest["mode"]
+    if mode not in MODES:
+        raise _fail(mf, f"unknown mode {mode!r} (expected hands | games)")
+    seats = manifest.get("seats")
+    if seats is not None and (not isinstance(seats, list) or len(seats) != 4):
+        raise _fail(mf, "'seats' must be a list of 4 strategy specs")
+    rules = manifest.get("rules")
+    if rules is not None and not isinstance(rules, dict):
+        raise _fail(mf, "'rules' must be an object of rule flags")
+    hand_files = tuple(sorted((p / "hands").glob("*.parquet")))
+    if not hand_files:
+        raise _fail(p, "no hand data: hands/*.parquet is empty or missing (was the run interrupted?)")
+    game_files = tuple(sorted((p / "games").glob("*.parquet")))
+    if mode == "games" and not game_files:
+        raise _fail(p, "mode='games' but games/*.parquet is empty or missing (was the run interrupted?)")
+    return Run(path=p, manifest=manifest, hand_files=hand_files, game_files=game_files)
+
+
+def open_runs(paths) -> list[Run]:
+    """:func:`open_run` on each path (a single path or Run is accepted too)."""
+    if isinstance(paths, (str, Path, Run)):
+        paths = [paths]
+    runs = [open_run(p) for p in paths]
+    if not runs:
+        raise AnalysisError("no run directories given")
+    return runs
+
+
+def _to_numpy(col) -> np.ndarray:
+    """A null-free Arrow column as a numpy array.
+
+    Integers and floats are viewed straight from the Arrow buffer, booleans
+    unpacked from their bitmap: ``Array.to_numpy`` would import pandas (about
+    0.4 s), which the post-simulation summary must not pay.
+    """
+    if isinstance(col, pa.ChunkedArray):
+        if col.num_chunks == 0:
+            col = pa.array([], type=col.type)
+        else:
+            col = col.combine_chunks() if col.num_chunks != 1 else col.chunk(0)
+    if col.null_count:
+        raise AnalysisError(f"column of type {col.type} has {col.null_count} null value(s)")
+    t = col.type
+    n, off = len(col), col.offset
+    if pa.types.is_integer(t) or pa.types.is_floating(t):
+        kind = "f" if pa.types.is_floating(t) else ("i" if pa.types.is_signed_integer(t) else "u")
+        dtype = np.dtype(f"{kind}{t.bit_width // 8}")
+        if n == 0:
+            return np.zeros(0, dtype)
+        return np.frombuffer(col.buffers()[1], dtype=dtype, count=n, offset=off * dtype.itemsize)
+    if pa.types.is_boolean(t):
+        if n == 0:
+            return np.zeros(0, bool)
+        bits = np.frombuffer(col.buffers()[1], dtype=np.uint8)
+        return np.unpackbits(bits, bitorder="little", count=off + n)[off:].astype(bool)
+    return col.to_numpy(zero_copy_only=False)
+
+
+def batch_arrays(batch, columns: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """Columns of a RecordBatch / Table (or pandas DataFrame) as numpy arrays, by name."""
+    if hasattr(batch, "schema") and hasattr(batch, "column"):
+        names = list(columns) if columns is not None else batch.schema.names
+        missing = [c for c in names if c not in batch.schema.names]
+        if missing:
+            raise AnalysisError(f"table lacks column(s) {', '.join(missing)}")
+        return {c: _to_numpy(batch.column(c)) for c in names}
+    # pandas DataFrame (duck-typed so pandas is not imported here)
+    names = list(columns) if columns is not None else list(batch.columns)
+    missing = [c for c in names if c not in batch.columns]
+    if missing:
+        raise AnalysisError(f"table lacks column(s) {', '.join(missing)}")
+    return {c: np.asarray(batch[c].to_numpy()) for c in names}
+
+
+table_arrays = batch_arrays

@@ -1,0 +1,682 @@
+"""``tricksim report RUN... --out DIR``: side-by-side report of one or more runs.
+
+For each run (a *variant*: preset + rule flags + seat strategies) the hands
+are streamed batch by batch and folded into fixed-bin integer histograms,
+streaming moments and success counts (:func:`collect`), so memory does not
+grow with the run. Games-mode runs also read their (much smaller) games
+table: final totals, game length, end reasons, and the win probability of
+team 0 against its lead after each hand — each hand joined to its game's
+winner on ``game_id``.
+
+:func:`build_report` writes into ``DIR``:
+
+* one PNG and one SVG per chart (hand scores, final totals, game length,
+  bags per game, win probability vs lead, contract-made rate, Nil rates),
+  each with title, axis labels, legend and a caption naming rule sets and
+  strategies;
+* ``report.html`` — self-contained (charts embedded as base64 PNG) with the
+  key tables;
+* ``summary.md`` — the key tables in Markdown, linking the PNG files.
+
+All rates carry a 95 % Wilson interval and n; all means a t interval and n.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io as _io
+import math
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.compute as pc
+
+from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_run, open_runs
+from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, team_outcomes
+from .stats import Moments, fmt_int, fmt_mean, fmt_rate, wilson_interval
+
+__all__ = [
+    "IntHist",
+    "RunStats",
+    "collect",
+    "build_report",
+    "ReportResult",
+    "key_table",
+    "win_prob_table",
+    "plot_hist",
+    "plot_rate_bars",
+    "plot_win_prob",
+    "LEAD_BIN",
+]
+
+LEAD_BIN = 50          # width of the score-lead bins of the win-probability curve
+LEAD_BINS = 10         # bins on each side of 0; the outermost are open-ended
+TEAMS = ("team 0 (seats 0+2)", "team 1 (seats 1+3)")
+
+
+# ------------------------------------------------------------------ histograms
+class IntHist:
+    """Histogram of integers over a fixed range [lo, hi], accumulated batch by batch.
+
+    Values outside the range are counted in ``under`` / ``over`` (and in the
+    end bins when plotting), so nothing is lost silently.
+    """
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo, self.hi = int(lo), int(hi)
+        self.counts = np.zeros(self.hi - self.lo + 1, np.int64)
+        self.under = 0
+        self.over = 0
+
+    def add(self, values) -> None:
+        v = np.asarray(values, dtype=np.int64).ravel()
+        if not v.size:
+            return
+        self.under += int((v < self.lo).sum())
+        self.over += int((v > self.hi).sum())
+        self.counts += np.bincount(np.clip(v, self.lo, self.hi) - self.lo, minlength=self.counts.size)
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    def nonzero_range(self) -> tuple[int, int] | None:
+        nz = np.flatnonzero(self.counts)
+        if not nz.size:
+            return None
+        return self.lo + int(nz[0]), self.lo + int(nz[-1])
+
+    def rebin(self, width: int, lo: int | None = None, hi: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(edges, counts) with bins of ``width`` over [lo, hi] (default: the occupied range).
+
+        Bin i covers integer values [edges[i], edges[i+1]); edges sit on
+        half-integers' left so each integer lands in exactly one bin.
+        """
+        rng = self.nonzero_range()
+        if rng is None:
+            return np.array([0.0, 1.0]), np.zeros(1, np.int64)
+        lo = rng[0] if lo is None else lo
+        hi = rng[1] if hi is None else hi
+        start = int(math.floor(lo / width) * width)
+        nb = max(1, int(math.floor(hi / width) * width - start) // width + 1)
+        values = np.arange(self.lo, self.hi + 1)
+        idx = np.clip((values - start) // width, 0, nb - 1)
+        counts = np.bincount(idx, weights=self.counts, minlength=nb).astype(np.int64)
+        edges = start + width * np.arange(nb + 1) - 0.5
+        return edges, counts
+
+
+# ------------------------------------------------------------------ collection
+@dataclass
+class RunStats:
+    """Everything the report needs from one run, accumulated in one streaming pass."""
+
+    run: Run
+    label: str
+    n_hands: int = 0
+    n_games: int = 0
+    score_hist: list = field(default_factory=lambda: [IntHist(-1500, 1500), IntHist(-1500, 1500)])
+    score: list = field(default_factory=lambda: [Moments(), Moments()])
+    bags_hand: list = field(default_factory=lambda: [Moments(), Moments()])
+    penalties_hand: list = field(default_factory=lambda: [Moments(), Moments()])
+    made: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    contracts: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    seat_hands: int = 0
+    nil_bids: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))      # [nil, blind]
+    nil_success: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    # games mode
+    totals_hist: list = field(default_factory=lambda: [IntHist(-5000, 5000), IntHist(-5000, 5000)])
+    totals: list = field(default_factory=lambda: [Moments(), Moments()])
+    margin: Moments = field(default_factory=Moments)
+    length_hist: IntHist = field(default_factory=lambda: IntHist(0, 2000))
+    length: Moments = field(default_factory=Moments)
+    wins0: int = 0
+    ties: int = 0
+    ends: dict = field(default_factory=dict)
+    bags_game_hist: list = field(default_factory=lambda: [IntHist(0, 2000), IntHist(0, 2000)])
+    bags_game: list = field(default_factory=lambda: [Moments(), Moments()])
+    penalties_game: list = field(default_factory=lambda: [Moments(), Moments()])
+    # win probability vs lead (team 0's view): [n, wins] per bin, all hands and
+    # the two candidates for "last hand of the game" (0- / 1-based hand numbers)
+    lead_counts: dict = field(default_factory=lambda: {k: np.zeros((2, 2 * LEAD_BINS + 1), np.int64)
+                                                       for k in ("all", "last0", "last1")})
+    min_hand_no: int | None = None
+    notes: list = field(default_factory=list)
+
+    @property
+    def is_games(self) -> bool:
+        return self.run.is_games
+
+    def win_curve(self, conf: float = 0.95) -> pd.DataFrame:
+        """Team 0's win rate by its lead after a hand (the game's deciding hand excluded; ties excluded)."""
+        base = "last1" if (self.min_hand_no or 0) >= 1 else "last0"
+        c = self.lead_counts["all"] - self.lead_counts[base]
+        centers = (np.arange(2 * LEAD_BINS + 1) - LEAD_BINS) * LEAD_BIN
+        lo, hi = wilson_interval(c[1], c[0], conf)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = np.where(c[0] > 0, c[1] / np.maximum(c[0], 1), np.nan)
+        labels = [f"≤ {centers[0]}" if i == 0 else f"≥ {centers[-1]}" if i == 2 * LEAD_BINS else f"{centers[i]:+d}"
+                  for i in range(centers.size)]
+        return pd.DataFrame({"lead": centers, "label": labels, "n": c[0], "wins": c[1],
+                             "rate": rate, "lo": lo, "hi": hi})
+
+
+HAND_COLUMNS = ["game_id", "hand_no", "score_0", "score_1", "bags_0", "bags_1", "total_0", "total_1"] + OUTCOME_COLUMNS
+
+
+def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS) -> RunStats:
+    """Stream one run into a :class:`RunStats` (bounded memory: fixed bins and per-game arrays)."""
+    run = open_run(run)
+    st = RunStats(run=run, label=label or run.name)
+    rules = run.rules
+    blind_cols = [f"blind_{s}" for s in range(4)]
+    has_blind = run.has_columns("hands", blind_cols)
+    cols = HAND_COLUMNS + (blind_cols if has_blind else [])
+
+    per_game = None
+    winners = None
+    if run.is_games:
+        gcols = ["game_id", "hands", "total_0", "total_1", "winner"]
+        gid_parts, hands_parts, win_parts = [], [], []
+        ends = {}
+        end_ok = run.has_columns("games", ["end"])
+        for b in run.iter_games(gcols + (["end"] if end_ok else []), batch_rows):
+            g = batch_arrays(b, gcols)
+            gid_parts.append(g["game_id"].astype(np.int64))
+            hands_parts.append(g["hands"].astype(np.int32))
+            win_parts.append(g["winner"].astype(np.int8))
+            for t in (0, 1):
+                st.totals_hist[t].add(g[f"total_{t}"])
+                st.totals[t].update(g[f"total_{t}"])
+            st.margin.update(g["total_0"].astype(np.int64) - g["total_1"].astype(np.int64))
+            st.length_hist.add(g["hands"])
+            st.length.update(g["hands"])
+            st.wins0 += int((g["winner"] == 0).sum())
+            st.ties += int((g["winner"] == -1).sum())
+            if end_ok:
+                vc = pc.value_counts(b.column("end"))
+                for v, c in zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist()):
+                    ends[str(v)] = ends.get(str(v), 0) + int(c)
+        st.ends = dict(sorted(ends.items(), key=lambda kv: -kv[1]))
+        game_ids = np.concatenate(gid_parts) if gid_parts else np.zeros(0, np.int64)
+        game_hands = np.concatenate(hands_parts) if hands_parts else np.zeros(0, np.int32)
+        winners = np.concatenate(win_parts) if win_parts else np.zeros(0, np.int8)
+        st.n_games = int(game_ids.size)
+        per_game = PerGame(game_ids, game_hands, rules)
+
+    for batch in run.iter_hands(cols, batch_rows):
+        a = batch_arrays(batch, cols)
+        n = batch.num_rows
+        st.n_hands += n
+        hn = a["hand_no"].astype(np.int64)
+        m = int(hn.min())
+        st.min_hand_no = m if st.min_hand_no is None else min(st.min_hand_no, m)
+        for t in (0, 1):
+            o = team_outcomes(a, t, rules)
+            st.score_hist[t].add(a[f"score_{t}"])
+            st.score[t].update(a[f"score_{t}"])
+            st.bags_hand[t].update(o["bags"])
+            st.made[t] += int((o["made"] & o["has_contract"]).sum())
+            st.contracts[t] += int(o["has_contract"].sum())
+            if not run.is_games:
+                st.penalties_hand[t].update(penalties_fresh(o["bags"], a[f"bags_{t}"], rules))
+        st.seat_hands += 4 * n
+        for s in range(4):
+            nil = a[f"bid_{s}"] == 0
+            blind = a[f"blind_{s}"] if has_blind else np.zeros(n, bool)
+            ok = a[f"tricks_{s}"] == 0
+            for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
+                st.nil_bids[kind] += int(sel.sum())
+                st.nil_success[kind] += int((sel & ok).sum())
+        if per_game is not None:
+            per_game.add(a)
+            pos = per_game.index.locate(a["game_id"])
+            w = winners[pos]
+            keep = w >= 0
+            lead = a["total_0"].astype(np.int64) - a["total_1"].astype(np.int64)
+            b = np.clip(np.rint(lead / LEAD_BIN).astype(np.int64), -LEAD_BINS, LEAD_BINS) + LEAD_BINS
+            nh = per_game.hands[pos].astype(np.int64)
+            for key, sel in (("all", keep), ("last0", keep & (hn == nh - 1)), ("last1", keep & (hn == nh))):
+                st.lead_counts[key][0] += np.bincount(b[sel], minlength=2 * LEAD_BINS + 1)
+                st.lead_counts[key][1] += np.bincount(b[sel & (w == 0)], minlength=2 * LEAD_BINS + 1)
+
+    if per_game is not None:
+        per_game.min_hand_no = st.min_hand_no
+        pen = per_game.penalties
+        for t in (0, 1):
+            st.bags_game_hist[t].add(per_game.bags[t])
+            st.bags_game[t].update(per_game.bags[t])
+            st.penalties_game[t].update(pen[t])
+        if per_game.rows != int((per_game.hands).sum()):
+            st.notes.append(f"hands table has {fmt_int(per_game.rows)} rows but the games table counts "
+                            f"{fmt_int(per_game.hands.sum())} hands")
+        limit = int(run.rule("bag_limit", 10))
+        if run.rule("bag_overflow", "carry") != "reset":
+            resid = (per_game.bags.astype(np.int64) - per_game.final_bags) % limit
+            if (resid != 0).any():
+                st.notes.append("bag penalties per game are approximate: bags taken and running bags disagree "
+                                f"in {fmt_int((resid != 0).any(axis=0).sum())} games (rule flags in the manifest?)")
+    if st.n_hands == 0:
+        raise AnalysisError(f"{run.path}: the run has no hand rows")
+    return st
+
+
+# ----------------------------------------------------------------------- tables
+def _rules_text(rules: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(rules.items())) or "(defaults)"
+
+
+def _differing_rules(runs: list[Run]) -> list[dict]:
+    keys = sorted(set().union(*(r.rules.keys() for r in runs)))
+    diff = [k for k in keys if len({repr(r.rules.get(k)) for r in runs}) > 1]
+    return [{k: r.rules.get(k) for k in diff} for r in runs]
+
+
+def variant_caption(stats: list[RunStats]) -> str:
+    """One caption line per run: preset, the flags that differ between the runs, strategies."""
+    diffs = _differing_rules([s.run for s in stats])
+    lines = []
+    for s, d in zip(stats, diffs):
+        t0, t1 = s.run.team_strategies()
+        flags = (" + " + ", ".join(f"{k}={'(unset)' if v is None else v}" for k, v in d.items())) if d else ""
+        lines.append(f"{s.label}: {s.run.preset}{flags}; team 0 = {t0}, team 1 = {t1}; "
+                     f"{fmt_int(s.n_hands)} hands" + (f", {fmt_int(s.n_games)} games" if s.is_games else ""))
+    return "\n".join(lines)
+
+
+def runs_table(stats: list[RunStats]) -> pd.DataFrame:
+    """Provenance of each run: path, mode, preset, full rule set, seats, seed, sizes."""
+    rows = []
+    for s in stats:
+        m = s.run.manifest
+        rows.append({
+            "run": s.label, "path": str(s.run.path), "mode": s.run.mode, "preset": s.run.preset,
+            "rules": _rules_text(s.run.rules), "seats": " | ".join(s.run.seats),
+            "seed": m.get("seed", ""), "hands": fmt_int(s.n_hands),
+            "games": fmt_int(s.n_games) if s.is_games else "—", "status": m.get("status", ""),
+            "version": m.get("version", ""),
+        })
+    return pd.DataFrame(rows)
+
+
+def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
+    """Metrics (rows) × runs (columns), every cell 'value [lo, hi] (n=…)'."""
+    def rate(k, n):
+        return fmt_rate(k, n, conf)
+
+    def mean(m: Moments, digits=2):
+        e = m.estimate(conf)
+        return fmt_mean(e.value, e.lo, e.hi, e.n, digits)
+
+    rows: dict[str, dict[str, str]] = {}
+
+    def put(metric, label, value):
+        rows.setdefault(metric, {})[label] = value
+
+    for s in stats:
+        L = s.label
+        put("hands", L, fmt_int(s.n_hands))
+        if s.is_games:
+            put("games", L, fmt_int(s.n_games))
+        for t in (0, 1):
+            put(f"contract made, team {t}", L, rate(s.made[t], s.contracts[t]))
+        for t in (0, 1):
+            put(f"hand score, team {t}", L, mean(s.score[t]))
+        for t in (0, 1):
+            put(f"bags per hand, team {t}", L, mean(s.bags_hand[t], 3))
+        if not s.is_games:
+            for t in (0, 1):
+                put(f"bag penalties per hand, team {t}", L, mean(s.penalties_hand[t], 4))
+        put("Nil bid rate (per seat-hand)", L, rate(s.nil_bids[0], s.seat_hands))
+        put("Nil success", L, rate(s.nil_success[0], s.nil_bids[0]))
+        if s.nil_bids[1] or s.run.rule("blind_nil", False):
+            put("Blind Nil bid rate (per seat-hand)", L, rate(s.nil_bids[1], s.seat_hands))
+            put("Blind Nil success", L, rate(s.nil_success[1], s.nil_bids[1]))
+        if s.is_games:
+            put("team 0 wins", L, rate(s.wins0, s.n_games))
+            put("tied games (hand limit)", L, fmt_int(s.ties))
+            put("game length (hands)", L, mean(s.length))
+            for t in (0, 1):
+                put(f"final total, team {t}", L, mean(s.totals[t], 1))
+            put("final margin (team 0 − team 1)", L, mean(s.margin, 1))
+            for t in (0, 1):
+                put(f"bags per game, team {t}", L, mean(s.bags_game[t]))
+            for t in (0, 1):
+                put(f"bag penalties per game, team {t}", L, mean(s.penalties_game[t], 3))
+            for end, c in s.ends.items():
+                put(f"games ended by {end}", L, rate(c, s.n_games))
+    labels = [s.label for s in stats]
+    df = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=labels).fillna("—")
+    df.index.name = "metric"
+    return df.reset_index()
+
+
+def win_prob_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame | None:
+    """Team 0 win rate by lead bin (rows) × games-mode runs (columns); None without games runs."""
+    g = [s for s in stats if s.is_games]
+    if not g:
+        return None
+    curves = [s.win_curve(conf) for s in g]
+    out = pd.DataFrame({"team 0 lead after hand": curves[0]["label"]})
+    for s, c in zip(g, curves):
+        out[s.label] = [fmt_rate(w, n, conf) for w, n in zip(c["wins"], c["n"])]
+    keep = np.zeros(len(out), bool)
+    for c in curves:
+        keep |= c["n"].to_numpy() > 0
+    return out[keep].reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------ plots
+def plot_hist(ax, series: dict[str, tuple[np.ndarray, np.ndarray]], *, density: bool = True,
+              xlabel: str = "", title: str = "") -> dict:
+    """Step histograms onto ``ax``: ``series`` maps a legend label to (edges, counts).
+
+    With ``density`` the y axis is the share of observations per bin (%).
+    Returns ``series`` (the data drawn).
+    """
+    for label, (edges, counts) in series.items():
+        total = counts.sum()
+        y = counts / total * 100 if density and total else counts
+        ax.stairs(y, edges, label=f"{label} (n={fmt_int(total)})")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("share per bin (%)" if density else "count")
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="best")
+    return series
+
+
+def plot_rate_bars(ax, df: pd.DataFrame, *, ylabel: str = "rate (%)", title: str = "") -> pd.DataFrame:
+    """Grouped bars with Wilson error bars. ``df`` columns: ``group`` (x), ``series`` (bar colour), ``k``, ``n``.
+
+    Returns ``df`` with ``rate``, ``lo``, ``hi`` and bar position ``x`` added.
+    """
+    d = df.copy()
+    d["rate"] = np.where(d["n"] > 0, d["k"] / d["n"].where(d["n"] > 0, 1), np.nan)
+    d["lo"], d["hi"] = wilson_interval(d["k"].to_numpy(), d["n"].to_numpy())
+    groups = list(dict.fromkeys(d["group"]))
+    series = list(dict.fromkeys(d["series"]))
+    width = 0.8 / max(1, len(series))
+    d["x"] = np.nan
+    for i, s in enumerate(series):
+        m = (d["series"] == s) & (d["n"] > 0)
+        sub = d[m]
+        x = np.array([groups.index(g) for g in sub["group"]], float) + (i - (len(series) - 1) / 2) * width
+        d.loc[m, "x"] = x
+        yerr = np.vstack([sub["rate"] - sub["lo"], sub["hi"] - sub["rate"]]) * 100
+        ax.bar(x, sub["rate"] * 100, width * 0.95, yerr=yerr, capsize=3, label=s)
+        for xi, yi, ni in zip(x, sub["hi"] * 100, sub["n"]):
+            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 2),
+                        ha="center", va="bottom", fontsize=6)
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(groups, fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, 108)
+    if title:
+        ax.set_title(title, fontsize=10)
+    if series:
+        ax.legend(fontsize=7, loc="best")
+    return d
+
+
+def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1) -> dict[str, pd.DataFrame]:
+    """Team 0 win rate against its lead (with Wilson error bars), one line per run.
+
+    ``curves`` maps a label to :meth:`RunStats.win_curve` output. Returns the rows drawn.
+    """
+    drawn = {}
+    for label, c in curves.items():
+        d = c[c["n"] >= min_n]
+        drawn[label] = d
+        yerr = np.vstack([d["rate"] - d["lo"], d["hi"] - d["rate"]]) * 100
+        ax.errorbar(d["lead"], d["rate"] * 100, yerr=yerr, marker="o", ms=3, capsize=2,
+                    label=f"{label} (n={fmt_int(d['n'].sum())} hands)")
+    ax.axhline(50, color="grey", lw=0.6, ls=":")
+    ax.axvline(0, color="grey", lw=0.6, ls=":")
+    ax.set_xlabel(f"team 0 lead after the hand (points; bins of {LEAD_BIN}, end bins open)")
+    ax.set_ylabel("team 0 wins the game (%), 95 % Wilson")
+    ax.set_ylim(-2, 102)
+    ax.set_title("Win probability against score lead", fontsize=10)
+    ax.legend(fontsize=7, loc="best")
+    return drawn
+
+
+# ------------------------------------------------------------------ the report
+@dataclass
+class ReportResult:
+    """Files written by :func:`build_report` and the tables it rendered."""
+
+    out_dir: Path
+    html: Path
+    markdown: Path
+    charts: dict[str, tuple[Path, Path]]  # name -> (png, svg)
+    tables: dict[str, pd.DataFrame]
+    stats: list[RunStats]
+
+
+def _unique_labels(runs: list[Run]) -> list[str]:
+    labels, seen = [], {}
+    for r in runs:
+        base = r.name
+        seen[base] = seen.get(base, 0) + 1
+        labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return labels
+
+
+def _bin_width(span: int, target_bins: int = 40) -> int:
+    for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if span / w <= target_bins:
+            return w
+    return 1000
+
+
+class _Charts:
+    def __init__(self, out: Path, stats: list[RunStats]) -> None:
+        self.out = out
+        self.lines = dict(zip((s.label for s in stats), variant_caption(stats).splitlines()))
+        self.caption = "\n".join(self.lines.values())
+        self.files: dict[str, tuple[Path, Path]] = {}
+        self.png_b64: dict[str, str] = {}
+        self.titles: dict[str, str] = {}
+
+    def figure(self, n_axes: int = 1, *, width: float = 6.5, height: float = 4.2, sharey: bool = False,
+               runs: list[RunStats] | None = None):
+        """A figure with ``n_axes`` panels and a caption naming ``runs`` (default: all runs)."""
+        from matplotlib.figure import Figure
+
+        full = self.caption if runs is None else "\n".join(self.lines[s.label] for s in runs)
+
+        ncols = min(n_axes, 3)
+        nrows = math.ceil(n_axes / ncols)
+        fig_w = max(width, 4.6 * ncols)
+        # monospace 6.5 pt: about 0.6 * 6.5 pt per character
+        chars = max(40, int((fig_w - 0.2) * 72 / (0.6 * 6.5)))
+        caption = "\n".join(textwrap.fill(line, chars, subsequent_indent="    ")
+                             for line in full.splitlines())
+        cap_lines = caption.count("\n") + 1
+        cap_h = 0.12 * cap_lines + 0.15
+        fig_h = height * nrows + cap_h
+        fig = Figure(figsize=(fig_w, fig_h), layout="constrained")
+        fig.get_layout_engine().set(rect=(0, cap_h / fig_h, 1, 1 - cap_h / fig_h))
+        axes = fig.subplots(nrows, ncols, squeeze=False, sharey=sharey).ravel()
+        for ax in axes[n_axes:]:
+            ax.set_visible(False)
+        fig.text(0.01, 0.01, caption, fontsize=6.5, va="bottom", ha="left", family="monospace")
+        return fig, list(axes[:n_axes])
+
+    def save(self, name: str, fig, title: str) -> None:
+        chars = max(30, int(fig.get_figwidth() * 72 / (0.55 * 11)))
+        fig.suptitle(textwrap.fill(title, chars), fontsize=11)
+        png, svg = self.out / f"{name}.png", self.out / f"{name}.svg"
+        buf = _io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        png.write_bytes(buf.getvalue())
+        self.png_b64[name] = base64.b64encode(buf.getvalue()).decode("ascii")
+        fig.set_layout_engine("none")  # keep the positions found for the PNG: the layout pass is costly
+        fig.savefig(svg)
+        self.files[name] = (png, svg)
+        self.titles[name] = title
+
+
+def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
+    # hand score per team, one panel per run
+    fig, axes = charts.figure(len(stats), sharey=True)
+    for ax, s in zip(axes, stats):
+        lo = min(h.nonzero_range()[0] for h in s.score_hist)
+        hi = max(h.nonzero_range()[1] for h in s.score_hist)
+        w = _bin_width(hi - lo)
+        plot_hist(ax, {TEAMS[t]: s.score_hist[t].rebin(w, lo, hi) for t in (0, 1)},
+                  xlabel=f"points in the hand (bins of {w})", title=s.label)
+    charts.save("hand_scores", fig, "Distribution of hand scores per team")
+
+    games = [s for s in stats if s.is_games and s.n_games]
+    if games:
+        fig, axes = charts.figure(len(games), sharey=True, runs=games)
+        for ax, s in zip(axes, games):
+            lo = min(h.nonzero_range()[0] for h in s.totals_hist)
+            hi = max(h.nonzero_range()[1] for h in s.totals_hist)
+            w = _bin_width(hi - lo, 30)
+            plot_hist(ax, {TEAMS[t]: s.totals_hist[t].rebin(w, lo, hi) for t in (0, 1)},
+                      xlabel=f"final total (points; bins of {w})", title=s.label)
+        charts.save("final_totals", fig, "Distribution of final game totals")
+
+        fig, (ax,) = charts.figure(1, runs=games)
+        lo = min(s.length_hist.nonzero_range()[0] for s in games)
+        hi = max(s.length_hist.nonzero_range()[1] for s in games)
+        w = _bin_width(hi - lo, 40)
+        plot_hist(ax, {s.label: s.length_hist.rebin(w, lo, hi) for s in games},
+                  xlabel=f"hands per game (bins of {w})")
+        charts.save("game_length", fig, "Game length in hands")
+
+        fig, axes = charts.figure(len(games), sharey=True, runs=games)
+        for ax, s in zip(axes, games):
+            lo = min(h.nonzero_range()[0] for h in s.bags_game_hist)
+            hi = max(h.nonzero_range()[1] for h in s.bags_game_hist)
+            w = _bin_width(hi - lo, 30)
+            plot_hist(ax, {TEAMS[t]: s.bags_game_hist[t].rebin(w, lo, hi) for t in (0, 1)},
+                      xlabel=f"bags taken per game (bins of {w})", title=s.label)
+        charts.save("bags_per_game", fig, "Bags taken per game and team")
+
+        fig, (ax,) = charts.figure(1, runs=games)
+        plot_win_prob(ax, {s.label: s.win_curve() for s in games})
+        charts.save("win_prob_vs_lead", fig, "Team 0 win probability against its lead after a hand "
+                                              "(deciding hand and tied games excluded)")
+
+    fig, (ax,) = charts.figure(1, width=max(6.5, 1.6 * len(stats) + 2))
+    rows = [{"group": s.label, "series": TEAMS[t], "k": int(s.made[t]), "n": int(s.contracts[t])}
+            for s in stats for t in (0, 1)]
+    plot_rate_bars(ax, pd.DataFrame(rows), ylabel="contract made (%), 95 % Wilson")
+    charts.save("contract_made", fig, "Contract-made rate per team (teams with a contract > 0)")
+
+    fig, axes = charts.figure(2, width=max(6.5, 1.6 * len(stats) + 2))
+    bid_rows, ok_rows = [], []
+    for s in stats:
+        for kind, name in ((0, "Nil"), (1, "Blind Nil")):
+            if kind == 1 and not (s.nil_bids[1] or s.run.rule("blind_nil", False)):
+                continue
+            bid_rows.append({"group": s.label, "series": name, "k": int(s.nil_bids[kind]), "n": s.seat_hands})
+            ok_rows.append({"group": s.label, "series": name, "k": int(s.nil_success[kind]),
+                            "n": int(s.nil_bids[kind])})
+    drawn = plot_rate_bars(axes[0], pd.DataFrame(bid_rows), ylabel="bids per seat-hand (%), 95 % Wilson",
+                           title="bid rate")
+    top = float(np.nanmax(drawn["hi"])) * 100 if drawn["n"].gt(0).any() else 100.0
+    axes[0].set_ylim(0, min(108.0, max(5.0, top * 1.25)))
+    plot_rate_bars(axes[1], pd.DataFrame(ok_rows), ylabel="success (%), 95 % Wilson", title="success rate")
+    charts.save("nil_rates", fig, "Nil and Blind Nil: bid rate and success rate")
+
+
+def _html_table(df: pd.DataFrame) -> str:
+    return df.to_html(index=False, escape=True, border=0, classes="t", na_rep="—")
+
+
+def _md_escape(x) -> str:
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(df: pd.DataFrame) -> str:
+    """A DataFrame as a GitHub-flavoured Markdown table (no extra dependency)."""
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(_md_escape(c) for c in cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(_md_escape(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222}
+table.t{border-collapse:collapse;font-size:13px;margin:1em 0}
+table.t th,table.t td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+table.t th{background:#f4f4f4} figure{margin:1.5em 0} img{max-width:100%}
+figcaption{font-size:12px;color:#444;white-space:pre-wrap} .note{color:#a50}"""
+
+
+def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: str = "tricksim report",
+                 conf: float = 0.95) -> ReportResult:
+    """Analyse one or more runs side by side and write the report into ``out_dir``.
+
+    Returns a :class:`ReportResult` with the paths of ``report.html``,
+    ``summary.md`` and each chart (PNG, SVG), and the tables rendered.
+    Raises :class:`~analysis.io.AnalysisError` for an invalid run directory.
+    """
+    runs = open_runs(runs)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    labels = _unique_labels(runs)
+    stats = [collect(r, label=l, batch_rows=batch_rows) for r, l in zip(runs, labels)]
+
+    charts = _Charts(out, stats)
+    caption = charts.caption
+    _draw_charts(stats, charts)
+
+    tables = {"runs": runs_table(stats), "key": key_table(stats, conf)}
+    wp = win_prob_table(stats, conf)
+    if wp is not None:
+        tables["win_prob"] = wp
+    notes = [f"{s.label}: {n}" for s in stats for n in s.notes]
+
+    # ---- HTML
+    h = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+         f"<style>{_CSS}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
+         "<p>Rates: 95 % Wilson score intervals; means: 95 % t intervals; n = number of observations "
+         "(hands, team-hands with a contract, seat-hands, Nil bids or games as stated). Hand-level intervals "
+         "treat the hands of one game as independent; game-level rows (wins, length, totals, bags and "
+         "penalties per game) use one observation per game.</p>",
+         "<h2>Runs</h2>", _html_table(tables["runs"]), "<h2>Key results</h2>", _html_table(tables["key"])]
+    if notes:
+        h.append("<ul>" + "".join(f"<li class='note'>{html.escape(n)}</li>" for n in notes) + "</ul>")
+    if wp is not None:
+        h += ["<h2>Team 0 win rate by lead after a hand</h2>",
+              "<p>The hand that decides the game and games tied at the hand limit are excluded.</p>",
+              _html_table(wp)]
+    h.append("<h2>Charts</h2>")
+    for name, (png, svg) in charts.files.items():
+        h.append(f"<figure id='{name}'><img alt='{html.escape(charts.titles[name])}' "
+                 f"src='data:image/png;base64,{charts.png_b64[name]}'>"
+                 f"<figcaption>{html.escape(charts.titles[name])}\n{html.escape(caption)}\n"
+                 f"Files: <a href='{png.name}'>{png.name}</a>, <a href='{svg.name}'>{svg.name}</a>"
+                 "</figcaption></figure>")
+    h.append("</body></html>")
+    html_path = out / "report.html"
+    html_path.write_text("\n".join(h), encoding="utf-8")
+
+    # ---- Markdown
+    md = [f"# {title}", "",
+          "Rates: 95 % Wilson score intervals; means: 95 % t intervals; n = number of observations. "
+          "Hand-level intervals treat the hands of one game as independent; game-level rows use one "
+          "observation per game.", "",
+          "## Runs", "", md_table(tables["runs"]), "", "## Key results", "", md_table(tables["key"]), ""]
+    if notes:
+        md += [f"- {n}" for n in notes] + [""]
+    if wp is not None:
+        md += ["## Team 0 win rate by lead after a hand", "",
+               "The hand that decides the game and games tied at the hand limit are excluded.", "",
+               md_table(wp), ""]
+    md += ["## Charts", ""]
+    for name, (png, svg) in charts.files.items():
+        md += [f"![{charts.titles[name]}]({png.name}) ([SVG]({svg.name}))", ""]
+    md += ["Caption (all charts):", "", "```", caption, "```", ""]
+    md_path = out / "summary.md"
+    md_path.write_text("\n".join(md), encoding="utf-8")
+    return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables, stats=stats)

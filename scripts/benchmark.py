@@ -1,0 +1,123 @@
+"""Speed and memory benchmark of the Spades engine (figures for README.md).
+
+Measures, in one process and one run so that ratios are comparable on a
+noisy shared machine (medians of --repeat runs):
+
+* hands/s end to end (deal, bid, play, score, Parquet written) for 1 and 2
+  threads, hands mode, full hands schema without plays;
+* whole games to 500 per second (hands and games files written);
+* cost per hand of each strategy relative to ``simple``;
+* a warm-cache 10,000-hand run of the real command line (wall time of a new
+  process, imports and cache loading included);
+* peak resident memory of a large run (``--big N`` hands, in a subprocess).
+
+Usage::
+
+    python scripts/benchmark.py                  # quick figures (~1-2 min once compiled)
+    python scripts/benchmark.py --big 100000000  # adds the 100-million-hand memory run
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from simulator import engine  # noqa: E402
+from simulator.engine import RunConfig, run  # noqa: E402
+from simulator.rules import PRESETS  # noqa: E402
+from strategies.registry import available, parse_spec  # noqa: E402
+
+
+def timed_run(cfg: RunConfig, threads: int, repeat: int) -> float:
+    """Median seconds of a full run into a fresh directory (compile excluded by a warm-up)."""
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        run(RunConfig(**{**cfg.__dict__, "count": min(cfg.count, 1000)}), Path(tmp) / "warm", threads=threads,
+            progress=False)
+        for i in range(repeat):
+            out = Path(tmp) / f"r{i}"
+            t = time.perf_counter()
+            run(cfg, out, threads=threads, progress=False)
+            times.append(time.perf_counter() - t)
+            shutil.rmtree(out)
+    return statistics.median(times)
+
+
+def cli_wall(args: list[str], repeat: int) -> float:
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(repeat + 1):  # the first call warms the cache and is not counted
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "simulator.cli", *args, "--out", f"{tmp}/r{i}", "--quiet"],
+                           check=True, cwd=ROOT)
+            if i:
+                times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def peak_memory_run(hands: int) -> tuple[float, float]:
+    """(peak RSS in MiB, seconds) of a CLI run of ``hands`` hands in a child process."""
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "simulator.cli", "simulate", "spades", "--hands", str(hands),
+                        "--strategy", "simple", "--out", f"{tmp}/big", "--quiet"], check=True, cwd=ROOT)
+        seconds = time.perf_counter() - t
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, seconds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=2_000_000, help="hands per timed run")
+    ap.add_argument("--games", type=int, default=100_000, help="games per timed run")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--big", type=int, default=0, help="hands of the peak-memory run (0 = skip)")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    a = ap.parse_args()
+
+    simple = (parse_spec("simple"),) * 4
+    rules = PRESETS["cardems"]
+    res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+           "command": " ".join(["python", "scripts/benchmark.py", *sys.argv[1:]])}
+    hands_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="hands", count=a.hands)
+    t1 = timed_run(hands_cfg, 1, a.repeat)
+    t2 = timed_run(hands_cfg, 2, a.repeat)
+    res["hands_per_s_1_thread"] = a.hands / t1
+    res["hands_per_s_2_threads"] = a.hands / t2
+    res["thread_scaling"] = t1 / t2
+    games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
+    res["games_per_s_2_threads"] = a.games / timed_run(games_cfg, 2, a.repeat)
+    per_hand = {}
+    for name in available():
+        cfg = RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands", count=a.hands // 2)
+        per_hand[name] = timed_run(cfg, 2, a.repeat) / cfg.count
+    res["cost_per_hand_vs_simple"] = {k: v / per_hand["simple"] for k, v in per_hand.items()}
+    res["warm_cli_10000_hands_s"] = cli_wall(["simulate", "spades", "--hands", "10000", "--strategy", "simple"],
+                                             a.repeat)
+    if a.big:
+        mib, secs = peak_memory_run(a.big)
+        res[f"peak_rss_mib_{a.big}_hands"] = mib
+        res[f"seconds_{a.big}_hands"] = secs
+    for k, v in res.items():
+        if isinstance(v, dict):
+            v = ", ".join(f"{n} {x:.2f}x" for n, x in v.items())
+        elif isinstance(v, float):
+            v = f"{v:,.2f}" if v < 100 else f"{v:,.0f}"
+        print(f"{k:32s} {v}")
+    if a.json:
+        a.json.write_text(json.dumps(res, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from analysis.summary import summarize_run, summary_numbers
+from analysis_helpers import hands_columns, write_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_known_hands_mode_summary(tmp_path):
+    # 4 hands, all seats bid 3. Team 0 (seats 0+2) takes 4+3 = 7 >= 6 in hands 0-2 (made, 1 bag)
+    # and 2+3 = 5 in hand 3 (set). Team 1 takes 6 in hands 0-2 (made), 8 in hand 3 (made, 2 bags).
+    c = hands_columns(4)
+    c["tricks_0"] = np.array([4, 4, 4, 2], np.int8)
+    c["tricks_1"] = np.array([3, 3, 3, 5], np.int8)
+    c["score_0"] = np.array([61, 61, 61, -60], np.int16)
+    c["score_1"] = np.array([60, 60, 60, 62], np.int16)
+    c["total_0"], c["total_1"] = c["score_0"].astype(np.int32), c["score_1"].astype(np.int32)
+    c["bid_2"] = np.array([3, 3, 0, 3], np.int8)   # one Nil by seat 2 in hand 2, it fails (3 tricks)
+    c["tricks_2"] = np.array([3, 3, 3, 3], np.int8)
+    p = write_run(tmp_path / "r", c, mode="hands")
+    r = summary_numbers(p)
+    # (in hand 2 team 0's contract is seat 0's 3 alone: 4 tricks, made)
+    assert r["hands"] == 4 and r["made"] == [3, 4] and r["contracts"] == [4, 4]
+    # hand 2: seat 0 bids 3 takes 4 -> made; bags = 1 overtrick + 3 Nil tricks = 4
+    assert r["bags"][0].mean == (1 + 1 + 4 + 0) / 4
+    assert (r["nil_bids"], r["nil_ok"], r["blind_bids"]) == (1, 0, 0)
+    text = summarize_run(p)
+    assert "4 hands" in text and "games" not in text.split("\n")[2]
+    # Wilson 3/4: center = (0.75 + z²/8)/(1 + z²/4) = 0.627527, half = 0.326885 -> [30.1, 95.4]
+    assert "team 0 75.0 % [30.1, 95.4] (n=4)" in text
+    assert "team 1 100.0 % [51.0, 100.0] (n=4)" in text
+    assert "hand score      team 0 30.75 [" in text
+    assert "Blind Nil" not in text
+    for line in text.splitlines()[3:]:
+        assert "n=" in line and "[" in line, line
+
+
+def test_games_mode_summary(games_run):
+    text = summarize_run(games_run)
+    for key in ("contract made", "hand score", "bags per hand", "Nil", "Blind Nil", "team 0 wins",
+                "game length", "game ends", "30 games"):
+        assert key in text, key
+    for line in text.splitlines()[3:]:
+        if not line.startswith("game ends"):
+            assert "(n=" in line and "[" in line, line
+
+
+def test_summary_imports_no_heavy_modules(games_run):
+    code = (
+        "import sys\n"
+        "from analysis.summary import summarize_run\n"
+        f"summarize_run({str(games_run)!r})\n"
+        "bad = [m for m in ('pandas', 'matplotlib', 'numba', 'scipy', 'simulator') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_analysis_package_never_imports_numba_or_simulator():
+    code = (
+        "import sys\n"
+        "import analysis, analysis.stats, analysis.io, analysis.features, analysis.outcomes\n"
+        "import analysis.nil, analysis.report, analysis.summary, analysis.compare\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('numba', 'simulator', 'strategies')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

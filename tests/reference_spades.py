@@ -1,0 +1,584 @@
+"""A slow, plain-Python reference for Spades, used to check the engine's output.
+
+Nothing here imports the simulator's kernels or its random-number code: the
+deal, the legality of every bid and card, the trick winners, the scores and
+the end of each game are all worked out again from ``RULES.md`` Part 1 with
+ordinary Python ints, sets and lists. Clarity matters more than speed.
+
+Entry points
+------------
+``score_hand(rules, bids, blind, tricks, bags_before=(0, 0))``
+    -> ``((score_0, score_1), (bags_0, bags_1))``: one hand's points per team
+    (bag penalties included) and the running bags after it.
+``game_end(rules, total_0, total_1)``
+    -> ``(ended, winner, end)`` with end 'target', 'mercy' or '' (not ended).
+``replay(rules, seed, mode, hand_limit, hands, games, count=None)``
+    re-derives every row of an engine run and raises ``ReplayError`` (an
+    ``AssertionError``) naming the game, hand and field at the first
+    disagreement. Returns a ``Counter`` of what the run exercised (Nil bids,
+    sets, bag penalties, ...), so a test can check it did not pass vacuously.
+
+Card ids (as ``simulator/cards.py``): ``suit * 13 + rank``, suits clubs,
+diamonds, hearts, spades = 0..3, rank 0 = '2' ... 12 = 'A'; little joker 52
+and big joker 53 are spades above the ace. Teams: seats 0+2 = team 0, seats
+1+3 = team 1.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+TWO_OF_CLUBS = 0
+LITTLE_JOKER, BIG_JOKER = 52, 53
+SUIT_LETTERS = "CDHS"
+RANK_LETTERS = "23456789TJQKA"
+
+
+class ReplayError(AssertionError):
+    """The engine's output disagrees with the reference."""
+
+
+# ============================================================ cards
+def suit_of(card: int) -> int:
+    if card >= 52:  # both jokers are spades
+        return SPADES
+    return card // 13
+
+
+def name_of(card: int) -> str:
+    if card == LITTLE_JOKER:
+        return "LJ"
+    if card == BIG_JOKER:
+        return "BJ"
+    return RANK_LETTERS[card % 13] + SUIT_LETTERS[card // 13]
+
+
+def cards_in(mask: int) -> set[int]:
+    """The set of card ids whose bit is set in ``mask``."""
+    mask = int(mask)
+    return {c for c in range(64) if (mask >> c) & 1}
+
+
+def mask_from(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def show(cards) -> str:
+    return " ".join(name_of(c) for c in sorted(cards))
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+# ============================================================ random numbers
+# SplitMix64 written out again with Python ints, every step reduced mod 2**64.
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+STREAM_DEAL = 0
+
+
+def mix64(z: int) -> int:
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+def stream_key(seed: int, game_id: int, hand_no: int, stream: int) -> int:
+    k = mix64(seed + GOLDEN)
+    k = mix64(k ^ game_id)
+    k = mix64(k ^ ((hand_no << 8) & MASK64) ^ stream)
+    return k
+
+
+class Stream:
+    """One counter-based random stream."""
+
+    def __init__(self, state: int):
+        self.state = state
+
+    def next_u64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n): the top 32 bits scaled by n."""
+        x = self.next_u64() >> 32
+        return (x * n) >> 32
+
+
+# ============================================================ the deal
+def deck_for(rules) -> list[int]:
+    """The deck, ascending: 52 cards, or with jokers two 2s out and both jokers in."""
+    if not rules.jokers:
+        return list(range(52))
+    removed_by_choice = {
+        "2h2d": {2 * 13 + 0, 1 * 13 + 0},  # 2♥ = 26, 2♦ = 13
+        "2c2d": {0 * 13 + 0, 1 * 13 + 0},  # 2♣ = 0, 2♦ = 13
+        "2c2h": {0 * 13 + 0, 2 * 13 + 0},  # 2♣ = 0, 2♥ = 26
+    }
+    removed = removed_by_choice[rules.joker_removes]
+    return [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER]
+
+
+def shuffle(rng: Stream, deck: list[int]) -> None:
+    """Fisher-Yates in place, as simulator/rng.py ``shuffle``: two swap indices per 64-bit draw.
+
+    For i = n-1, n-2, ..., 1: each draw x serves two steps; the first uses the
+    top 32 bits of x, j = (hi(x) * (i + 1)) >> 32, the second the low 32 bits,
+    j = (lo(x) * (i + 1)) >> 32 with the already decremented i. Swap deck[i], deck[j].
+    """
+    i = len(deck) - 1
+    while i > 0:
+        x = rng.next_u64()
+        halves = [x >> 32, x & 0xFFFFFFFF]
+        for half in halves:
+            if i == 0:
+                break
+            j = (half * (i + 1)) >> 32
+            deck[i], deck[j] = deck[j], deck[i]
+            i -= 1
+
+
+def deal(rules, seed: int, game_id: int, hand_no: int, dealer: int) -> list[set[int]]:
+    """The four hands (sets of card ids) of one deal: shuffle, then deal from the left of the dealer."""
+    deck = deck_for(rules)
+    rng = Stream(stream_key(seed, game_id, hand_no, STREAM_DEAL))
+    shuffle(rng, deck)
+    hands = [set(), set(), set(), set()]
+    for position, card in enumerate(deck):
+        hands[(dealer + 1 + position) % 4].add(card)
+    return hands
+
+
+# ============================================================ bidding
+def bidding_order(dealer: int) -> list[int]:
+    """Seats in the order they bid: left of the dealer first, clockwise."""
+    return [(dealer + 1 + i) % 4 for i in range(4)]
+
+
+def blind_nil_eligible(rules, seat: int, totals_before) -> bool:
+    if not rules.blind_nil:
+        return False
+    if rules.blind_nil_eligibility == "always":
+        return True
+    # 'trailing': the opponents lead this seat's team by at least blind_nil_deficit
+    own = totals_before[team_of(seat)]
+    opponents = totals_before[1 - team_of(seat)]
+    return opponents - own >= rules.blind_nil_deficit
+
+
+def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before):
+    """Why this bid is illegal (a string), or None when it is legal.
+
+    ``bids_so_far`` maps the seats that already bid to their bids.
+    """
+    if blind:
+        if bid != 0:
+            return f"a Blind Nil must be a bid of 0, got {bid}"
+        if not rules.blind_nil:
+            return "Blind Nil is not allowed (blind_nil=false)"
+        if not blind_nil_eligible(rules, seat, totals_before):
+            return (f"seat {seat} may not bid Blind Nil: eligibility={rules.blind_nil_eligibility}, "
+                    f"totals before the hand {tuple(totals_before)}, deficit needed {rules.blind_nil_deficit}")
+        return None
+    if bid == 0:
+        if not rules.nil:
+            return "Nil is not allowed (nil=false)"
+        return None
+    if not 1 <= bid <= 13:
+        return f"a bid must be Nil or 1..13, got {bid}"
+    partner = partner_of(seat)
+    if rules.min_team_bid > 0 and partner in bids_so_far:
+        # this seat is its team's second bidder
+        partner_bid = bids_so_far[partner]
+        if partner_bid != 0:  # a team with a Nil bidder is exempt
+            lowest = max(1, rules.min_team_bid - partner_bid)
+            if bid < lowest:
+                return (f"min_team_bid={rules.min_team_bid}: partner (seat {partner}) bid {partner_bid}, "
+                        f"so this bid must be at least {lowest}, got {bid}")
+    return None
+
+
+# ============================================================ play
+def first_leader(rules, dealer: int, held: list[set[int]]) -> int:
+    if rules.first_lead == "two_of_clubs":
+        for seat in range(4):
+            if TWO_OF_CLUBS in held[seat]:
+                return seat
+        raise ReplayError("first_lead=two_of_clubs but nobody holds the 2♣")
+    return (dealer + 1) % 4
+
+
+def legal_cards(rules, hand: set[int], led_suit, spades_broken: bool, first_trick: bool) -> set[int]:
+    """The cards of ``hand`` that may be played now (``led_suit`` None when leading)."""
+    if led_suit is None:
+        if first_trick and rules.first_lead == "two_of_clubs":
+            return {TWO_OF_CLUBS} & hand
+        non_spades = {c for c in hand if suit_of(c) != SPADES}
+        if not spades_broken and non_spades:
+            return non_spades
+        return set(hand)
+    following = {c for c in hand if suit_of(c) == led_suit}
+    if following:
+        return following
+    return set(hand)
+
+
+def trick_winner(leader: int, cards: list[int]) -> int:
+    """Seat winning a trick; ``cards[i]`` was played by seat ``(leader + i) % 4``."""
+    led_suit = suit_of(cards[0])
+    spades = [c for c in cards if suit_of(c) == SPADES]
+    if spades:
+        best = max(spades)  # ids grow with rank within a suit; jokers 52 < 53 top the spades
+    else:
+        best = max(c for c in cards if suit_of(c) == led_suit)
+    return (leader + cards.index(best)) % 4
+
+
+# ============================================================ scoring
+def score_team(rules, bids2, blind2, tricks2, bags_before: int):
+    """One team's (points, running bags after) for a hand; ``*2`` are the two partners' values."""
+    points, bags, _ = score_team_detail(rules, bids2, blind2, tricks2, bags_before)
+    return points, bags
+
+
+def score_team_detail(rules, bids2, blind2, tricks2, bags_before: int):
+    """(points, running bags after, number of bag penalties) -- RULES.md 1.4, every flag."""
+    contract = 0        # c: sum of the numeric bids
+    contract_tricks = 0  # k: tricks of the non-Nil bidder(s)
+    nil_tricks = 0      # n: tricks of the Nil bidder(s)
+    nil_points = 0      # ±nil_value / ±blind_nil_value per Nil bidder
+    for bid, blind, tricks in zip(bids2, blind2, tricks2):
+        if bid == 0:
+            nil_tricks += tricks
+            value = rules.blind_nil_value if blind else rules.nil_value
+            nil_points += value if tricks == 0 else -value
+        else:
+            contract += bid
+            contract_tricks += tricks
+
+    if rules.nil_tricks == "contract":
+        # Nil bidders' tricks count toward the contract like anyone's
+        counted = contract_tricks + nil_tricks
+        if counted >= contract:
+            overtricks = counted - contract
+            points = 10 * contract + rules.bag_points * overtricks
+            new_bags = overtricks
+        else:
+            points = -10 * contract
+            new_bags = 0
+    else:
+        # 'bags': Nil bidders' tricks never help the contract; they are bags
+        if contract_tricks >= contract:
+            overtricks = contract_tricks - contract
+            points = 10 * contract + rules.bag_points * overtricks + rules.nil_trick_points * nil_tricks
+            new_bags = overtricks + nil_tricks
+        else:
+            points = -10 * contract
+            if rules.nil_bags_when_set:
+                points += rules.nil_trick_points * nil_tricks
+                new_bags = nil_tricks
+            else:
+                # not bags, so they score nothing either ("each bag +1")
+                new_bags = 0
+
+    points += nil_points
+
+    bags = bags_before + new_bags
+    penalties = 0
+    if rules.bag_overflow == "carry":
+        while bags >= rules.bag_limit:  # ten bags removed, the excess carries over
+            points -= rules.bag_penalty
+            bags -= rules.bag_limit
+            penalties += 1
+    else:  # 'reset': one penalty, bags back to 0
+        if bags >= rules.bag_limit:
+            points -= rules.bag_penalty
+            bags = 0
+            penalties += 1
+    return points, bags, penalties
+
+
+def score_hand(rules, bids, blind, tricks, bags_before=(0, 0)):
+    """((score_0, score_1), (bags_0, bags_1)) for one hand; per-seat bids/blind/tricks."""
+    scores = []
+    bags_after = []
+    for team in (0, 1):
+        seats = (team, team + 2)
+        points, bags = score_team(
+            rules,
+            [bids[s] for s in seats],
+            [bool(blind[s]) for s in seats],
+            [tricks[s] for s in seats],
+            bags_before[team],
+        )
+        scores.append(points)
+        bags_after.append(bags)
+    return tuple(scores), tuple(bags_after)
+
+
+def game_end(rules, total0: int, total1: int):
+    """(ended, winner, end) after a hand; end is 'target', 'mercy' or ''."""
+
+    def by_target():
+        if max(total0, total1) >= rules.target and total0 != total1:
+            return True, (0 if total0 > total1 else 1), "target"
+        return None
+
+    def by_mercy():
+        if rules.mercy is None:
+            return None
+        low0 = total0 <= rules.mercy
+        low1 = total1 <= rules.mercy
+        if low0 and low1:
+            if total0 == total1:
+                return None  # equal: play on
+            return True, (0 if total0 > total1 else 1), "mercy"
+        if low0:
+            return True, 1, "mercy"
+        if low1:
+            return True, 0, "mercy"
+        return None
+
+    checks = (by_target, by_mercy) if rules.mercy_check == "after_target" else (by_mercy, by_target)
+    for check in checks:
+        result = check()
+        if result is not None:
+            return result
+    return False, -1, ""
+
+
+# ============================================================ replay
+def _rows(table) -> list[dict]:
+    if table is None:
+        return []
+    if isinstance(table, list):
+        return table
+    return table.to_pylist()
+
+
+def replay(rules, seed, mode, hand_limit, hands, games=None, count=None) -> Counter:
+    """Check every row of a run (see the module docstring). Returns what was exercised."""
+    rows = _rows(hands)
+    stats = Counter()
+    if mode == "hands":
+        if games is not None:
+            raise ReplayError(f"mode=hands must give no games table, got {games!r}")
+        ids = sorted(r["game_id"] for r in rows)
+        if ids != list(range(len(rows))):
+            raise ReplayError(f"mode=hands: game_id must be 0..{len(rows) - 1} once each")
+        if count is not None and len(rows) != count:
+            raise ReplayError(f"mode=hands: expected {count} hand rows, got {len(rows)}")
+        for row in sorted(rows, key=lambda r: r["game_id"]):
+            where = f"hand {row['game_id']} (hands mode)"
+            _expect(where, "hand_no", row["hand_no"], 0)
+            replay_hand(rules, seed, row, row["game_id"] % 4, (0, 0), (0, 0), stats, where)
+            stats["hands"] += 1
+        return stats
+
+    if mode != "games":
+        raise ReplayError(f"unknown mode {mode!r}")
+    game_rows = _rows(games)
+    by_game = defaultdict(list)
+    for r in rows:
+        by_game[r["game_id"]].append(r)
+    game_ids = sorted(g["game_id"] for g in game_rows)
+    if game_ids != list(range(len(game_rows))):
+        raise ReplayError(f"games table: game_id must be 0..{len(game_rows) - 1} once each, got {game_ids[:10]}...")
+    if count is not None and len(game_rows) != count:
+        raise ReplayError(f"mode=games: expected {count} games, got {len(game_rows)}")
+    if set(by_game) != set(game_ids):
+        raise ReplayError(f"hands table games {sorted(set(by_game) - set(game_ids))[:5]} not in the games table, "
+                          f"or games {sorted(set(game_ids) - set(by_game))[:5]} without hands")
+    for game in sorted(game_rows, key=lambda g: g["game_id"]):
+        g = game["game_id"]
+        game_hands = sorted(by_game[g], key=lambda r: r["hand_no"])
+        numbers = [r["hand_no"] for r in game_hands]
+        if numbers != list(range(len(game_hands))):
+            raise ReplayError(f"game {g}: hand_no must run 0..{len(game_hands) - 1}, got {numbers[:20]}")
+        totals = (0, 0)
+        bags = (0, 0)
+        outcome = None
+        for row in game_hands:
+            h = row["hand_no"]
+            where = f"game {g} hand {h}"
+            if outcome is not None:
+                raise ReplayError(f"{where}: the game had already ended after hand {h - 1} ({outcome})")
+            totals, bags = replay_hand(rules, seed, row, (g + h) % 4, totals, bags, stats, where)
+            stats["hands"] += 1
+            ended, winner, end = game_end(rules, totals[0], totals[1])
+            if ended:
+                outcome = (winner, end)
+            elif h + 1 == hand_limit:
+                outcome = (0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else -1, "limit")
+            if not ended and totals[0] == totals[1] >= rules.target:
+                stats["tie_at_target_continued"] += 1
+        where = f"game {g} (games table)"
+        if outcome is None:
+            raise ReplayError(f"{where}: stops after {len(game_hands)} hands at totals {totals}, "
+                              f"but the game has not ended (hand_limit={hand_limit})")
+        _expect(where, "hands", game["hands"], len(game_hands))
+        _expect(where, "total_0", game["total_0"], totals[0])
+        _expect(where, "total_1", game["total_1"], totals[1])
+        _expect(where, "winner", game["winner"], outcome[0])
+        _expect(where, "end", game["end"], outcome[1])
+        stats["games"] += 1
+        stats["end_" + outcome[1]] += 1
+        if outcome[1] == "limit" and outcome[0] == -1:
+            stats["limit_tied"] += 1
+    return stats
+
+
+def _expect(where, field, got, expected):
+    if got != expected:
+        raise ReplayError(f"{where}: {field} = {got!r}, expected {expected!r}")
+
+
+def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, where):
+    """Check one hand row; return (totals after, bags after)."""
+    _expect(where, "dealer", row["dealer"], dealer)
+
+    # ---------------------------------------------------------------- deal
+    dealt = deal(rules, seed, row["game_id"], row["hand_no"], dealer)
+    for s in range(4):
+        got = cards_in(row[f"dealt_{s}"])
+        if got != dealt[s]:
+            raise ReplayError(f"{where}: dealt_{s} = {show(got)}, expected {show(dealt[s])}")
+
+    # ---------------------------------------------------------------- bidding
+    bids = [row[f"bid_{s}"] for s in range(4)]
+    blind = [bool(row[f"blind_{s}"]) for s in range(4)]
+    bids_so_far = {}
+    for seat in bidding_order(dealer):
+        problem = bid_problem(rules, seat, bids[seat], blind[seat], bids_so_far, totals_before)
+        if problem:
+            raise ReplayError(f"{where}: bid_{seat}={bids[seat]} blind_{seat}={blind[seat]} is illegal: {problem}")
+        bids_so_far[seat] = bids[seat]
+        if bids[seat] == 0:
+            stats["blind_nil_bids" if blind[seat] else "nil_bids"] += 1
+            if blind[seat] and rules.blind_nil_eligibility == "trailing":
+                stats["trailing_blind_nil_bids"] += 1
+    for team in (0, 1):
+        a, b = team, team + 2
+        if rules.min_team_bid > 0 and bids[a] != 0 and bids[b] != 0:
+            stats["team_bids_checked_for_minimum"] += 1
+            if bids[a] + bids[b] == rules.min_team_bid:
+                stats["team_bids_at_minimum"] += 1
+
+    # ---------------------------------------------------------------- blind nil exchange
+    held = [cards_in(row[f"held_{s}"]) for s in range(4)]
+    n = rules.blind_nil_exchange
+    exchanging = set()
+    for team in (0, 1):
+        a, b = team, team + 2
+        if n > 0 and blind[a] != blind[b]:  # exactly one Blind Nil bidder
+            exchanging |= {a, b}
+            bidder, partner = (a, b) if blind[a] else (b, a)
+            if held[bidder] | held[partner] != dealt[bidder] | dealt[partner] or held[bidder] & held[partner]:
+                raise ReplayError(f"{where}: exchange between seats {bidder} and {partner} does not keep their cards: "
+                                  f"dealt {show(dealt[bidder])} / {show(dealt[partner])}, "
+                                  f"held {show(held[bidder])} / {show(held[partner])}")
+            for s in (bidder, partner):
+                if len(held[s]) != len(dealt[s]):
+                    raise ReplayError(f"{where}: held_{s} has {len(held[s])} cards after the exchange, "
+                                      f"expected {len(dealt[s])}")
+            to_partner = dealt[bidder] & held[partner]
+            to_bidder = dealt[partner] & held[bidder]
+            if len(to_partner) > n or len(to_bidder) > n:
+                raise ReplayError(f"{where}: blind_nil_exchange={n} but {len(to_bidder)} cards moved to the "
+                                  f"Blind Nil bidder (seat {bidder}) and {len(to_partner)} back to seat {partner}")
+            stats["exchanges"] += 1
+            stats["cards_exchanged"] += len(to_bidder) + len(to_partner)
+    for s in range(4):
+        if s not in exchanging and held[s] != dealt[s]:
+            raise ReplayError(f"{where}: held_{s} = {show(held[s])} differs from dealt_{s} = {show(dealt[s])} "
+                              f"without a Blind Nil exchange")
+
+    # ---------------------------------------------------------------- play
+    plays = list(row["plays"])
+    deck_size = len(deck_for(rules))
+    if len(plays) != deck_size:
+        raise ReplayError(f"{where}: plays has {len(plays)} cards, expected {deck_size}")
+    leader = first_leader(rules, dealer, held)
+    _expect(where, "first_leader", row["first_leader"], leader)
+    in_hand = [set(h) for h in held]
+    tricks = [0, 0, 0, 0]
+    broken = False
+    n_tricks = deck_size // 4
+    for t in range(n_tricks):
+        cards = plays[4 * t: 4 * t + 4]
+        led_suit = None
+        for i, card in enumerate(cards):
+            seat = (leader + i) % 4
+            legal = legal_cards(rules, in_hand[seat], led_suit, broken, first_trick=(t == 0))
+            if card not in legal:
+                if card not in in_hand[seat]:
+                    why = f"seat {seat} does not hold it (holds {show(in_hand[seat])})"
+                else:
+                    why = f"legal were {show(legal)} (spades broken: {broken})"
+                raise ReplayError(f"{where}: trick {t}, card {i} ({name_of(card)} by seat {seat}) is illegal: {why}")
+            if led_suit is None:
+                if suit_of(card) == SPADES and not broken:
+                    # only possible when the leader holds nothing but spades
+                    stats["forced_spade_leads"] += 1
+                    if rules.forced_spade_lead_breaks:
+                        broken = True
+                led_suit = suit_of(card)
+            elif suit_of(card) == SPADES and led_suit != SPADES:
+                # played a spade while void in the led suit (legal_cards saw to that)
+                stats["trumps"] += 1
+                broken = True
+            in_hand[seat].discard(card)
+            if card >= 52:
+                stats["jokers_played"] += 1
+        winner = trick_winner(leader, cards)
+        tricks[winner] += 1
+        leader = winner
+    if rules.first_lead == "two_of_clubs":
+        stats["two_of_clubs_leads"] += 1
+    for s in range(4):
+        _expect(where, f"tricks_{s}", row[f"tricks_{s}"], tricks[s])
+
+    # ---------------------------------------------------------------- scores
+    scores, bags_after = score_hand(rules, bids, blind, tricks, bags_before)
+    for team in (0, 1):
+        _expect(where, f"score_{team}", row[f"score_{team}"], scores[team])
+        _expect(where, f"bags_{team}", row[f"bags_{team}"], bags_after[team])
+    totals_after = (totals_before[0] + scores[0], totals_before[1] + scores[1])
+    for team in (0, 1):
+        _expect(where, f"total_{team}", row[f"total_{team}"], totals_after[team])
+
+    # what this hand exercised
+    for team in (0, 1):
+        seats = (team, team + 2)
+        contract = sum(bids[s] for s in seats if bids[s] != 0)
+        if rules.nil_tricks == "contract":
+            taken = sum(tricks[s] for s in seats)
+        else:
+            taken = sum(tricks[s] for s in seats if bids[s] != 0)
+        if taken < contract:
+            stats["sets"] += 1
+        for s in seats:
+            if bids[s] == 0:
+                kind = "blind_nil" if blind[s] else "nil"
+                stats[f"{kind}_{'made' if tricks[s] == 0 else 'failed'}"] += 1
+        if all(bids[s] == 0 for s in seats):
+            stats["both_nil_teams"] += 1
+        penalties = score_team_detail(rules, [bids[s] for s in seats], [blind[s] for s in seats],
+                                      [tricks[s] for s in seats], bags_before[team])[2]
+        stats["bag_penalties"] += penalties
+        if penalties > 1:
+            stats["multiple_penalty_hands"] += 1
+    return totals_after, bags_after
+

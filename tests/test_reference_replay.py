@@ -1,0 +1,432 @@
+"""Seeded engine runs replayed through the plain-Python reference (tests/reference_spades.py).
+
+For every rule set below, runs in both modes (300 hands; 15-30 games, see
+SIZES) with the ``random`` strategy (Nil 20 %, Blind Nil 30 % when offered)
+and the ``simple`` strategy are checked row by row: the deal, bid legality, the Blind Nil exchange, the
+first leader, every card's legality, the trick winners, scores, bags, totals
+and the end of each game. The replay also counts what it saw, and the
+coverage tests below fail if a run did not exercise what it is meant to (so a
+run that never bids Nil or never sets a contract cannot pass vacuously). The
+negative tests corrupt single cells of real output and check the reference
+catches each one, naming the field.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import reference_spades as ref
+from simulator.rules import build_rules
+
+engine = pytest.importorskip("simulator.engine", reason="simulator/engine.py not written yet")
+from strategies.registry import parse_spec  # noqa: E402
+
+RANDOM = "random:nil_prob=0.2,blind_nil_prob=0.3"
+SIMPLE = "simple"
+# Run sizes. "small" runs by default (~10-20 s for the file once compiled); "large" is
+# the same matrix, bigger, under the `slow` marker. Random players rarely reach 500, so their games
+# stop at the hand limit (or by mercy); simple players mostly reach the target, and a hand limit
+# above the engine's 48 rows per game on its fast path also sends long games through its replay path.
+SIZES = {
+    "small": {"hands": 300, "games": {RANDOM: 30, SIMPLE: 15, "mixed": 30},
+              "hand_limit": {RANDOM: 15, SIMPLE: 64, "mixed": 64}},
+    "large": {"hands": 2000, "games": {RANDOM: 60, SIMPLE: 60, "mixed": 60},
+              "hand_limit": {RANDOM: 60, SIMPLE: 200, "mixed": 200}},
+}
+
+# name -> (preset, overrides)
+CONFIGS = {
+    "cardems": ("cardems", ()),
+    "zone": ("zone", ()),
+    "classic": ("classic", ()),
+    "jokers": ("cardems", ("jokers=true",)),
+    "jokers_2c2d_classic": ("classic", ("jokers=true", "joker_removes=2c2d")),
+    "two_of_clubs": ("zone", ("first_lead=two_of_clubs",)),
+    "min_team_bid_4": ("zone", ("min_team_bid=4",)),
+    "classic_trailing": ("classic", ("blind_nil_eligibility=trailing",)),
+    "zone_mercy_300": ("zone", ("mercy=-200", "target=300")),
+    # every scoring flag away from its default at once
+    "odd_scoring": ("classic", ("nil_bags_when_set=false", "bag_limit=5", "bag_penalty=50", "bag_points=2",
+                                "nil_trick_points=3", "nil_value=60", "blind_nil_value=150",
+                                "blind_nil_exchange=2", "exchange_order=bidder_first")),
+    "contract_reset": ("classic", ("nil_tricks=contract", "bag_overflow=reset", "mercy=-300",
+                                   "mercy_check=before_target", "target=250", "forced_spade_lead_breaks=false",
+                                   "blind_nil_exchange=0")),
+    "no_nil": ("zone", ("nil=false", "first_lead=two_of_clubs", "jokers=true")),
+}
+
+RUNS = [(config, strategy, mode) for config in CONFIGS for strategy in (RANDOM, SIMPLE) for mode in ("hands", "games")]
+# a mixed table: team 0 plays simple, team 1 random; many small shards
+MIXED = ("classic", "mixed", "games")
+
+
+def _seats(strategy):
+    if strategy == "mixed":
+        return tuple(parse_spec(s) for s in (SIMPLE, RANDOM, SIMPLE, RANDOM))
+    return tuple(parse_spec(strategy) for _ in range(4))
+
+
+def _seed(config, strategy, mode, size):
+    # a different seed for every run, stable across sessions
+    return (1000 + 10 * list(CONFIGS).index(config) + 2 * (strategy != RANDOM) + (mode == "games")
+            + 5 * (size == "large"))
+
+
+def simulate(config, strategy, mode, size="small"):
+    """(rules, seed, hand_limit, count, hands, games) of one engine run (computed once per session)."""
+    return _simulate(config, strategy, mode, size)
+
+
+def replayed(config, strategy, mode, size="small") -> Counter:
+    """The reference's replay of one run: what it exercised (computed once per session)."""
+    return _replayed(config, strategy, mode, size)
+
+
+@lru_cache(maxsize=None)
+def _simulate(config, strategy, mode, size):
+    preset, overrides = CONFIGS[config]
+    rules = build_rules(preset, list(overrides))
+    seed = _seed(config, strategy, mode, size)
+    sizes = SIZES[size]
+    count = sizes["hands"] if mode == "hands" else sizes["games"][strategy]
+    hand_limit = sizes["hand_limit"][strategy] if mode == "games" else 1
+    extra = {"shard_size": 7} if strategy == "mixed" else {}
+    cfg = engine.RunConfig(rules=rules, seats=_seats(strategy), seed=seed, mode=mode, count=count,
+                           hand_limit=hand_limit, record_plays=True, **extra)
+    hands, games = engine.run_to_tables(cfg)
+    return rules, seed, hand_limit, count, hands, games
+
+
+@lru_cache(maxsize=None)
+def _replayed(config, strategy, mode, size) -> Counter:
+    rules, seed, hand_limit, count, hands, games = simulate(config, strategy, mode, size)
+    return ref.replay(rules, seed, mode, hand_limit, hands, games, count=count)
+
+
+def _id(run):
+    config, strategy, mode = run
+    return f"{config}-{strategy.split(':')[0]}-{mode}"
+
+
+# ----------------------------------------------------------------- the reference's own machinery
+def test_reference_rng_matches_simulator_rng():
+    """The reference's SplitMix64 (Python ints) gives the same numbers as simulator/rng.py."""
+    from simulator import rng
+
+    for seed, game, hand in [(0, 0, 0), (1, 5, 3), (2**40 + 7, 123456, 999), (12345, 7, 255), (2**62, 2**40, 300)]:
+        key = rng.stream_key(seed, game, hand, 0)
+        assert int(key) == ref.stream_key(seed, game, hand, 0)
+        state = np.array([key], dtype=np.uint64)
+        mine = ref.Stream(int(key))
+        for n in [1, 2, 3, 13, 52, 2**31 - 1] * 5:
+            assert rng.rand_below(state, n) == mine.below(n)
+        if hasattr(rng, "shuffle"):  # the deal's shuffle, card for card
+            deck = np.arange(54, dtype=np.int64)
+            rng.shuffle(np.array([key], dtype=np.uint64), deck, 52)
+            mine_deck = list(range(52))
+            ref.shuffle(ref.Stream(int(key)), mine_deck)
+            assert deck[:52].tolist() == mine_deck
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_reference_deal_is_a_partition(config):
+    preset, overrides = CONFIGS[config]
+    rules = build_rules(preset, list(overrides))
+    deck = ref.deck_for(rules)
+    assert len(deck) == 52 and deck == sorted(deck)
+    if rules.jokers:
+        assert {52, 53} <= set(deck)
+    for game in range(5):
+        hands = ref.deal(rules, seed=3, game_id=game, hand_no=0, dealer=game % 4)
+        assert [len(h) for h in hands] == [13, 13, 13, 13]
+        assert set().union(*hands) == set(deck)
+
+
+def test_reference_trick_winner():
+    from simulator.cards import parse_card as card
+
+    # leader is seat 2; cards in play order
+    assert ref.trick_winner(2, [card(x) for x in ("TH", "AH", "2S", "KH")]) == 0    # the only spade (seat 0)
+    assert ref.trick_winner(2, [card(x) for x in ("TH", "AD", "9H", "KH")]) == 1    # off-suit ace loses
+    assert ref.trick_winner(1, [card(x) for x in ("AS", "LJ", "KS", "BJ")]) == 0    # big joker (seat 0)
+    assert ref.trick_winner(3, [card(x) for x in ("AS", "LJ", "KS", "2S")]) == 0    # little joker > ace
+
+
+# ----------------------------------------------------------------- replays
+@pytest.mark.parametrize("run", RUNS + [MIXED], ids=_id)
+def test_engine_run_replays(run):
+    check_run(*run, "small")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run", RUNS + [MIXED], ids=_id)
+def test_engine_run_replays_large(run):
+    check_run(*run, "large")
+
+
+def check_run(config, strategy, mode, size):
+    stats = replayed(config, strategy, mode, size)
+    rules, seed, hand_limit, count, hands, games = simulate(config, strategy, mode, size)
+    if mode == "hands":
+        assert stats["hands"] == count == SIZES[size]["hands"]
+    else:
+        assert stats["games"] == count == SIZES[size]["games"][strategy]
+    assert stats["sets"] > 0
+    assert stats["trumps"] > 0
+    if strategy == RANDOM and rules.nil:
+        assert stats["nil_bids"] > 0
+        assert stats["nil_failed"] > 0
+    if not rules.nil:
+        assert stats["nil_bids"] == stats["blind_nil_bids"] == 0
+    if strategy == RANDOM and rules.blind_nil and rules.blind_nil_eligibility == "always":
+        assert stats["blind_nil_bids"] > 0
+        if rules.blind_nil_exchange > 0:
+            assert stats["exchanges"] > 0 and stats["cards_exchanged"] > 0
+    if not rules.blind_nil:
+        assert stats["blind_nil_bids"] == 0
+
+
+def _total(*configs, strategies=(RANDOM, SIMPLE), modes=("hands", "games")) -> Counter:
+    total = Counter()
+    for config in configs:
+        for strategy in strategies:
+            for mode in modes:
+                total += replayed(config, strategy, mode)
+    return total
+
+
+def test_runs_exercise_the_rules():
+    """The replays above saw every situation they are meant to check."""
+    everything = _total(*CONFIGS) + replayed(*MIXED)
+    for key in ("nil_made", "nil_failed", "blind_nil_made", "blind_nil_failed", "both_nil_teams", "exchanges",
+                "bag_penalties", "multiple_penalty_hands", "sets", "forced_spade_leads", "end_target", "end_limit",
+                "end_mercy"):
+        assert everything[key] > 0, f"no {key} in any replayed run: {dict(everything)}"
+
+    classic = _total("classic")
+    assert classic["blind_nil_bids"] > 0 and classic["exchanges"] > 0 and classic["bag_penalties"] > 0
+
+    # the trailing rule: Blind Nil only when behind, which happens in games (never in a fresh hand)
+    trailing_hands = _total("classic_trailing", modes=("hands",))
+    trailing_games = _total("classic_trailing", modes=("games",))
+    assert trailing_hands["blind_nil_bids"] == 0
+    assert trailing_games["trailing_blind_nil_bids"] > 0
+
+    assert _total("jokers")["jokers_played"] > 0
+    assert _total("jokers_2c2d_classic")["jokers_played"] > 0
+    assert _total("two_of_clubs")["two_of_clubs_leads"] > 0
+    # the minimum team bid binds: some teams bid exactly 4 together
+    assert _total("min_team_bid_4")["team_bids_at_minimum"] > 0
+    assert _total("zone_mercy_300")["end_mercy"] > 0
+    assert _total("zone")["bag_penalties"] > 0  # reset overflow
+    assert _total("odd_scoring")["multiple_penalty_hands"] > 0  # bag_limit=5 with carry
+
+
+# ----------------------------------------------------------------- negative tests
+def _rows(table):
+    return table.to_pylist()
+
+
+def _table(rows, like):
+    return pa.Table.from_pylist(rows, schema=like.schema)
+
+
+def _replay_rows(run, rows=None, game_rows=None):
+    rules, seed, hand_limit, count, hands, games = simulate(*run)
+    hands_t = hands if rows is None else _table(rows, hands)
+    games_t = games if game_rows is None else _table(game_rows, games)
+    return ref.replay(rules, seed, run[2], hand_limit, hands_t, games_t, count=count)
+
+
+CLASSIC_HANDS = ("classic", RANDOM, "hands")
+CLASSIC_GAMES = ("classic", SIMPLE, "games")
+
+
+def test_unchanged_tables_round_trip():
+    """Rebuilding a table from rows (as the negative tests do) changes nothing by itself."""
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    _replay_rows(CLASSIC_HANDS, rows)
+    _replay_rows(CLASSIC_GAMES, _rows(simulate(*CLASSIC_GAMES)[4]), _rows(simulate(*CLASSIC_GAMES)[5]))
+
+
+def _caught(run, match, rows=None, game_rows=None):
+    with pytest.raises(ref.ReplayError, match=match):
+        _replay_rows(run, rows, game_rows)
+
+
+def test_detects_a_card_played_twice():
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    rows[17]["plays"][5] = rows[17]["plays"][0]
+    _caught(CLASSIC_HANDS, r"hand 17 .*trick 1, card 1 .*does not hold it", rows)
+
+
+def test_detects_a_renege():
+    """A follower who followed suit in trick 0 plays, instead, a card of another suit it held."""
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    for r, row in enumerate(rows):
+        plays = row["plays"]
+        leader = row["first_leader"]
+        led = ref.suit_of(plays[0])
+        for i in (1, 2, 3):
+            seat = (leader + i) % 4
+            held = ref.cards_in(row[f"held_{seat}"])
+            if ref.suit_of(plays[i]) != led:
+                continue
+            other = [c for c in held if ref.suit_of(c) != led]
+            if other:
+                q = plays.index(other[0])
+                plays[i], plays[q] = plays[q], plays[i]
+                _caught(CLASSIC_HANDS, rf"hand {r} .*trick 0, card {i} .*illegal: legal were", rows)
+                return
+    pytest.fail("no trick 0 with a renege opportunity")
+
+
+def test_detects_an_early_spade_lead():
+    """The first leader leads a spade although spades are not broken and it holds other suits."""
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    for r, row in enumerate(rows):
+        plays = row["plays"]
+        held = ref.cards_in(row[f"held_{row['first_leader']}"])
+        spades = [c for c in held if ref.suit_of(c) == ref.SPADES]
+        if spades and len(spades) < len(held) and ref.suit_of(plays[0]) != ref.SPADES:
+            q = plays.index(spades[0])
+            plays[0], plays[q] = plays[q], plays[0]
+            _caught(CLASSIC_HANDS, rf"hand {r} .*trick 0, card 0 .*spades broken: False", rows)
+            return
+    pytest.fail("no hand to corrupt")
+
+
+@pytest.mark.parametrize("field, delta", [("score_0", 1), ("score_1", -10), ("bags_0", 1), ("bags_1", -1),
+                                          ("total_0", 100), ("tricks_2", 1)])
+def test_detects_a_wrong_number(field, delta):
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    rows[42][field] += delta
+    if field.startswith("bags") and rows[42][field] < 0:
+        rows[42][field] += 2 * abs(delta)
+    _caught(CLASSIC_HANDS, rf"hand 42 .*{field} = ", rows)
+
+
+def test_detects_a_wrong_deal():
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    row = rows[3]
+    a = ref.cards_in(row["dealt_0"])
+    b = ref.cards_in(row["dealt_1"])
+    x, y = min(a), min(b)
+    row["dealt_0"] = ref.mask_from((a - {x}) | {y})
+    row["dealt_1"] = ref.mask_from((b - {y}) | {x})
+    _caught(CLASSIC_HANDS, r"hand 3 .*dealt_0 = ", rows)
+
+
+def test_detects_held_cards_changed_without_an_exchange():
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    for r, row in enumerate(rows):
+        if not any(row[f"blind_{s}"] for s in range(4)):
+            a, b = ref.cards_in(row["held_0"]), ref.cards_in(row["held_2"])
+            x, y = min(a), min(b)
+            row["held_0"] = ref.mask_from((a - {x}) | {y})
+            row["held_2"] = ref.mask_from((b - {y}) | {x})
+            _caught(CLASSIC_HANDS, rf"hand {r} .*held_0 .* without a Blind Nil exchange", rows)
+            return
+    pytest.fail("no hand without a Blind Nil")
+
+
+def test_detects_too_many_cards_exchanged():
+    """A Blind Nil exchange that moves 4 cards each way under blind_nil_exchange=3."""
+    rows = _rows(simulate(*CLASSIC_HANDS)[4])
+    for r, row in enumerate(rows):
+        for team in (0, 1):
+            a, b = team, team + 2
+            if row[f"blind_{a}"] != row[f"blind_{b}"]:
+                ha, hb = ref.cards_in(row[f"held_{a}"]), ref.cards_in(row[f"held_{b}"])
+                da = ref.cards_in(row[f"dealt_{a}"])
+                kept_a = sorted(ha & da)  # cards of a's deal still with a: move 4 of them over
+                kept_b = sorted(hb - da)
+                if len(kept_a) >= 4 and len(kept_b) >= 4:
+                    move_a, move_b = set(kept_a[:4]), set(kept_b[:4])
+                    row[f"held_{a}"] = ref.mask_from((ha - move_a) | move_b)
+                    row[f"held_{b}"] = ref.mask_from((hb - move_b) | move_a)
+                    _caught(CLASSIC_HANDS, rf"hand {r} .*blind_nil_exchange=3 but", rows)
+                    return
+    pytest.fail("no exchange to corrupt")
+
+
+def test_detects_illegal_bids():
+    # a Blind Nil under cardems (no Blind Nil)
+    run = ("cardems", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    rows[0]["bid_0"], rows[0]["blind_0"] = 0, True
+    _caught(run, r"hand 0 .*bid_0=0 blind_0=True is illegal: Blind Nil is not allowed", rows)
+
+    # a Nil under nil=false
+    run = ("no_nil", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    rows[5]["bid_2"] = 0
+    _caught(run, r"hand 5 .*bid_2=0 .*Nil is not allowed", rows)
+
+    # a team bidding 3 in all under min_team_bid=4: lower the second bidder's bid
+    run = ("min_team_bid_4", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    for r, row in enumerate(rows):
+        order = ref.bidding_order(row["dealer"])
+        for team in (0, 1):
+            first, second = sorted((team, team + 2), key=order.index)
+            if row[f"bid_{first}"] in (1, 2) and row[f"bid_{second}"] > 0:
+                row[f"bid_{second}"] = 3 - row[f"bid_{first}"]
+                _caught(run, rf"hand {r} .*min_team_bid=4", rows)
+                return
+    pytest.fail("no team to corrupt")
+
+
+def test_detects_a_blind_nil_while_not_trailing():
+    run = ("classic_trailing", RANDOM, "games")
+    rules, seed, hand_limit, count, hands, games = simulate(*run)
+    rows = _rows(hands)
+    row = next(r for r in rows if r["game_id"] == 0 and r["hand_no"] == 0)  # 0-0: nobody trails
+    row["bid_1"], row["blind_1"] = 0, True
+    _caught(run, r"game 0 hand 0: bid_1=0 blind_1=True is illegal: seat 1 may not bid Blind Nil", rows)
+
+
+def test_detects_a_wrong_first_leader():
+    run = ("two_of_clubs", SIMPLE, "hands")
+    rows = _rows(simulate(*run)[4])
+    rows[9]["first_leader"] = (rows[9]["first_leader"] + 1) % 4
+    _caught(run, r"hand 9 .*first_leader = ", rows)
+
+
+def test_detects_wrong_game_results():
+    games = _rows(simulate(*CLASSIC_GAMES)[5])
+    g = next(i for i, row in enumerate(games) if row["end"] == "target")
+    games[g]["winner"] = 1 - games[g]["winner"]
+    _caught(CLASSIC_GAMES, rf"game {g} \(games table\): winner = ", game_rows=games)
+
+    games = _rows(simulate(*CLASSIC_GAMES)[5])
+    games[g]["end"] = "mercy"
+    _caught(CLASSIC_GAMES, rf"game {g} \(games table\): end = ", game_rows=games)
+
+
+def test_detects_a_game_that_stops_early_or_runs_on():
+    hands = _rows(simulate(*CLASSIC_GAMES)[4])
+    games = _rows(simulate(*CLASSIC_GAMES)[5])
+    # drop the last hand of game 4: the game then stops before it has ended
+    last = max(r["hand_no"] for r in hands if r["game_id"] == 4)
+    shorter = [r for r in hands if not (r["game_id"] == 4 and r["hand_no"] == last)]
+    _caught(CLASSIC_GAMES, r"game 4 .*(has not ended|hands = )", shorter, games)
+    # a game that ended by target, continued by a copy of its last hand
+    g = next(row["game_id"] for row in games if row["end"] == "target")
+    last_row = max((r for r in hands if r["game_id"] == g), key=lambda r: r["hand_no"])
+    extra = dict(last_row, hand_no=last_row["hand_no"] + 1)
+    _caught(CLASSIC_GAMES, rf"game {g} hand {extra['hand_no']}: the game had already ended", hands + [extra], games)
+
+
+def test_same_tables_whatever_the_threads_and_shards():
+    """Counter-based streams: one thread or many, big or small shards, the same rows."""
+    rules, seed, hand_limit, count, hands, games = simulate(*MIXED)  # shard_size=7, all threads
+    cfg = engine.RunConfig(rules=rules, seats=_seats("mixed"), seed=seed, mode="games", count=count,
+                           hand_limit=hand_limit, record_plays=True)
+    one_hands, one_games = engine.run_to_tables(cfg, threads=1)  # the default shard size
+    assert one_games.equals(games)
+    assert one_hands.equals(hands)
