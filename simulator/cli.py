@@ -58,9 +58,9 @@ def _seat_strategies(strategy: str | None, seat: tuple[str, ...], team: tuple[st
 
 
 def default_strategy() -> str:
-    from strategies.registry import available
+    import importlib.util
 
-    return "heuristic" if "heuristic" in available() else "simple"
+    return "heuristic" if importlib.util.find_spec("strategies.heuristic") else "simple"
 
 
 @cli.command()
@@ -141,17 +141,71 @@ RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=Tr
               "strategy | run.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Write the table (.csv or .parquet).")
 @click.option("--chart", type=click.Path(dir_okay=False), help="Write a chart (.png, .svg or .pdf).")
-def nil(runs, by, save, chart):
-    """Nil and Blind Nil success rates with 95 % Wilson intervals."""
+@click.option("--what-if", "what_if", type=click.IntRange(1), metavar="N",
+              help="Replay N sampled seat-hands that did not bid Nil with the seat forced to Nil (hands-mode run; "
+              "the seat's strategy needs a force_nil parameter) and report how often the Nil would have made.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
+def nil(runs, by, save, chart, what_if, seed):
+    """Nil and Blind Nil success rates with 95 % Wilson intervals.
+
+    \b
+    Examples:
+      tricksim nil data/zone --by spades --chart nil.png
+      tricksim nil data/hands --what-if 2000 --by spades
+    """
     from analysis.io import AnalysisError
     from analysis.nil import FEATURES, nil_report
 
     if by is not None and by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
+    if what_if is None and seed is not None:
+        raise InputError("--seed applies only with --what-if N")
     try:
-        click.echo(nil_report(list(runs), by=by, save=save, chart=chart))
+        if what_if is not None:
+            if len(runs) != 1:
+                raise InputError(f"--what-if takes one run directory, got {len(runs)}")
+            click.echo(_what_if_nil(runs[0], what_if, seed or 0, by, save, chart))
+        else:
+            click.echo(nil_report(list(runs), by=by, save=save, chart=chart))
     except AnalysisError as e:
         _fail_from(e)
+
+
+def _what_if_nil(run_dir, n: int, seed: int, by, save, chart) -> str:
+    """``nil --what-if``: sample non-Nil seat-hands (analysis), replay them forced to Nil (engine), report (analysis)."""
+    from analysis.io import open_run
+    from analysis.whatif import check_run, sample_non_nil, what_if_report
+    from simulator.engine import RunConfig, RunError, replay_hands
+    from simulator.rules import RulesError, SpadesRules
+    from strategies.registry import SeatStrategy, StrategyError, available, parse_spec
+
+    run = open_run(run_dir)
+    check_run(run)
+    m = run.manifest
+    try:
+        seats = [parse_spec(s) for s in m.get("seats") or []]
+        base = dict(rules=SpadesRules.from_dict(m.get("rules") or {}), preset=m.get("preset") or "custom",
+                    seed=int(m["seed"]), mode="hands", count=int(m["count"]))
+    except (StrategyError, RulesError, KeyError, TypeError, ValueError) as e:
+        raise InputError(f"{run.path}: cannot rebuild the run from manifest.json ({e})") from None
+    if len(seats) != 4:
+        raise InputError(f"{run.path}: manifest.json must list 4 seat strategies")
+    forced = []
+    for s in seats:
+        if "force_nil" not in (p.name for p in s.strategy.params):
+            able = [k for k, v in available().items() if "force_nil" in (p.name for p in v.params)]
+            raise InputError(f"strategy {s.strategy.name!r} has no force_nil parameter, so --what-if cannot force it "
+                             f"to Nil (strategies with one: {' | '.join(able) or 'none'})")
+        forced.append(SeatStrategy(s.strategy, {**s.values, "force_nil": 1.0}))
+    sample = sample_non_nil(run, n, seed=seed, by=by)
+    replays = {}
+    try:
+        for s in sample.seats():
+            cfg = RunConfig(seats=tuple(forced[i] if i == s else seats[i] for i in range(4)), **base)
+            replays[s] = replay_hands(cfg, sample.ids_for_seat(s))
+    except RunError as e:
+        _fail_from(e)
+    return what_if_report(sample, replays, save=save, chart=chart)
 
 
 @cli.command()

@@ -164,6 +164,23 @@ def compute_shard(cfg: RunConfig, index: int) -> tuple[pa.Table, pa.Table | None
     return hands, _games_table(first, games)
 
 
+def replay_hands(cfg: RunConfig, game_ids, threads: int | None = None) -> pa.Table:
+    """Hands-mode rows of just the hands ``game_ids`` of the run ``cfg`` describes.
+
+    Hand ``i`` of a hands-mode run depends only on (seed, i), so this gives the
+    same deals as the full run; with other seat strategies it answers "what
+    if this seat had played differently on the same cards".
+    """
+    if cfg.mode != "hands":
+        raise RunError("replaying single hands needs a hands-mode run (games depend on the score so far)")
+    ids = np.asarray(game_ids, dtype=np.int64)
+    if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
+        raise RunError(f"hand ids must be within 0..{cfg.count - 1}")
+    set_threads(threads)
+    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, 1)
+    return _hands_table(cfg, ids_, masks, small, scores, plays if cfg.record_plays else None)
+
+
 def _dict_column(value: str, n: int) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)), pa.array([value]))
 
@@ -253,4 +270,5 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     return info
 
 
-__all__ = ["RunConfig", "RunError", "StrategyError", "compute_shard", "run", "run_to_tables", "MODES"]
+__all__ = ["RunConfig", "RunError", "StrategyError", "compute_shard", "replay_hands", "run", "run_to_tables",
+           "MODES"]

@@ -132,6 +132,16 @@ def available() -> dict[str, Strategy]:
 
 
 def get(name: str) -> Strategy:
+    # fast path: a strategy lives in the module of the same name, so only it gets imported
+    # (each imported strategy costs its compile-cache load at start-up)
+    if name not in _REGISTRY and name.isidentifier():
+        try:
+            importlib.import_module(f"strategies.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"strategies.{name}":
+                raise
+    if name in _REGISTRY:
+        return _REGISTRY[name]
     strategies = available()
     if name not in strategies:
         raise StrategyError(f"unknown strategy {name!r}: allowed {' | '.join(strategies)}")

@@ -16,7 +16,7 @@ from strategies.registry import Param, Strategy, register
 SUIT_MASK = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
 SUIT_MASK[3] |= (1 << 52) | (1 << 53)
 
-P_NIL = 0
+P_NIL, P_FORCE_NIL = 0, 1
 
 
 @njit(cache=True)
@@ -82,6 +82,8 @@ def blind_nil(seat, view, params, rng):
 
 @njit(BID_SIG, cache=True)
 def bid(seat, hand, view, params, rng):
+    if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
+        return np.int64(0)
     est = estimate_tricks(hand)
     high_spades = hand & SUIT_MASK[SPADES] & ~((np.int64(1) << 47) - 1)  # 9♠ is card 46
     if params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1 and est == 0 and high_spades == 0:
@@ -135,5 +137,6 @@ STRATEGY = register(Strategy(
     name="simple",
     description="baseline heuristic: count sure tricks, win cheaply, duck under partner",
     blind_nil=blind_nil, bid=bid, exchange=exchange, play=play,
-    params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)", lo=0, hi=1),),
+    params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)", lo=0, hi=1),
+            Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies)", lo=0, hi=1)),
 ))

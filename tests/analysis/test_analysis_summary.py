@@ -64,7 +64,7 @@ def test_analysis_package_never_imports_numba_or_simulator():
     code = (
         "import sys\n"
         "import analysis, analysis.stats, analysis.io, analysis.features, analysis.outcomes\n"
-        "import analysis.nil, analysis.report, analysis.summary, analysis.compare\n"
+        "import analysis.nil, analysis.report, analysis.summary, analysis.compare, analysis.whatif\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('numba', 'simulator', 'strategies')]\n"
         "assert not bad, bad\n"
     )

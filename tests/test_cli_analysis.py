@@ -1,0 +1,145 @@
+"""End to end: tiny real simulations, then `tricksim summary | nil | report | compare` on them.
+
+The runs are made once per module (about 2,000 hands and 40 games); the
+Numba kernels come from the compile cache after the first session.
+"""
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import cli
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+SPADES = ((1 << 13) - 1) << 39 | (1 << 52) | (1 << 53)
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def ok(*args):
+    r = invoke(*args)
+    assert r.exit_code == 0, (r.output, r.exception)
+    return r.stdout
+
+
+def one_line_error(r, *fragments):
+    assert r.exit_code == 2, r.output
+    err = r.stderr
+    assert err.startswith("Error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    for f in fragments:
+        assert f in err, err
+
+
+@pytest.fixture(scope="module")
+def hands_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "hands"
+    ok("simulate", "spades", "--hands", 2000, "--strategy", "simple", "--seed", 3, "--shard-size", 700,
+       "--out", out, "--quiet")
+    return out
+
+
+@pytest.fixture(scope="module")
+def games_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "games"
+    ok("simulate", "spades", "--preset", "classic", "--games", 40, "--strategy", "simple",
+       "--team", "1=random:nil_prob=0.2", "--seed", 4, "--out", out, "--quiet")
+    return out
+
+
+def hands(run):
+    return pq.read_table(run / "hands").to_pandas()
+
+
+def test_summary_of_both_modes(hands_run, games_run):
+    h = ok("summary", hands_run)
+    assert "hands mode" in h and "2,000 hands" in h and "Nil" in h
+    g = ok("summary", games_run)
+    assert "games mode, preset classic" in g and "40 games" in g and "team 0 wins" in g
+
+
+def test_nil_by_spades_table_matches_a_direct_count(hands_run, tmp_path):
+    csv, png = tmp_path / "x.csv", tmp_path / "x.png"
+    text = ok("nil", hands_run, "--by", "spades", "--save", csv, "--chart", png)
+    assert "Nil study" in text and f"table written to {csv}" in text
+    table = pd.read_csv(csv)
+    df = hands(hands_run)
+    seat_hands, bids, made = {}, {}, {}
+    for s in range(4):
+        n_sp = np.array([bin(int(h) & SPADES).count("1") for h in df[f"held_{s}"]])
+        nil = df[f"bid_{s}"].to_numpy() == 0
+        for k in np.unique(n_sp):
+            m = n_sp == k
+            seat_hands[k] = seat_hands.get(k, 0) + int(m.sum())
+            bids[k] = bids.get(k, 0) + int((m & nil).sum())
+            made[k] = made.get(k, 0) + int((m & nil & (df[f"tricks_{s}"].to_numpy() == 0)).sum())
+    assert sum(bids.values()) > 0
+    nil_rows = table[table["kind"] == "Nil"]
+    assert set(nil_rows["code"]) == set(seat_hands)
+    for r in nil_rows.itertuples():
+        assert (r.seat_hands, r.bids, r.successes) == (seat_hands[r.code], bids[r.code], made[r.code]), r
+    assert png.read_bytes()[:8] == PNG_MAGIC
+
+
+def test_what_if_states_the_sample_and_gives_a_rate_with_an_interval(hands_run):
+    text = ok("nil", hands_run, "--what-if", 300)
+    df = hands(hands_run)
+    eligible = int(sum((df[f"bid_{s}"] != 0).sum() for s in range(4)))
+    assert f"sampled 300 of {eligible:,} eligible seat-hands" in text and "seed 0" in text
+    m = re.search(r"^all\s+([\d.]+) % \[([\d.]+), ([\d.]+)\] \(n=(\d+)\)", text, re.M)
+    assert m, text
+    rate, lo, hi, n = float(m[1]), float(m[2]), float(m[3]), int(m[4])
+    assert n == 300 and 0 <= lo <= rate <= hi <= 100
+    # the same seed gives the same study; --by adds the groups
+    by = ok("nil", hands_run, "--what-if", 300, "--by", "spades", "--seed", 0)
+    assert m[0] in by and "by spades:" in by
+
+
+def test_what_if_refusals(hands_run, games_run, tmp_path):
+    one_line_error(invoke("nil", games_run, "--what-if", 10), "needs a hands-mode run", "score so far")
+    one_line_error(invoke("nil", hands_run, hands_run, "--what-if", 10), "--what-if takes one run directory")
+    one_line_error(invoke("nil", hands_run, "--seed", 3), "--seed applies only with --what-if")
+    no_nil = tmp_path / "nonil"
+    ok("simulate", "spades", "--hands", 20, "--strategy", "simple", "--rule", "nil=false", "--out", no_nil, "--quiet")
+    one_line_error(invoke("nil", no_nil, "--what-if", 5), "nil=false")
+    rnd = tmp_path / "rnd"
+    ok("simulate", "spades", "--hands", 20, "--strategy", "random", "--out", rnd, "--quiet")
+    one_line_error(invoke("nil", rnd, "--what-if", 5), "strategy 'random' has no force_nil parameter")
+
+
+def test_report_of_two_runs(hands_run, games_run, tmp_path):
+    out = tmp_path / "rep"
+    text = ok("report", hands_run, games_run, "--out", out)
+    assert "report.html" in text
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.count("data:image/png;base64,") >= 3
+    assert "<table" in page and "Key results" in page and "contract made" in page
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    assert "| metric |" in md
+    pngs, svgs = sorted(out.glob("*.png")), sorted(out.glob("*.svg"))
+    assert pngs and len(pngs) == len(svgs)
+    assert all(p.read_bytes()[:8] == PNG_MAGIC for p in pngs)
+    assert svgs[0].read_text().lstrip().startswith("<?xml")
+
+
+def test_compare_gives_a_win_rate_with_an_interval_and_n(tmp_path):
+    out = tmp_path / "cmp"
+    text = ok("compare", "simple", "random", "--games", 30, "--out", out)
+    m = re.search(r"simple win rate \(paired\)\s+([\d.]+) % \[([\d.]+), ([\d.]+)\] \(n=30\)", text)
+    assert m, text
+    assert 0 <= float(m[2]) <= float(m[1]) <= float(m[3]) <= 100
+    manifest = json.loads((out / "match0-ab" / "manifest.json").read_text())
+    assert manifest["count"] == 30 and manifest["mode"] == "games"
+
+
+def test_bad_inputs_are_one_line_with_exit_2(hands_run, tmp_path):
+    one_line_error(invoke("nil", hands_run, "--by", "nonsense"), "unknown feature --by 'nonsense'", "spades")
+    (tmp_path / "empty").mkdir()
+    one_line_error(invoke("nil", tmp_path / "empty"), "manifest.json is missing")
+    one_line_error(invoke("summary", tmp_path / "empty"), "not a tricksim run")
+    one_line_error(invoke("report", tmp_path / "empty", "--out", tmp_path / "r"), "not a tricksim run")
