@@ -13,6 +13,7 @@ Modules
 ``nil``       Nil / Blind Nil study (``tricksim nil``)
 ``report``    side-by-side HTML / Markdown / PNG / SVG report (``tricksim report``)
 ``compare``   duplicate matches and round robins
+``whatif``    forced-Nil replays: which seat-hands to replay and the resulting rates
 
 This file imports nothing on purpose: ``analysis.summary`` must stay cheap.
 """

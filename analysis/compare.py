@@ -311,9 +311,10 @@ def standings(results: dict, conf: float = 0.95) -> pd.DataFrame:
             continue
         mean = float(val[i, m].mean())
         half = float(np.sqrt(np.nansum(z[i, m] ** 2))) / k
+        lo_i, hi_i = max(0.0, mean - half), min(1.0, mean + half)  # a win rate lives in [0, 1]
         rows.append({"strategy": s, "opponents": k, "pairs": int(n[i, m].sum()), "mean win rate": mean,
-                     "lo": mean - half, "hi": mean + half,
-                     "text": _pct(Estimate(mean, mean - half, mean + half, int(n[i, m].sum())))})
+                     "lo": lo_i, "hi": hi_i,
+                     "text": _pct(Estimate(mean, lo_i, hi_i, int(n[i, m].sum())))})
     return pd.DataFrame(rows).sort_values("mean win rate", ascending=False, ignore_index=True)
 
 

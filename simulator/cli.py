@@ -284,7 +284,9 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        click.echo(standings(results).to_string(index=False))
+        table = standings(results)[["strategy", "opponents", "text"]]
+        click.echo("Standings (mean paired win rate over opponents, 95 % interval, n = deal pairs)")
+        click.echo(table.rename(columns={"text": "win rate"}).to_string(index=False))
         fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
         plot_round_robin(ax, results)
         fig.tight_layout()

@@ -1,0 +1,122 @@
+"""Evidence that the shipped Spades players are real (figures for docs/strategy-evidence.md).
+
+* duplicate matches (same deals, seats swapped) of whole games to 500:
+  heuristic vs random, heuristic vs heuristic without Nil;
+* heuristic self-play: contracts made, mean tricks vs mean bid, Nil and
+  Blind Nil success (classic rules, games mode so Blind Nil situations arise);
+* bags per hand for bag_mode = take / avoid / set against the default player.
+
+Every figure carries its sample size and a 95 % interval. Usage::
+
+    python scripts/strategy_evidence.py --games 20000 --out docs/strategy-evidence.md
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analysis.compare import duplicate_match_runs  # noqa: E402
+from analysis.stats import fmt_rate, mean_ci  # noqa: E402
+from simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
+from simulator.rules import PRESETS  # noqa: E402
+from strategies.registry import parse_spec  # noqa: E402
+
+
+def duplicate(a: str, b: str, deals: int, preset: str, seed: int, tmp: Path):
+    dirs = []
+    for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
+        cfg = RunConfig(rules=PRESETS[preset], preset=preset, seats=(parse_spec(x), parse_spec(y)) * 2, seed=seed,
+                        mode="games", count=deals)
+        d = tmp / f"{a}-{b}-{tag}".replace(":", "_").replace("=", "_")
+        run(cfg, d, progress=False)
+        dirs.append(d)
+    return duplicate_match_runs(*dirs, a=a, b=b)
+
+
+def seat_stats(hands) -> dict[str, str]:
+    bids = np.stack([hands[f"bid_{s}"].to_numpy() for s in range(4)]).astype(np.int64)
+    tricks = np.stack([hands[f"tricks_{s}"].to_numpy() for s in range(4)]).astype(np.int64)
+    blind = np.stack([hands[f"blind_{s}"].to_numpy(zero_copy_only=False) for s in range(4)])
+    out = {}
+    made = []
+    for team in (0, 1):
+        b = bids[[team, team + 2]]
+        t = tricks[[team, team + 2]]
+        contract = np.where(b > 0, b, 0).sum(axis=0)
+        taken = np.where(b > 0, t, 0).sum(axis=0)
+        has_contract = contract > 0
+        made.append((taken >= contract)[has_contract])
+    made = np.concatenate(made)
+    out["contracts made (team-hands with a contract)"] = fmt_rate(made.sum(), made.size)
+    numeric = bids > 0
+    out["mean bid (numeric bids, per seat-hand)"] = str(mean_ci(bids[numeric]))
+    out["mean tricks of those bidders"] = str(mean_ci(tricks[numeric]))
+    out["tricks − bid per bidder"] = str(mean_ci(tricks[numeric] - bids[numeric]))
+    nil = (bids == 0) & ~blind
+    out["Nil bid rate (seat-hands)"] = fmt_rate(nil.sum(), nil.size)
+    out["Nil success"] = fmt_rate((tricks[nil] == 0).sum(), nil.sum())
+    out["Blind Nil success"] = fmt_rate((tricks[blind] == 0).sum(), blind.sum())
+    return out
+
+
+def bags_per_hand(mode: str, hands_n: int, seed: int) -> str:
+    """Bags per hand of team 0 playing bag_mode=MODE against the default heuristic (hands mode)."""
+    seats = (parse_spec(f"heuristic:bag_mode={mode}"), parse_spec("heuristic")) * 2
+    h, _ = run_to_tables(RunConfig(rules=PRESETS["cardems"], seats=seats, seed=seed, count=hands_n))
+    b = np.stack([h[f"bid_{s}"].to_numpy() for s in (0, 2)]).astype(np.int64)
+    t = np.stack([h[f"tricks_{s}"].to_numpy() for s in (0, 2)]).astype(np.int64)
+    contract = np.where(b > 0, b, 0).sum(axis=0)
+    taken = np.where(b > 0, t, 0).sum(axis=0)
+    nil_tricks = np.where(b == 0, t, 0).sum(axis=0)
+    bags = np.where(taken >= contract, taken - contract, 0) + nil_tricks
+    opp_b = np.stack([h[f"bid_{s}"].to_numpy() for s in (1, 3)]).astype(np.int64)
+    opp_t = np.stack([h[f"tricks_{s}"].to_numpy() for s in (1, 3)]).astype(np.int64)
+    opp_set = np.where(opp_b > 0, opp_t, 0).sum(axis=0) < np.where(opp_b > 0, opp_b, 0).sum(axis=0)
+    own_set = taken < contract
+    return (f"bags/hand {mean_ci(bags)}; own sets {fmt_rate(own_set.sum(), own_set.size)}; "
+            f"opponents set {fmt_rate(opp_set.sum(), opp_set.size)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20_000, help="games per duplicate match (= 2 x deals)")
+    ap.add_argument("--hands", type=int, default=200_000, help="hands per bag-mode run")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, help="write the Markdown here")
+    a = ap.parse_args()
+    t0 = time.time()
+    lines = ["# Strategy evidence", "",
+             f"Produced by `python scripts/strategy_evidence.py --games {a.games} --hands {a.hands} --seed {a.seed}`"
+             " (95 % intervals; n = sample size).", ""]
+    deals = a.games // 2
+    with tempfile.TemporaryDirectory() as tmp:
+        for x, y, preset in (("heuristic", "random", "cardems"), ("heuristic", "heuristic:nil=0", "cardems"),
+                             ("heuristic", "simple", "cardems")):
+            res = duplicate(x, y, deals, preset, a.seed, Path(tmp))
+            lines += [f"## Duplicate match: {x} vs {y} ({preset}, {2 * deals:,} games to 500)", "", "```",
+                      str(res), "```", ""]
+            print(lines[-3], flush=True)
+    h, _ = run_to_tables(RunConfig(rules=PRESETS["classic"], seats=(parse_spec("heuristic"),) * 4, seed=a.seed,
+                                   mode="games", count=deals))
+    lines += [f"## heuristic self-play (classic, {deals:,} games, {h.num_rows:,} hands)", ""]
+    lines += [f"- {k}: {v}" for k, v in seat_stats(h).items()]
+    lines += ["", f"## Bag modes (cardems, team 0 with the mode vs default heuristic, {a.hands:,} hands each)", ""]
+    for mode in ("take", "avoid", "set"):
+        lines.append(f"- `bag_mode={mode}`: {bags_per_hand(mode, a.hands, a.seed)}")
+    lines += ["", f"(took {time.time() - t0:.0f} s)"]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if a.out:
+        a.out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
