@@ -374,7 +374,8 @@ SIMULATE_SIG = types.void(
 
 
 @njit(SIMULATE_SIG, cache=True, parallel=True, nogil=True)
-def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit, per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
+def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit,
+                   per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order).
 
     Game ``i`` of the block writes its hands to rows ``i * per_game_cap ...``.
