@@ -104,12 +104,13 @@ def main():
             lines += [f"## Duplicate match: {x} vs {y} ({preset}, {2 * deals:,} games to 500)", "", "```",
                       str(res), "```", ""]
             print(lines[-3], flush=True)
-    h, _ = run_to_tables(RunConfig(rules=PRESETS["classic"], seats=(parse_spec("heuristic"),) * 4, seed=a.seed,
-                                   mode="games", count=deals))
-    lines += [f"## heuristic self-play (classic, {deals:,} games, {h.num_rows:,} hands)", ""]
-    lines += [f"- {k}: {v}" for k, v in seat_stats(h).items()]
-    lines += ["", f"## Bag modes (cardems, team 0 with the mode vs default heuristic, {a.hands:,} hands each)", ""]
-    for mode in ("take", "avoid", "set"):
+    for preset in ("cardems", "classic"):  # classic adds Blind Nil (and its exchange)
+        h, _ = run_to_tables(RunConfig(rules=PRESETS[preset], seats=(parse_spec("heuristic"),) * 4, seed=a.seed,
+                                       mode="games", count=deals))
+        lines += [f"## heuristic self-play ({preset}, {deals:,} games, {h.num_rows:,} hands)", ""]
+        lines += [f"- {k}: {v}" for k, v in seat_stats(h).items()] + [""]
+    lines += [f"## Bag modes (cardems, team 0 with the mode vs default heuristic, {a.hands:,} hands each)", ""]
+    for mode in ("take", "set_take", "set", "avoid"):
         lines.append(f"- `bag_mode={mode}`: {bags_per_hand(mode, a.hands, a.seed)}")
     lines += ["", f"(took {time.time() - t0:.0f} s)"]
     text = "\n".join(lines) + "\n"

@@ -50,9 +50,9 @@ Play
     highest card.
     ``bag_mode`` once the team's contract is made: ``take`` keeps winning;
     ``avoid`` ducks (the highest card that loses, shedding winners);
-    ``set`` keeps winning while the opponents can still be set, else takes;
-    ``set_avoid`` (default, the strongest in head-to-head tests) keeps winning
-    while they can be set, else avoids. ``bag_guard``: within that many bags
+    ``set`` (default, the strongest in head-to-head tests) keeps winning while
+    the opponents can still be set, else avoids; ``set_take`` keeps winning
+    while they can be set, else takes. ``bag_guard``: within that many bags
     of the bag limit, overtricks are avoided in every mode (except while
     setting the opponents).
 
@@ -107,7 +107,7 @@ P_COVER_BID = 19
 P_OPP_NIL_BID = 20
 P_FORCE_NIL = 21
 
-MODE_TAKE, MODE_AVOID, MODE_SET, MODE_SET_AVOID = 0, 1, 2, 3  # bag_mode choices
+MODE_TAKE, MODE_AVOID, MODE_SET_TAKE, MODE_SET = 0, 1, 2, 3  # bag_mode choices, in Param order
 
 
 # ------------------------------------------------------------------ bit helpers
@@ -579,11 +579,11 @@ def want_trick(need, opp_need, remaining, bags, bag_limit, mode, bag_guard):
     """
     if need > 0:
         return True, need >= remaining - 1
-    if (mode == MODE_SET or mode == MODE_SET_AVOID) and 0 < opp_need <= remaining:
+    if (mode == MODE_SET or mode == MODE_SET_TAKE) and 0 < opp_need <= remaining:
         # the opponents can still be set: we need remaining - opp_need + 1 of the remaining tricks
         return True, opp_need <= 2
     # within bag_guard of the bag limit, every further overtrick is to be avoided
-    if mode == MODE_AVOID or mode == MODE_SET_AVOID or (bag_limit > 0 and bags - need + 1 >= bag_limit - bag_guard):
+    if mode == MODE_AVOID or mode == MODE_SET or (bag_limit > 0 and bags - need + 1 >= bag_limit - bag_guard):
         return False, False
     return True, False
 
@@ -792,8 +792,8 @@ PARAMS = (
     Param("blind_nil_margin", 100.0, "points the team must trail by before bidding Blind Nil "
           "(negative: also when ahead)", lo=-100000, hi=100000),
     Param("bag_mode", 3.0, "once the contract is safe: take = keep winning, avoid = duck overtricks, "
-          "set = win while the opponents can still be set, else take; set_avoid = the same, else avoid",
-          choices=("take", "avoid", "set", "set_avoid")),
+          "set = win while the opponents can still be set, else avoid; set_take = the same, else take",
+          choices=("take", "avoid", "set_take", "set")),
     Param("bag_guard", 3.0, "take/set modes: duck overtricks (as avoid) once the next one would leave the team "
           "within this many bags of the bag limit", lo=0, hi=1000),
     Param("near_target", 100.0, "points from the target within which bids are shaded by target_caution",

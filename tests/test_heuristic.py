@@ -127,7 +127,7 @@ def test_registered_with_documented_params():
     for required in ("bid_adjust", "nil", "nil_threshold", "blind_nil_margin", "bag_mode", "bag_guard",
                      "target_caution"):
         assert required in names
-    assert s.params[s.index("bag_mode")].choices[:3] == ("take", "avoid", "set")
+    assert set(s.params[s.index("bag_mode")].choices) == {"take", "avoid", "set", "set_take"}
     assert len(names) == len(set(names)) <= 32
     assert all(p.help for p in s.params)
     assert parse_spec("heuristic:bag_mode=avoid,nil=off").params[s.index("bag_mode")] == 1.0
@@ -328,12 +328,12 @@ def test_avoid_ducks_once_contract_made_take_wins():
 
 def test_set_modes_win_while_opponents_can_be_set():
     v = contract_made_view()  # team 1 still needs 5 of the 5 tricks left
+    assert play("8H TH KH 3C", v, bag_mode="set_take") == "TH"
     assert play("8H TH KH 3C", v, bag_mode="set") == "TH"
-    assert play("8H TH KH 3C", v, bag_mode="set_avoid") == "TH"
-    # opponents already made their contract: set_avoid ducks, set takes
+    # opponents already made their contract: set ducks, set_take takes
     v = trick_view(0, 1, "9H 2H 5H", (3, 2, 2, 2), tricks=(3, 4, 2, 0), trick_no=9)
-    assert play("8H TH KH 3C", v, bag_mode="set_avoid") == "8H"
-    assert play("8H TH KH 3C", v, bag_mode="set") == "TH"
+    assert play("8H TH KH 3C", v, bag_mode="set") == "8H"
+    assert play("8H TH KH 3C", v, bag_mode="set_take") == "TH"
 
 
 def test_bag_guard_ducks_near_the_bag_limit():
@@ -438,7 +438,7 @@ def play_out(seed, dealer, seat_params, seat_strats, deck, score, bags):
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3), jokers=st.booleans(),
-       mode=st.sampled_from(["take", "avoid", "set", "set_avoid"]), nil=st.booleans(),
+       mode=st.sampled_from(["take", "avoid", "set_take", "set"]), nil=st.booleans(),
        adjust=st.floats(-3, 3), threshold=st.floats(-5, 50), randoms=st.lists(st.booleans(), min_size=4, max_size=4),
        score=st.tuples(st.integers(-300, 600), st.integers(-300, 600)),
        bags=st.tuples(st.integers(0, 9), st.integers(0, 9)))
