@@ -24,7 +24,7 @@ from simulator.rules import SpadesRules
 from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
-DEFAULT_SHARD = {"hands": 1 << 19, "games": 1 << 14}
+DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # rows per file; two shards are in memory at once
 GAME_ROWS = 64          # rows reserved per game on the fast path; longer games are replayed
 REPLAY_ROWS = 1 << 20   # rows per kernel call when replaying long games
 MAX_SEED = 2**63 - 1
@@ -106,11 +106,12 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int):
     """One kernel call over the games ``game_ids``; returns raw column blocks."""
     n_games = game_ids.shape[0]
     rows = n_games * cap
-    ids = np.zeros((4, rows), np.int64)
-    masks = np.zeros((8, rows), np.int64)
-    small = np.zeros((12, rows), np.int8)
-    scores = np.zeros((6, rows), np.int32)
-    plays = np.zeros((rows if cfg.record_plays else 1, 52), np.int8)
+    # np.empty: every row the caller keeps is written by the kernel
+    ids = np.empty((4, rows), np.int64)
+    masks = np.empty((8, rows), np.int64)
+    small = np.empty((12, rows), np.int8)
+    scores = np.empty((6, rows), np.int32)
+    plays = np.empty((rows if cfg.record_plays else 1, 52), np.int8)
     games = np.zeros((5, n_games), np.int64)
     errors = np.zeros((4, n_games), np.int64)
     games_mode = cfg.mode == "games"

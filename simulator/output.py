@@ -29,6 +29,7 @@ MANIFEST = "manifest.json"
 # per 524,288-hand shard).
 PARQUET_OPTIONS = dict(compression="zstd", compression_level=1)
 NO_DICTIONARY = ("game_id", "dealt_", "held_", "plays")
+ROW_GROUP = 1 << 17  # rows per row group: bounds the writer's buffers and lets readers stream
 
 HANDS_SCHEMA = pa.schema(
     [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
@@ -70,7 +71,7 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         dictionary = [c for c in table.column_names if not c.startswith(NO_DICTIONARY)]
-        pq.write_table(table, f, use_dictionary=dictionary, **PARQUET_OPTIONS)
+        pq.write_table(table, f, use_dictionary=dictionary, row_group_size=ROW_GROUP, **PARQUET_OPTIONS)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)

@@ -1,6 +1,6 @@
 """``random``: a uniformly random legal card; bids from a sensible distribution.
 
-Bids are Binomial(13, bid_p) clamped to the legal range (mean 3.25 tricks with
+Bids are Binomial(13, bid_p) (one uniform draw, inverted) clamped to the legal range (mean 3.25 tricks with
 the default bid_p = 0.25, the average share of a player); Nil with
 probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``.
 """
@@ -15,6 +15,21 @@ from strategies.registry import Param, Strategy, register
 P_BID_P, P_NIL_PROB, P_BLIND_NIL_PROB = 0, 1, 2
 
 
+@njit(cache=True)
+def binomial13(u, p):
+    """Binomial(13, p) by inverting its CDF at the uniform ``u`` (one draw instead of 13)."""
+    if p >= 1.0:
+        return 13
+    pk = (1.0 - p) ** 13  # P(0)
+    cdf = pk
+    k = 0
+    while u >= cdf and k < 13:
+        pk *= (13 - k) / (k + 1) * p / (1.0 - p)
+        k += 1
+        cdf += pk
+    return k
+
+
 @njit(BLIND_NIL_SIG, cache=True)
 def blind_nil(seat, view, params, rng):
     return np.int64(rand_float(rng) < params[P_BLIND_NIL_PROB])
@@ -24,11 +39,8 @@ def blind_nil(seat, view, params, rng):
 def bid(seat, hand, view, params, rng):
     if view[V_NIL_ALLOWED] == 1 and rand_float(rng) < params[P_NIL_PROB]:
         return np.int64(0)
-    b = 0
-    for _ in range(13):
-        if rand_float(rng) < params[P_BID_P]:
-            b += 1
-    return np.int64(min(13, max(b, view[V_MIN_BID])))
+    return np.int64(min(13, max(binomial13(rand_float(rng), params[P_BID_P]), view[V_MIN_BID])))
+
 
 
 @njit(EXCHANGE_SIG, cache=True)
