@@ -13,6 +13,7 @@ from simulator.rng import rand_float, random_card
 from strategies.registry import Param, Strategy, register
 
 P_BID_P, P_NIL_PROB, P_BLIND_NIL_PROB = 0, 1, 2
+BINOMIAL_STEP = np.array([(13 - k) / (k + 1) for k in range(13)])
 
 
 @njit(cache=True)
@@ -20,11 +21,15 @@ def binomial13(u, p):
     """Binomial(13, p) by inverting its CDF at the uniform ``u`` (one draw instead of 13)."""
     if p >= 1.0:
         return 13
-    pk = (1.0 - p) ** 13  # P(0)
+    q = 1.0 - p
+    q2 = q * q
+    q4 = q2 * q2
+    pk = q4 * q4 * q4 * q  # P(0) = q**13 by multiplication (pow is the slow part of a bid)
+    odds = p / q
     cdf = pk
     k = 0
     while u >= cdf and k < 13:
-        pk *= (13 - k) / (k + 1) * p / (1.0 - p)
+        pk *= BINOMIAL_STEP[k] * odds  # P(k+1) / P(k) = (13 - k) / (k + 1) * p / q
         k += 1
         cdf += pk
     return k
