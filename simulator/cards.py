@@ -20,7 +20,6 @@ SUIT_SYMBOLS = "♣♦♥♠"
 RANKS = "23456789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 LITTLE_JOKER, BIG_JOKER = 52, 53
-N_SPADES_CARDS = 54  # ids 0..53
 
 SUIT_MASKS = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
 SUIT_MASKS[SPADES] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)  # jokers are spades
@@ -136,9 +135,6 @@ def parse_card(text: str) -> int:
         raise ValueError(f"bad card {text!r}: use rank 2-9,T,J,Q,K,A and suit C,D,H,S (e.g. 'QS'), or LJ/BJ")
     return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
 
-
-def hand_str(mask) -> str:
-    return " ".join(card_name(c) for c in cards_of(mask))
 
 
 @njit(cache=True)

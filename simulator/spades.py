@@ -22,31 +22,22 @@ from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIV
                                  V_NIL_ALLOWED, V_NIL_VALUE, V_NPLAYED, V_PLAYED, V_SCORE, V_SEAT, V_TARGET, V_TRICK,
                                  V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_SEAT, VIEW_SIZE)
 from simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
-from simulator.rules import NO_MERCY, KernelRules, SpadesRules
+from simulator.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
 
-# kernel codes for the enum flags (index in rules.CHOICES)
-FIRST_LEAD_TWO_OF_CLUBS = 1
-NIL_TRICKS_CONTRACT = 1
-OVERFLOW_RESET = 1
-ELIGIBLE_TRAILING = 1
-EXCHANGE_BIDDER_FIRST = 1
-MERCY_BEFORE_TARGET = 1
+# kernel codes of the enum flags: their index in rules.CHOICES
+FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
+NIL_TRICKS_CONTRACT = CHOICES["nil_tricks"].index("contract")
+OVERFLOW_RESET = CHOICES["bag_overflow"].index("reset")
+ELIGIBLE_TRAILING = CHOICES["blind_nil_eligibility"].index("trailing")
+EXCHANGE_BIDDER_FIRST = CHOICES["exchange_order"].index("bidder_first")
+MERCY_BEFORE_TARGET = CHOICES["mercy_check"].index("before_target")
 
 # game end codes (games column `end`)
 END_NONE, END_TARGET, END_MERCY, END_LIMIT, END_OVERFLOW = 0, 1, 2, 3, 4
 END_NAMES = ("", "target", "mercy", "limit")
 
 # policy faults reported back to the engine (errors[0])
-ERR_NONE, ERR_BID, ERR_EXCHANGE, ERR_PLAY = 0, 1, 2, 3
-
-# row layout of the output column blocks
-IDS_COLS = ("game_id", "hand_no", "dealer", "first_leader")
-MASK_COLS = tuple(f"dealt_{s}" for s in range(4)) + tuple(f"held_{s}" for s in range(4))
-SMALL_COLS = tuple(f"bid_{s}" for s in range(4)) + tuple(f"blind_{s}" for s in range(4)) + tuple(
-    f"tricks_{s}" for s in range(4))
-SCORE_COLS = ("score_0", "score_1", "bags_0", "bags_1", "total_0", "total_1")
-GAME_COLS = ("hands", "total_0", "total_1", "winner", "end")
-ERROR_COLS = ("code", "hand_no", "seat", "value")
+ERR_BID, ERR_EXCHANGE, ERR_PLAY = 1, 2, 3  # 0 = no fault
 
 BLOCK = 64  # games per parallel work item (scratch arrays are allocated once per block)
 
