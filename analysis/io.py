@@ -105,9 +105,15 @@ class Run:
         """Short name for legends: the directory name."""
         return self.path.name or str(self.path)
 
+    @property
+    def seat_labels(self) -> list[str]:
+        """Short strategy label per seat (only non-default parameters), for display."""
+        labels = self.manifest.get("seat_labels")
+        return [str(x) for x in labels[:4]] if labels and len(labels) >= 4 else self.seats
+
     def team_strategies(self) -> tuple[str, str]:
-        """'A' or 'A / B' for team 0 (seats 0+2) and team 1 (seats 1+3)."""
-        s = self.seats
+        """'A' or 'A / B' for team 0 (seats 0+2) and team 1 (seats 1+3), as short labels."""
+        s = self.seat_labels
 
         def team(a, b):
             return a if a == b else f"{a} / {b}"

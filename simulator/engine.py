@@ -80,6 +80,7 @@ class RunConfig:
         return {
             "version": __version__, "game": self.game, "mode": self.mode, "count": self.count, "seed": self.seed,
             "preset": self.preset, "rules": self.rules.to_dict(), "seats": [s.spec for s in self.seats],
+            "seat_labels": [s.short_spec for s in self.seats],  # only the non-default parameters
             "hand_limit": self.hand_limit, "record_plays": self.record_plays, "shard_size": self.shard,
             "n_shards": self.n_shards,
         }
