@@ -270,8 +270,9 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
             cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed, mode="games",
                             count=games, hand_limit=hand_limit)
             try:
-                # an identical finished run is reused; an interrupted one is finished
-                run(cfg, d, resume=d.exists(), threads=threads)
+                # the same match again is reused (an interrupted one finished); another replaces it
+                same = d.exists() and _plan_of(d) == cfg.plan()
+                run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
             except (RunError, RunDirError) as e:
                 _fail_from(e)
             dirs.append(d)
@@ -292,6 +293,15 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
         fig.tight_layout()
         fig.savefig(base / "round_robin.png", dpi=120)
         click.echo(f"wrote {base / 'round_robin.png'}")
+
+
+def _plan_of(run_dir):
+    from simulator.output import RunDirError, read_manifest
+
+    try:
+        return read_manifest(run_dir).get("plan")
+    except RunDirError:
+        return None
 
 
 # --------------------------------------------------------------- rules, strategies
