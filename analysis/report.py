@@ -521,27 +521,27 @@ class _Charts:
         self.titles[name] = title
 
 
-def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
-    # hand score per team, one panel per run
-    fig, axes = charts.figure(len(stats), sharey=True)
+def _team_panels(charts, stats, attr: str, xlabel: str, name: str, title: str, *, runs, bins: int = 40):
+    """One panel per run with the two teams' histograms ``s.<attr>``, on common bins."""
+    fig, axes = charts.figure(len(stats), sharey=True, runs=runs)
     for ax, s in zip(axes, stats):
-        lo = min(h.nonzero_range()[0] for h in s.score_hist)
-        hi = max(h.nonzero_range()[1] for h in s.score_hist)
-        w = _bin_width(hi - lo)
-        plot_hist(ax, {TEAMS[t]: s.score_hist[t].rebin(w, lo, hi) for t in (0, 1)},
-                  xlabel=f"points in the hand (bins of {w})", title=s.label)
-    charts.save("hand_scores", fig, "Distribution of hand scores per team")
+        hists = getattr(s, attr)
+        lo = min(h.nonzero_range()[0] for h in hists)
+        hi = max(h.nonzero_range()[1] for h in hists)
+        w = _bin_width(hi - lo, bins)
+        label = f"{xlabel} (bins of {w})" if "(" not in xlabel else xlabel.replace(")", f"; bins of {w})")
+        plot_hist(ax, {TEAMS[t]: hists[t].rebin(w, lo, hi) for t in (0, 1)}, xlabel=label, title=s.label)
+    charts.save(name, fig, title)
+
+
+def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
+    _team_panels(charts, stats, "score_hist", "points in the hand", "hand_scores",
+                 "Distribution of hand scores per team", runs=None)
 
     games = [s for s in stats if s.is_games and s.n_games]
     if games:
-        fig, axes = charts.figure(len(games), sharey=True, runs=games)
-        for ax, s in zip(axes, games):
-            lo = min(h.nonzero_range()[0] for h in s.totals_hist)
-            hi = max(h.nonzero_range()[1] for h in s.totals_hist)
-            w = _bin_width(hi - lo, 30)
-            plot_hist(ax, {TEAMS[t]: s.totals_hist[t].rebin(w, lo, hi) for t in (0, 1)},
-                      xlabel=f"final total (points; bins of {w})", title=s.label)
-        charts.save("final_totals", fig, "Distribution of final game totals")
+        _team_panels(charts, games, "totals_hist", "final total (points)", "final_totals",
+                     "Distribution of final game totals", runs=games, bins=30)
 
         fig, (ax,) = charts.figure(1, runs=games)
         lo = min(s.length_hist.nonzero_range()[0] for s in games)
@@ -551,14 +551,8 @@ def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
                   xlabel=f"hands per game (bins of {w})")
         charts.save("game_length", fig, "Game length in hands")
 
-        fig, axes = charts.figure(len(games), sharey=True, runs=games)
-        for ax, s in zip(axes, games):
-            lo = min(h.nonzero_range()[0] for h in s.bags_game_hist)
-            hi = max(h.nonzero_range()[1] for h in s.bags_game_hist)
-            w = _bin_width(hi - lo, 30)
-            plot_hist(ax, {TEAMS[t]: s.bags_game_hist[t].rebin(w, lo, hi) for t in (0, 1)},
-                      xlabel=f"bags taken per game (bins of {w})", title=s.label)
-        charts.save("bags_per_game", fig, "Bags taken per game and team")
+        _team_panels(charts, games, "bags_game_hist", "bags taken per game", "bags_per_game",
+                     "Bags taken per game and team", runs=games, bins=30)
 
         fig, (ax,) = charts.figure(1, runs=games)
         plot_win_prob(ax, {s.label: s.win_curve() for s in games})
