@@ -34,7 +34,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator import engine  # noqa: E402
 from simulator.engine import RunConfig, run  # noqa: E402
 from simulator.rules import PRESETS  # noqa: E402
 from strategies.registry import available, parse_spec  # noqa: E402

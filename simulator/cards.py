@@ -16,7 +16,6 @@ from numba import njit, types
 from numba.core.extending import intrinsic, overload
 
 SUITS = "CDHS"
-SUIT_SYMBOLS = "♣♦♥♠"
 RANKS = "23456789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 LITTLE_JOKER, BIG_JOKER = 52, 53

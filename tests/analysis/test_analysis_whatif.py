@@ -8,7 +8,7 @@ from analysis.features import spade_count
 from analysis.io import AnalysisError
 from analysis.nil import nil_study
 from analysis.stats import wilson_interval
-from analysis.whatif import (format_what_if, forced_outcomes, sample_non_nil, save_what_if_chart, what_if_table,
+from analysis.whatif import (format_what_if, forced_outcomes, sample_non_nil, what_if_table,
                              what_if_report)
 from analysis_helpers import fake_games, hands_columns, write_run
 
