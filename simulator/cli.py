@@ -80,7 +80,7 @@ def default_strategy() -> str:
 @click.option("--record-plays", is_flag=True, help="Also store the 52 cards of each hand in play order.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")
-@click.option("--threads", type=click.IntRange(1), help="Worker threads (default: all cores).")
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
 @click.option("--shard-size", type=click.IntRange(1, 1 << 24), help="Hands or games per output file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team, hand_limit, record_plays, overwrite,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -21,12 +22,14 @@ from simulator import spades as kernel
 from simulator.interface import N_PARAMS
 from simulator.output import GAMES_SCHEMA, HANDS_SCHEMA, PLAYS_FIELD, RunDir
 from simulator.rules import SpadesRules
+from strategies.dispatch import kinds_array
 from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
 DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # rows per file; two shards are in memory at once
-GAME_ROWS = 64          # rows reserved per game on the fast path; longer games are replayed
+GAME_ROWS = 32          # rows reserved per game on the fast path (simple self-play: 0.4 % of games are longer and are replayed)
 REPLAY_ROWS = 1 << 20   # rows per kernel call when replaying long games
+MIN_SPLIT = 256         # fewest games worth a thread of their own
 MAX_SEED = 2**63 - 1
 MAX_COUNT = 10**12
 
@@ -88,6 +91,7 @@ class RunConfig:
 
 @dataclass
 class _Policies:
+    kinds: np.ndarray  # built-ins are called directly (strategies/dispatch.py)
     blind: tuple
     bid: tuple
     exchange: tuple
@@ -99,12 +103,20 @@ def _policies(seats) -> _Policies:
     params = np.ascontiguousarray(np.stack([s.params for s in seats]), dtype=np.float64)
     assert params.shape == (4, N_PARAMS)
     st = [s.strategy for s in seats]
-    return _Policies(tuple(s.blind_nil for s in st), tuple(s.bid for s in st), tuple(s.exchange for s in st),
-                     tuple(s.play for s in st), params)
+    return _Policies(kinds_array(st), tuple(s.blind_nil for s in st), tuple(s.bid for s in st),
+                     tuple(s.exchange for s in st), tuple(s.play for s in st), params)
 
 
-def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int):
-    """One kernel call over the games ``game_ids``; returns raw column blocks."""
+def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, workers: int = 1):
+    """Kernel calls over the games ``game_ids`` on ``workers`` threads; returns raw column blocks."""
+    if workers > 1 and game_ids.size >= 2 * MIN_SPLIT:
+        # the kernel releases the GIL: each thread plays a contiguous part, in the order of game_ids
+        parts = np.array_split(game_ids, min(workers, game_ids.size // MIN_SPLIT))
+        with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+            outs = list(pool.map(lambda part: _run_kernel(cfg, pol, part, cap), parts))
+        joined = [np.concatenate([o[k] for o in outs], axis=1) for k in (0, 1, 2, 3)]
+        plays = np.concatenate([o[4] for o in outs]) if cfg.record_plays else outs[0][4]
+        return (*joined, plays, np.concatenate([o[5] for o in outs], axis=1))
     n_games = game_ids.shape[0]
     rows = n_games * cap
     # np.empty: every row the caller keeps is written by the kernel
@@ -117,7 +129,7 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int):
     errors = np.zeros((4, n_games), np.int64)
     games_mode = cfg.mode == "games"
     kernel.simulate_block(
-        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
+        cfg.rules.to_kernel(), pol.kinds, pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.ascontiguousarray(game_ids, dtype=np.int64),
         np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
         ids, masks, small, scores, plays, games, errors)
@@ -132,17 +144,17 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int):
     return ids, masks, small, scores, plays, games
 
 
-def compute_shard(cfg: RunConfig, index: int) -> tuple[pa.Table, pa.Table | None]:
-    """Hands (and games) tables of shard ``index``; the same on any machine."""
+def compute_shard(cfg: RunConfig, index: int, workers: int = 1) -> tuple[pa.Table, pa.Table | None]:
+    """Hands (and games) tables of shard ``index``, computed on ``workers`` threads; the same on any machine."""
     first, n = cfg.shard_range(index)
     game_ids = np.arange(first, first + n, dtype=np.int64)
     pol = _policies(cfg.seats)
     if cfg.mode == "hands":
-        ids, masks, small, scores, plays, _ = _run_kernel(cfg, pol, game_ids, 1)
+        ids, masks, small, scores, plays, _ = _run_kernel(cfg, pol, game_ids, 1, workers)
         return _hands_table(cfg, ids, masks, small, scores, plays if cfg.record_plays else None), None
 
     cap = min(GAME_ROWS, cfg.hand_limit)
-    ids, masks, small, scores, plays, games = _run_kernel(cfg, pol, game_ids, cap)
+    ids, masks, small, scores, plays, games = _run_kernel(cfg, pol, game_ids, cap, workers)
     overflow = np.flatnonzero(games[4] == kernel.END_OVERFLOW)
     rows_kept = np.where(games[4] == kernel.END_OVERFLOW, 0, games[0])  # overflowed games are replayed whole
     keep = (np.arange(n * cap) % cap) < np.repeat(rows_kept, cap)
@@ -152,7 +164,7 @@ def compute_shard(cfg: RunConfig, index: int) -> tuple[pa.Table, pa.Table | None
     batch = max(1, REPLAY_ROWS // cfg.hand_limit)
     for lo in range(0, overflow.size, batch):
         slots = overflow[lo:lo + batch]
-        r = _run_kernel(cfg, pol, game_ids[slots], cfg.hand_limit)
+        r = _run_kernel(cfg, pol, game_ids[slots], cfg.hand_limit, workers)
         m = (np.arange(slots.size * cfg.hand_limit) % cfg.hand_limit) < np.repeat(r[5][0], cfg.hand_limit)
         parts.append((r[0][:, m], r[1][:, m], r[2][:, m], r[3][:, m], r[4][m] if cfg.record_plays else None))
         games[:, slots] = r[5]
@@ -178,8 +190,7 @@ def replay_hands(cfg: RunConfig, game_ids, threads: int | None = None) -> pa.Tab
     ids = np.asarray(game_ids, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
         raise RunError(f"hand ids must be within 0..{cfg.count - 1}")
-    set_threads(threads)
-    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, 1)
+    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, 1, set_threads(threads))
     return _hands_table(cfg, ids_, masks, small, scores, plays if cfg.record_plays else None)
 
 
@@ -217,19 +228,18 @@ def _games_table(first: int, games: np.ndarray) -> pa.Table:
 
 
 def set_threads(threads: int | None) -> int:
-    import numba
-
-    n = numba.config.NUMBA_NUM_THREADS if threads is None else threads
-    if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
-        raise RunError(f"invalid thread count {threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS}")
-    numba.set_num_threads(n)
+    """Number of worker threads to use (default: the cores this process may run on)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    n = cores if threads is None else threads
+    if not 1 <= n <= cores:
+        raise RunError(f"invalid thread count {threads}: allowed 1 to {cores}")
     return n
 
 
 def run_to_tables(cfg: RunConfig, threads: int | None = None) -> tuple[pa.Table, pa.Table | None]:
     """Compute a whole (small) run in memory: all shards concatenated."""
-    set_threads(threads)
-    parts = [compute_shard(cfg, i) for i in range(cfg.n_shards)]
+    workers = set_threads(threads)
+    parts = [compute_shard(cfg, i, workers) for i in range(cfg.n_shards)]
     hands = pa.concat_tables([p[0] for p in parts]).combine_chunks()
     games = pa.concat_tables([p[1] for p in parts]).combine_chunks() if cfg.mode == "games" else None
     return hands, games
@@ -239,33 +249,52 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
         threads: int | None = None, progress: bool | None = None) -> dict:
     """Stream a run into directory ``out``; returns the final manifest fields.
 
-    Shard ``k + 1`` is computed while shard ``k`` is written by a background
-    thread (the kernel releases the GIL), so at most two shards are in memory.
+    ``threads`` is the number of cores the run may use. Each worker thread
+    computes a whole shard and writes it (the kernel and the Parquet encoder
+    release the GIL), so each core does its own share of both and at most
+    ``threads`` shards are in memory. A run with fewer shards than threads
+    splits each shard between the threads instead.
+
+    Why threads around a serial kernel rather than a ``prange`` kernel and a
+    writer thread: there the writer competed with the kernel's threads for the
+    cores, and the kernel's static split and spinning threads left cores idle
+    (docs/architecture.md has the measurements).
     """
     from tqdm import tqdm
 
-    n_threads = set_threads(threads)
+    workers = set_threads(threads)
     rd = RunDir(out, cfg.plan(), overwrite=overwrite, resume=resume, games_mode=cfg.mode == "games")
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     done_before = sum(cfg.shard_range(i)[1] for i in range(cfg.n_shards)) - sum(cfg.shard_range(i)[1] for i in todo)
+    per_shard = 1 if len(todo) >= workers else workers  # threads working inside one shard
+    in_flight = max(1, workers // per_shard)            # shards computed at once
     t0 = time.perf_counter()
     n_hands = 0
     bar = tqdm(total=cfg.count, initial=done_before, unit=cfg.mode[:-1], unit_scale=True, disable=progress is False
                if progress is not None else None, leave=False, desc=f"simulating {cfg.mode}", dynamic_ncols=True)
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = None
+
+    def shard_task(i: int) -> int:
+        hands, games = compute_shard(cfg, i, per_shard)
+        rd.write_shard(i, hands, games)
+        return hands.num_rows
+
+    def finish(pending: deque) -> None:
+        nonlocal n_hands
+        i, future = pending.popleft()
+        n_hands += future.result()
+        bar.update(cfg.shard_range(i)[1])
+
+    with ThreadPoolExecutor(max_workers=in_flight) as pool:
+        pending = deque()
         for i in todo:
-            hands, games = compute_shard(cfg, i)
-            if pending is not None:
-                pending.result()
-            pending = pool.submit(rd.write_shard, i, hands, games)
-            n_hands += hands.num_rows
-            bar.update(cfg.shard_range(i)[1])
-        if pending is not None:
-            pending.result()
+            if len(pending) == in_flight:
+                finish(pending)
+            pending.append((i, pool.submit(shard_task, i)))
+        while pending:
+            finish(pending)
     bar.close()
     seconds = time.perf_counter() - t0
-    info = {"compute_seconds": rd.previous_seconds + seconds, "threads": n_threads,
+    info = {"compute_seconds": rd.previous_seconds + seconds, "threads": workers,
             "shards_written_this_session": len(todo), "hands_this_session": n_hands,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     rd.write_manifest(status="complete", **info)

@@ -1,11 +1,12 @@
 """The Spades kernels: deal, bid, exchange, play, score and game end.
 
 Everything here is ``@njit`` and works on bitmask hands (see ``cards.py``).
-``simulate_block`` is the one entry point the engine calls; it plays a
-contiguous range of games in parallel (``prange`` over blocks of games) and
-writes one row per hand into caller-owned column arrays. Each game draws only
-from its own counter-based streams (``rng.py``), so the output does not depend
-on thread count, shard size or machine.
+``simulate_block`` is the one entry point the engine calls; it plays a list
+of games and writes one row per hand into caller-owned column arrays. It is
+serial and releases the GIL: the engine runs several calls at once on Python
+threads, one per core (see engine.py for why not ``prange``). Each game draws
+only from its own counter-based streams (``rng.py``), so the output does not
+depend on thread count, shard size or machine.
 
 ``score_hand`` and ``game_end`` are thin Python wrappers over the same
 compiled scoring code, for tests and tools.
@@ -13,7 +14,7 @@ compiled scoring code, for tests and tools.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types, typeof
+from numba import njit, types, typeof
 
 from simulator.cards import SPADES, SUIT_MASKS, beats, card_suit, lowest_bit, popcount
 from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIVE_BACK, EXCHANGE_GIVE_FIRST,
@@ -23,6 +24,7 @@ from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIV
                                  V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_SEAT, VIEW_SIZE)
 from simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
 from simulator.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
+from strategies.dispatch import call_bid, call_blind_nil, call_exchange, call_play
 
 # kernel codes of the enum flags: their index in rules.CHOICES
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
@@ -38,8 +40,6 @@ END_NAMES = ("", "target", "mercy", "limit")
 
 # policy faults reported back to the engine (errors[0])
 ERR_BID, ERR_EXCHANGE, ERR_PLAY = 1, 2, 3  # 0 = no fault
-
-BLOCK = 64  # games per parallel work item (scratch arrays are allocated once per block)
 
 
 def deck_template(rules: SpadesRules) -> np.ndarray:
@@ -137,13 +137,16 @@ def check_game_end(kr, t0, t1):
 
 # ------------------------------------------------------------------ one hand
 @njit(cache=True)
-def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
-    """One side of the Blind Nil exchange; returns False if the policy broke the rules."""
+def _exchange(kr, giver, receiver, role, hands, view, pol):
+    """One side of the Blind Nil exchange; returns False if the policy broke the rules.
+
+    ``pol`` is (kinds, exchange functions, params, rng)."""
+    kinds, exch_fns, params, rng = pol
     n = kr.blind_nil_exchange
     view[V_SEAT] = giver
     view[V_EXCHANGE_ROLE] = role
     view[V_EXCHANGE_N] = n
-    m = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
+    m = call_exchange(kinds[giver], exch_fns, np.int64(giver), hands[giver], view, params[giver], rng)
     view[V_EXCHANGE_ROLE] = 0
     view[V_EXCHANGE_N] = 0
     if popcount(m) != n or (m & ~hands[giver]) != 0:
@@ -154,7 +157,7 @@ def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
 
 
 @njit(cache=True)
-def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, hand_no, dealer,
+def play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, hand_no, dealer,
               totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores, plays,
               record_plays,
               error):
@@ -171,10 +174,19 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
         deck[i] = deck_tpl[i]
         deck_mask |= np.int64(1) << deck_tpl[i]
     shuffle(rng, deck, n_cards)
-    for s in range(4):
-        hands[s] = 0
-    for p in range(n_cards):
-        hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
+    h0 = np.int64(0)  # seat dealer+1+j collects positions p = j (mod 4), in registers
+    h1 = np.int64(0)
+    h2 = np.int64(0)
+    h3 = np.int64(0)
+    for p in range(0, n_cards, 4):
+        h0 |= np.int64(1) << deck[p]
+        h1 |= np.int64(1) << deck[p + 1]
+        h2 |= np.int64(1) << deck[p + 2]
+        h3 |= np.int64(1) << deck[p + 3]
+    hands[(dealer + 1) & 3] = h0
+    hands[(dealer + 2) & 3] = h1
+    hands[(dealer + 3) & 3] = h2
+    hands[dealer & 3] = h3
     for s in range(4):
         masks[s, row] = hands[s]
 
@@ -214,12 +226,12 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
             eligible = True
             if kr.blind_nil_eligibility == ELIGIBLE_TRAILING:
                 eligible = totals[1 - team] - totals[team] >= kr.blind_nil_deficit
-            if eligible and blind_fns[s](np.int64(s), view, params[s], rng) != 0:
+            if eligible and call_blind_nil(kinds[s], blind_fns, np.int64(s), view, params[s], rng) != 0:
                 blind = 1
         if blind:
             b = np.int64(0)
         else:
-            b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
+            b = call_bid(kinds[s], bid_fns, np.int64(s), hands[s], view, params[s], rng)
             if not ((b == 0 and kr.nil != 0) or (min_bid <= b <= 13)):
                 error[0] = ERR_BID
                 error[2] = s
@@ -236,12 +248,13 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
             b_seat = (dealer + 1 + k) & 3
             p_seat = b_seat ^ 2
             if view[V_BLIND + b_seat] == 1 and view[V_BLIND + p_seat] == 0:
+                pol = (kinds, exch_fns, params, rng)
                 if kr.exchange_order == EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
-                    ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                    ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, pol)
+                    ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, pol)
                 else:
-                    ok = _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
-                    ok = ok and _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                    ok = _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, pol)
+                    ok = ok and _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, pol)
                 if not ok:
                     error[0] = ERR_EXCHANGE
                     error[2] = view[V_SEAT]
@@ -288,7 +301,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
                 legal = follow if follow != 0 else h
             view[V_SEAT] = s
             if legal & (legal - 1):
-                c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
+                c = call_play(kinds[s], play_fns, np.int64(s), h, legal, view, params[s], rng)
             else:
                 c = lowest_bit(legal)  # a forced card: no decision to ask for
             if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
@@ -352,6 +365,7 @@ _KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
 _I64_2D = types.int64[:, ::1]
 SIMULATE_SIG = types.void(
     _KR,
+    types.int64[::1],                # kinds: built-in strategy codes (strategies/dispatch.py)
     types.UniTuple(BLIND_NIL_FN, 4), types.UniTuple(BID_FN, 4),
     types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
     types.float64[:, ::1],           # params (4, N_PARAMS)
@@ -364,8 +378,8 @@ SIMULATE_SIG = types.void(
 )
 
 
-@njit(SIMULATE_SIG, cache=True, parallel=True, nogil=True)
-def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit,
+@njit(SIMULATE_SIG, cache=True, nogil=True)
+def simulate_block(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit,
                    per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order).
 
@@ -376,58 +390,57 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl,
     END_OVERFLOW and the engine replays it with more room.
     """
     n_games = game_ids.shape[0]
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for blk in prange(n_blocks):
-        deck = np.empty(64, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        tricks = np.empty(4, dtype=np.int64)
-        view = np.empty(VIEW_SIZE, dtype=np.int64)
-        rng = np.empty(1, dtype=np.uint64)
-        totals = np.empty(2, dtype=np.int64)
-        bags = np.empty(2, dtype=np.int64)
-        error = np.empty(4, dtype=np.int64)
-        lo = blk * BLOCK
-        hi = min(lo + BLOCK, n_games)
-        for i in range(lo, hi):
-            game_id = game_ids[i]
-            dealer = game_id & 3
-            totals[0] = 0
-            totals[1] = 0
-            bags[0] = 0
-            bags[1] = 0
-            for e in range(4):
-                error[e] = 0
-            winner = -1
-            end = END_LIMIT if games_mode else END_NONE
-            n_hands = 0
-            for h in range(hand_limit):
-                if h >= per_game_cap:
-                    end = END_OVERFLOW
+    deck = np.empty(64, dtype=np.int64)
+    hands = np.empty(4, dtype=np.int64)
+    tricks = np.empty(4, dtype=np.int64)
+    view = np.empty(VIEW_SIZE, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    totals = np.empty(2, dtype=np.int64)
+    bags = np.empty(2, dtype=np.int64)
+    error = np.empty(4, dtype=np.int64)
+    # a private copy: each policy call slices a row, which updates the array's reference count,
+    # and calls running at once on other threads must not share that counter
+    seat_params = params.copy()
+    for i in range(n_games):
+        game_id = game_ids[i]
+        dealer = game_id & 3
+        totals[0] = 0
+        totals[1] = 0
+        bags[0] = 0
+        bags[1] = 0
+        for e in range(4):
+            error[e] = 0
+        winner = -1
+        end = END_LIMIT if games_mode else END_NONE
+        n_hands = 0
+        for h in range(hand_limit):
+            if h >= per_game_cap:
+                end = END_OVERFLOW
+                break
+            row = i * per_game_cap + h
+            ok = play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, seat_params, seed, game_id, h, dealer,
+                           totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
+                           plays, record_plays, error)
+            if not ok:
+                error[1] = h
+                break
+            n_hands += 1
+            dealer = (dealer + 1) & 3
+            if games_mode:
+                w, e = check_game_end(kr, totals[0], totals[1])
+                if e != END_NONE:
+                    winner = w
+                    end = e
                     break
-                row = i * per_game_cap + h
-                ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, h, dealer,
-                               totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
-                               plays, record_plays, error)
-                if not ok:
-                    error[1] = h
-                    break
-                n_hands += 1
-                dealer = (dealer + 1) & 3
-                if games_mode:
-                    w, e = check_game_end(kr, totals[0], totals[1])
-                    if e != END_NONE:
-                        winner = w
-                        end = e
-                        break
-            if games_mode and end == END_LIMIT and totals[0] != totals[1]:
-                winner = 0 if totals[0] > totals[1] else 1
-            games[0, i] = n_hands
-            games[1, i] = totals[0]
-            games[2, i] = totals[1]
-            games[3, i] = winner
-            games[4, i] = end
-            for e in range(4):
-                errors[e, i] = error[e]
+        if games_mode and end == END_LIMIT and totals[0] != totals[1]:
+            winner = 0 if totals[0] > totals[1] else 1
+        games[0, i] = n_hands
+        games[1, i] = totals[0]
+        games[2, i] = totals[1]
+        games[3, i] = winner
+        games[4, i] = end
+        for e in range(4):
+            errors[e, i] = error[e]
 
 
 # ------------------------------------------------------- Python-facing helpers
