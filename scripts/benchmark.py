@@ -6,6 +6,8 @@ noisy shared machine (medians of --repeat runs):
 * hands/s end to end (deal, bid, play, score, Parquet written) for 1 and 2
   threads, hands mode, full hands schema without plays;
 * whole games to 500 per second (hands and games files written);
+* where one thread's time goes per hand: kernel, Arrow tables, Parquet
+  encoding with fsync (CPU time, hands mode, ``simple``);
 * cost per hand of each strategy relative to ``simple``;
 * a warm-cache 10,000-hand run of the real command line (wall time of a new
   process, imports and cache loading included);
@@ -31,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -39,19 +43,48 @@ from simulator.rules import PRESETS  # noqa: E402
 from strategies.registry import available, parse_spec  # noqa: E402
 
 
-def timed_run(cfg: RunConfig, threads: int, repeat: int) -> float:
-    """Median seconds of a full run into a fresh directory (compile excluded by a warm-up)."""
-    times = []
+def timed_runs(cfg: RunConfig, thread_counts: tuple[int, ...], repeat: int) -> dict[int, float]:
+    """Median seconds of a full run into a fresh directory per thread count (compile excluded by a
+    warm-up). The thread counts take turns, so a slow spell of this shared machine hits all alike."""
+    times = {t: [] for t in thread_counts}
     with tempfile.TemporaryDirectory() as tmp:
-        run(RunConfig(**{**cfg.__dict__, "count": min(cfg.count, 1000)}), Path(tmp) / "warm", threads=threads,
-            progress=False)
+        run(RunConfig(**{**cfg.__dict__, "count": min(cfg.count, 1000)}), Path(tmp) / "warm", progress=False)
         for i in range(repeat):
-            out = Path(tmp) / f"r{i}"
-            t = time.perf_counter()
-            run(cfg, out, threads=threads, progress=False)
-            times.append(time.perf_counter() - t)
-            shutil.rmtree(out)
-    return statistics.median(times)
+            for threads in thread_counts:
+                out = Path(tmp) / f"r{i}-{threads}"
+                t = time.perf_counter()
+                run(cfg, out, threads=threads, progress=False)
+                times[threads].append(time.perf_counter() - t)
+                shutil.rmtree(out)
+    return {t: statistics.median(v) for t, v in times.items()}
+
+
+def timed_run(cfg: RunConfig, threads: int, repeat: int) -> float:
+    return timed_runs(cfg, (threads,), repeat)[threads]
+
+
+def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
+    """CPU microseconds per hand of each step of a shard, on one thread (shard 0 warms up)."""
+    from simulator import engine, output
+
+    pol = engine._policies(cfg.seats)
+    cpu = {"kernel": 0.0, "tables": 0.0, "parquet_and_fsync": 0.0}
+    hands = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(shards + 1):
+            first, n = cfg.shard_range(i)
+            t = time.process_time()
+            blocks = engine._run_kernel(cfg, pol, np.arange(first, first + n), 1)
+            t1 = time.process_time()
+            table = engine._hands_table(cfg, *blocks[:4], None)
+            t2 = time.process_time()
+            output.write_parquet_atomic(table, Path(tmp) / f"{i}.parquet")
+            t3 = time.process_time()
+            if i:
+                hands += n
+                for k, dt in zip(cpu, (t1 - t, t2 - t1, t3 - t2)):
+                    cpu[k] += dt
+    return {k: v / hands * 1e6 for k, v in cpu.items()}
 
 
 def cli_wall(args: list[str], repeat: int) -> float:
@@ -90,11 +123,12 @@ def main():
     res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
            "command": " ".join(["python", "scripts/benchmark.py", *sys.argv[1:]])}
     hands_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="hands", count=a.hands)
-    t1 = timed_run(hands_cfg, 1, a.repeat)
-    t2 = timed_run(hands_cfg, 2, a.repeat)
+    times = timed_runs(hands_cfg, (1, 2), a.repeat)
+    t1, t2 = times[1], times[2]
     res["hands_per_s_1_thread"] = a.hands / t1
     res["hands_per_s_2_threads"] = a.hands / t2
     res["thread_scaling"] = t1 / t2
+    res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
     res["games_per_s_2_threads"] = a.games / timed_run(games_cfg, 2, a.repeat)
     per_hand = {}
@@ -110,7 +144,8 @@ def main():
         res[f"seconds_{a.big}_hands"] = secs
     for k, v in res.items():
         if isinstance(v, dict):
-            v = ", ".join(f"{n} {x:.2f}x" for n, x in v.items())
+            unit = "x" if k.startswith("cost") else ""
+            v = ", ".join(f"{n} {x:.2f}{unit}" for n, x in v.items())
         elif isinstance(v, float):
             v = f"{v:,.2f}" if v < 100 else f"{v:,.0f}"
         print(f"{k:32s} {v}")

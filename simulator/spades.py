@@ -398,9 +398,6 @@ def simulate_block(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, de
     totals = np.empty(2, dtype=np.int64)
     bags = np.empty(2, dtype=np.int64)
     error = np.empty(4, dtype=np.int64)
-    # a private copy: each policy call slices a row, which updates the array's reference count,
-    # and calls running at once on other threads must not share that counter
-    seat_params = params.copy()
     for i in range(n_games):
         game_id = game_ids[i]
         dealer = game_id & 3
@@ -418,7 +415,7 @@ def simulate_block(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, de
                 end = END_OVERFLOW
                 break
             row = i * per_game_cap + h
-            ok = play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, seat_params, seed, game_id, h, dealer,
+            ok = play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, h, dealer,
                            totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
                            plays, record_plays, error)
             if not ok:

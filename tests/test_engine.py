@@ -97,6 +97,24 @@ def _read(out):
     return hands.sort_by([("game_id", "ascending"), ("hand_no", "ascending")])
 
 
+@pytest.mark.parametrize("mode, count, shard", [("hands", 3000, 400), ("games", 120, 16), ("hands", 3000, None)])
+def test_run_on_worker_threads_writes_the_same_rows(tmp_path, mode, count, shard):
+    # many shards: each worker thread computes and writes whole shards, finishing out of order;
+    # one shard: the shard is split between the threads
+    c = cfg(mode=mode, count=count, shard_size=shard, hand_limit=60)
+    ref_h, ref_g = run_to_tables(c, threads=1)
+    info = run(c, tmp_path / "run", threads=2, progress=False)
+    assert info["threads"] == 2 and info["hands_this_session"] == ref_h.num_rows
+    assert _read(tmp_path / "run").equals(ref_h)
+    if mode == "games":
+        assert pq.read_table(tmp_path / "run" / "games").sort_by("game_id").equals(ref_g)
+
+
+def test_thread_count_is_checked():
+    with pytest.raises(RunError, match="invalid thread count 0: allowed 1 to"):
+        engine.set_threads(0)
+
+
 def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
     c = cfg(mode="games", count=90, shard_size=10, hand_limit=80)
     full = tmp_path / "full"
