@@ -93,7 +93,7 @@ SUIT_OF = np.array([c // 13 for c in range(52)] + [SPADES, SPADES], dtype=np.int
 @njit(cache=True)
 def card_suit(card):
     """Suit of a Spades card id (jokers are spades)."""
-    return (card >= 13) + (card >= 26) + (card >= 39)  # arithmetic: no table read, no bounds check
+    return SUIT_OF[card]
 
 
 def mask_of(cards) -> int:
@@ -141,8 +141,9 @@ def beats(card, winning):
     """True when ``card`` played later in a Spades trick beats ``winning``."""
     sc = card_suit(card)
     sw = card_suit(winning)
-    # ids grow with rank inside a suit and jokers top the spades; written without branches
-    return ((sc == sw) & (card > winning)) | ((sc != sw) & (sc == SPADES))
+    if sc == sw:
+        return card > winning  # ids grow with rank inside a suit; jokers top the spades
+    return sc == SPADES
 
 
 @njit(cache=True)

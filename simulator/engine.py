@@ -22,7 +22,6 @@ from simulator import spades as kernel
 from simulator.interface import N_PARAMS
 from simulator.output import GAMES_SCHEMA, HANDS_SCHEMA, PLAYS_FIELD, RunDir
 from simulator.rules import SpadesRules
-from strategies.dispatch import kinds_array
 from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
@@ -91,7 +90,6 @@ class RunConfig:
 
 @dataclass
 class _Policies:
-    kinds: np.ndarray  # built-ins are called directly (strategies/dispatch.py)
     blind: tuple
     bid: tuple
     exchange: tuple
@@ -103,8 +101,8 @@ def _policies(seats) -> _Policies:
     params = np.ascontiguousarray(np.stack([s.params for s in seats]), dtype=np.float64)
     assert params.shape == (4, N_PARAMS)
     st = [s.strategy for s in seats]
-    return _Policies(kinds_array(st), tuple(s.blind_nil for s in st), tuple(s.bid for s in st),
-                     tuple(s.exchange for s in st), tuple(s.play for s in st), params)
+    return _Policies(tuple(s.blind_nil for s in st), tuple(s.bid for s in st), tuple(s.exchange for s in st),
+                     tuple(s.play for s in st), params)
 
 
 def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, workers: int = 1):
@@ -129,7 +127,7 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, 
     errors = np.zeros((4, n_games), np.int64)
     games_mode = cfg.mode == "games"
     kernel.simulate_block(
-        cfg.rules.to_kernel(), pol.kinds, pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
+        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.ascontiguousarray(game_ids, dtype=np.int64),
         np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
         ids, masks, small, scores, plays, games, errors)

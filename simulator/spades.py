@@ -24,7 +24,6 @@ from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIV
                                  V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_SEAT, VIEW_SIZE)
 from simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
 from simulator.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
-from strategies.dispatch import call_bid, call_blind_nil, call_exchange, call_play
 
 # kernel codes of the enum flags: their index in rules.CHOICES
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
@@ -137,16 +136,13 @@ def check_game_end(kr, t0, t1):
 
 # ------------------------------------------------------------------ one hand
 @njit(cache=True)
-def _exchange(kr, giver, receiver, role, hands, view, pol):
-    """One side of the Blind Nil exchange; returns False if the policy broke the rules.
-
-    ``pol`` is (kinds, exchange functions, params, rng)."""
-    kinds, exch_fns, params, rng = pol
+def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
+    """One side of the Blind Nil exchange; returns False if the policy broke the rules."""
     n = kr.blind_nil_exchange
     view[V_SEAT] = giver
     view[V_EXCHANGE_ROLE] = role
     view[V_EXCHANGE_N] = n
-    m = call_exchange(kinds[giver], exch_fns, np.int64(giver), hands[giver], view, params[giver], rng)
+    m = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
     view[V_EXCHANGE_ROLE] = 0
     view[V_EXCHANGE_N] = 0
     if popcount(m) != n or (m & ~hands[giver]) != 0:
@@ -157,7 +153,7 @@ def _exchange(kr, giver, receiver, role, hands, view, pol):
 
 
 @njit(cache=True)
-def play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, hand_no, dealer,
+def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, hand_no, dealer,
               totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores, plays,
               record_plays,
               error):
@@ -174,19 +170,10 @@ def play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, g
         deck[i] = deck_tpl[i]
         deck_mask |= np.int64(1) << deck_tpl[i]
     shuffle(rng, deck, n_cards)
-    h0 = np.int64(0)  # seat dealer+1+j collects positions p = j (mod 4), in registers
-    h1 = np.int64(0)
-    h2 = np.int64(0)
-    h3 = np.int64(0)
-    for p in range(0, n_cards, 4):
-        h0 |= np.int64(1) << deck[p]
-        h1 |= np.int64(1) << deck[p + 1]
-        h2 |= np.int64(1) << deck[p + 2]
-        h3 |= np.int64(1) << deck[p + 3]
-    hands[(dealer + 1) & 3] = h0
-    hands[(dealer + 2) & 3] = h1
-    hands[(dealer + 3) & 3] = h2
-    hands[dealer & 3] = h3
+    for s in range(4):
+        hands[s] = 0
+    for p in range(n_cards):
+        hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
     for s in range(4):
         masks[s, row] = hands[s]
 
@@ -226,12 +213,12 @@ def play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, g
             eligible = True
             if kr.blind_nil_eligibility == ELIGIBLE_TRAILING:
                 eligible = totals[1 - team] - totals[team] >= kr.blind_nil_deficit
-            if eligible and call_blind_nil(kinds[s], blind_fns, np.int64(s), view, params[s], rng) != 0:
+            if eligible and blind_fns[s](np.int64(s), view, params[s], rng) != 0:
                 blind = 1
         if blind:
             b = np.int64(0)
         else:
-            b = call_bid(kinds[s], bid_fns, np.int64(s), hands[s], view, params[s], rng)
+            b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
             if not ((b == 0 and kr.nil != 0) or (min_bid <= b <= 13)):
                 error[0] = ERR_BID
                 error[2] = s
@@ -248,13 +235,12 @@ def play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, g
             b_seat = (dealer + 1 + k) & 3
             p_seat = b_seat ^ 2
             if view[V_BLIND + b_seat] == 1 and view[V_BLIND + p_seat] == 0:
-                pol = (kinds, exch_fns, params, rng)
                 if kr.exchange_order == EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, pol)
-                    ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, pol)
+                    ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                    ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
                 else:
-                    ok = _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, pol)
-                    ok = ok and _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, pol)
+                    ok = _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                    ok = ok and _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
                 if not ok:
                     error[0] = ERR_EXCHANGE
                     error[2] = view[V_SEAT]
@@ -301,7 +287,7 @@ def play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, g
                 legal = follow if follow != 0 else h
             view[V_SEAT] = s
             if legal & (legal - 1):
-                c = call_play(kinds[s], play_fns, np.int64(s), h, legal, view, params[s], rng)
+                c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
             else:
                 c = lowest_bit(legal)  # a forced card: no decision to ask for
             if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
@@ -365,7 +351,6 @@ _KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
 _I64_2D = types.int64[:, ::1]
 SIMULATE_SIG = types.void(
     _KR,
-    types.int64[::1],                # kinds: built-in strategy codes (strategies/dispatch.py)
     types.UniTuple(BLIND_NIL_FN, 4), types.UniTuple(BID_FN, 4),
     types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
     types.float64[:, ::1],           # params (4, N_PARAMS)
@@ -379,7 +364,7 @@ SIMULATE_SIG = types.void(
 
 
 @njit(SIMULATE_SIG, cache=True, nogil=True)
-def simulate_block(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit,
+def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit,
                    per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order).
 
@@ -415,7 +400,7 @@ def simulate_block(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, de
                 end = END_OVERFLOW
                 break
             row = i * per_game_cap + h
-            ok = play_hand(kr, kinds, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, h, dealer,
+            ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, h, dealer,
                            totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
                            plays, record_plays, error)
             if not ok:

@@ -18,11 +18,6 @@ from strategies.registry import Param, Strategy, register
 
 SUIT_MASK = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
 SUIT_MASK[3] |= (1 << 52) | (1 << 53)
-NON_SPADES = (1 << 39) - 1
-RANK_FIELD = (1 << 13) - 1
-SUIT_STRIDE = 1 | (1 << 13) | (1 << 26)  # one bit per side suit at rank 0
-NO_CARD = 62  # cheapest_winner: nothing wins
-NO_CARD_BIT = np.int64(1) << NO_CARD
 
 P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)
@@ -33,50 +28,59 @@ BID_SHIFT = 0.5  # added before rounding: contracts made 81 %, games about 15 ha
 def estimate_tricks(hand):
     """Expected tricks: aces, guarded kings (3/4), twice-guarded queens (1/3),
     top spades, spades beyond the third, and short side suits that can be ruffed."""
-    # Branch-free (conditions become 0/1 factors); the terms are added in a fixed order so that
-    # the floating-point sum, and therefore the bid, is the same on every platform.
     spades = hand & SUIT_MASK[SPADES]
     n_spades = popcount(spades)
     est = 0.0
     top = np.int64(1) << 53  # big joker, then little joker, then A♠, K♠ ...
     for i in range(4):  # the top spades held, each with enough guards to survive
-        est += 1.0 * (((spades & (top >> i)) != 0) & (n_spades > i))
+        if spades & (top >> i) and n_spades > i:
+            est += 1.0
     est += 0.8 * max(0, n_spades - 3)
     spare = max(0, n_spades - 2)  # spades left over for ruffing
     for s in range(3):
         m = hand & SUIT_MASK[s]
         n = popcount(m)
         ace = np.int64(1) << (13 * s + 12)
-        est += 1.0 * ((m & ace) != 0)
-        est += 0.75 * (((m & (ace >> 1)) != 0) & (n >= 2) & (n <= 4))
-        est += 0.33 * (((m & (ace >> 2)) != 0) & (n >= 3) & (n <= 4))
-        ruff = (n <= 1) & (spare > 0)
-        est += 0.5 * ruff
-        spare -= ruff
+        if m & ace:
+            est += 1.0
+        if m & (ace >> 1) and 2 <= n <= 4:
+            est += 0.75
+        if m & (ace >> 2) and 3 <= n <= 4:
+            est += 0.33
+        if n <= 1 and spare > 0:
+            est += 0.5
+            spare -= 1
     return est
 
 
-# The play helpers are written without data-dependent branches (both answers are computed and
-# one is selected): on random deals such branches are mispredicted about half the time.
 @njit(cache=True)
 def cheapest(legal):
-    """Lowest-ranked card, non-spades before spades (ties: the lower suit)."""
-    side = legal & NON_SPADES
-    # fold the three side suits onto one 13-bit rank field; the sentinel bits keep cttz defined
-    r = lowest_bit(((side | (side >> 13) | (side >> 26)) & RANK_FIELD) | (1 << 13))
-    c = r + lowest_bit(((side >> r) & SUIT_STRIDE) | (1 << 39))
-    return c if side != 0 else lowest_bit(legal)
+    """Lowest-ranked card, non-spades before spades."""
+    non_spades = legal & ~SUIT_MASK[SPADES]
+    if non_spades == 0:
+        return lowest_bit(legal)
+    best = -1
+    for s in range(3):
+        m = non_spades & SUIT_MASK[s]
+        if m:
+            c = lowest_bit(m)
+            if best < 0 or card_rank(c) < card_rank(best):
+                best = c
+    return best
 
 
 @njit(cache=True)
 def cheapest_winner(legal, win_card):
-    """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or NO_CARD."""
+    """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or -1."""
     ws = card_suit(win_card)
     above = ~((np.int64(2) << win_card) - 1)
-    spades = SUIT_MASK[SPADES]
-    winners = (legal & SUIT_MASK[ws] & above) | (legal & spades & -np.int64(ws != SPADES))
-    side = winners & ~spades
-    return lowest_bit((side if side != 0 else winners) | NO_CARD_BIT)
+    winners = legal & SUIT_MASK[ws] & above
+    if ws != SPADES:
+        winners |= legal & SUIT_MASK[SPADES]
+    if winners == 0:
+        return -1
+    side = winners & ~SUIT_MASK[SPADES]
+    return lowest_bit(side if side else winners)
 
 
 @njit(cache=True)
@@ -137,17 +141,22 @@ def play(seat, hand, legal, view, params, rng):
     if view[V_BID + seat] == 0:
         return nil_card(legal, view)
     if view[V_NPLAYED] == 0:
-        # lead: lowest card of the longest non-spade suit we may lead (ties: the lower suit);
-        # key = length * 4 + tie-break, so one max picks the suit without branches
-        k = max(popcount(legal & SUIT_MASK[0]) * 4 + 3,
-                max(popcount(legal & SUIT_MASK[1]) * 4 + 2, popcount(legal & SUIT_MASK[2]) * 4 + 1))
-        if k < 4:  # only spades
+        # lead: lowest card of the longest non-spade suit we may lead
+        best_suit = -1
+        best_len = 0
+        for s in range(3):
+            n = popcount(legal & SUIT_MASK[s])
+            if n > best_len:
+                best_len = n
+                best_suit = s
+        if best_suit < 0:
             return lowest_bit(legal)
-        return lowest_bit(legal & SUIT_MASK[3 - (k & 3)])
+        return lowest_bit(legal & SUIT_MASK[best_suit])
     ws = view[V_WINNING_SEAT]
-    win = cheapest_winner(legal, view[V_TRICK + ws])
-    low = cheapest(legal)
-    return low if (ws == seat ^ 2) | (win == NO_CARD) else win
+    if ws == seat ^ 2:
+        return cheapest(legal)
+    c = cheapest_winner(legal, view[V_TRICK + ws])
+    return c if c >= 0 else cheapest(legal)
 
 
 STRATEGY = register(Strategy(
