@@ -26,7 +26,7 @@ from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
 DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # rows per file; two shards are in memory at once
-GAME_ROWS = 32          # rows reserved per game on the fast path (simple self-play: 0.4 % of games are longer and are replayed)
+GAME_ROWS = 32          # rows reserved per game on the fast path; longer games (0.4 % in simple self-play) are replayed
 REPLAY_ROWS = 1 << 20   # rows per kernel call when replaying long games
 MIN_SPLIT = 256         # fewest games worth a thread of their own
 MAX_SEED = 2**63 - 1
