@@ -25,7 +25,7 @@ from simulator.rules import SpadesRules
 from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
-DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # rows per file; two shards are in memory at once
+DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # per file; one shard per worker thread in memory
 GAME_ROWS = 32          # rows reserved per game on the fast path; longer games (0.4 % in simple self-play) are replayed
 REPLAY_ROWS = 1 << 20   # rows per kernel call when replaying long games
 MIN_SPLIT = 256         # fewest games worth a thread of their own

@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
-# Encoding options, chosen by measurement on a 262,144-hand shard (docs/architecture.md):
+# Encoding options, chosen by measurement on a 262,144-hand shard (README, Speed and memory):
 # the random 64-bit masks do not compress, so they are stored plain (lz4 saved 0.1 B a mask);
 # everything else is lz4 (zstd-1 was 54 B/hand at 0.74 us of CPU per hand, this is 73 B at 0.43 us);
 # dictionary encoding only on the small-valued columns; min/max statistics only where readers

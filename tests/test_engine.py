@@ -13,7 +13,7 @@ import pytest
 from simulator import engine
 from simulator.cards import popcount
 from simulator.engine import RunConfig, RunError, run, run_to_tables
-from simulator.output import RunDirError
+from simulator.output import RunDirError, read_manifest
 from simulator.rules import build_rules
 from strategies.registry import parse_spec
 
@@ -161,3 +161,25 @@ def test_resume_after_kill_9(tmp_path):
                         "--resume"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert _read(out).equals(_read(full))
+
+
+def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
+    # a plug-in that leads its highest card, even an unbroken spade, and otherwise plays like random
+    from numba import njit
+
+    from simulator.cards import highest_bit
+    from simulator.interface import PLAY_SIG, V_NPLAYED
+    from strategies import random as random_strategy
+    from strategies.registry import SeatStrategy, Strategy
+
+    @njit(PLAY_SIG)
+    def play(seat, hand, legal, view, params, rng):
+        return highest_bit(hand) if view[V_NPLAYED] == 0 else highest_bit(legal)
+
+    base = random_strategy.STRATEGY
+    cheat = SeatStrategy(Strategy("cheat", "test", base.blind_nil, base.bid, base.exchange, play, base.params))
+    c = cfg(rules=build_rules("cardems"), seats=(cheat,) + (RANDOM,) * 3, count=4000, shard_size=500)
+    with pytest.raises(RunError, match=r"strategy 'cheat' at seat 0 made illegal card \d+ in game \d+, hand 0"):
+        run(c, tmp_path / "run", threads=2, progress=False)
+    assert not list((tmp_path / "run").rglob("*.tmp"))  # no half-written file left behind
+    assert read_manifest(tmp_path / "run")["status"] == "running"  # not marked complete
