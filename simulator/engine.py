@@ -193,7 +193,7 @@ def replay_hands(cfg: RunConfig, game_ids, threads: int | None = None) -> pa.Tab
     ids = np.asarray(game_ids, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
         raise RunError(f"hand ids must be within 0..{cfg.count - 1}")
-    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, 1, set_threads(threads))
+    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, 1, worker_count(threads))
     return _hands_table(cfg, ids_, masks, small, scores, plays if cfg.record_plays else None)
 
 
@@ -230,7 +230,7 @@ def _games_table(first: int, games: np.ndarray) -> pa.Table:
          pa.array(games[3].astype(np.int8)), end], schema=GAMES_SCHEMA)
 
 
-def set_threads(threads: int | None) -> int:
+def worker_count(threads: int | None) -> int:
     """Number of worker threads to use (default: the cores this process may run on)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     n = cores if threads is None else threads
@@ -241,7 +241,7 @@ def set_threads(threads: int | None) -> int:
 
 def run_to_tables(cfg: RunConfig, threads: int | None = None) -> tuple[pa.Table, pa.Table | None]:
     """Compute a whole (small) run in memory: all shards concatenated."""
-    workers = set_threads(threads)
+    workers = worker_count(threads)
     parts = [compute_shard(cfg, i, workers) for i in range(cfg.n_shards)]
     hands = pa.concat_tables([p[0] for p in parts]).combine_chunks()
     games = pa.concat_tables([p[1] for p in parts]).combine_chunks() if cfg.mode == "games" else None
@@ -265,7 +265,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     """
     from tqdm import tqdm
 
-    workers = set_threads(threads)
+    workers = worker_count(threads)
     rd = RunDir(out, cfg.plan(), overwrite=overwrite, resume=resume, games_mode=cfg.mode == "games")
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     done_before = sum(cfg.shard_range(i)[1] for i in range(cfg.n_shards)) - sum(cfg.shard_range(i)[1] for i in todo)

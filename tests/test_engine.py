@@ -112,7 +112,7 @@ def test_run_on_worker_threads_writes_the_same_rows(tmp_path, mode, count, shard
 
 def test_thread_count_is_checked():
     with pytest.raises(RunError, match="invalid thread count 0: allowed 1 to"):
-        engine.set_threads(0)
+        engine.worker_count(0)
 
 
 def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):

@@ -310,14 +310,17 @@ def test_detects_a_wrong_number(field, delta):
     _caught(CLASSIC_HANDS, rf"hand 42 .*{field} = ", rows)
 
 
+def _swap_lowest(row, key_a, key_b):
+    """Swap the lowest card of mask column key_a with the lowest of key_b in one row."""
+    a, b = ref.cards_in(row[key_a]), ref.cards_in(row[key_b])
+    x, y = min(a), min(b)
+    row[key_a] = ref.mask_from((a - {x}) | {y})
+    row[key_b] = ref.mask_from((b - {y}) | {x})
+
+
 def test_detects_a_wrong_deal():
     rows = _rows(simulate(*CLASSIC_HANDS)[4])
-    row = rows[3]
-    a = ref.cards_in(row["dealt_0"])
-    b = ref.cards_in(row["dealt_1"])
-    x, y = min(a), min(b)
-    row["dealt_0"] = ref.mask_from((a - {x}) | {y})
-    row["dealt_1"] = ref.mask_from((b - {y}) | {x})
+    _swap_lowest(rows[3], "dealt_0", "dealt_1")
     _caught(CLASSIC_HANDS, r"hand 3 .*dealt_0 = ", rows)
 
 
@@ -325,10 +328,7 @@ def test_detects_held_cards_changed_without_an_exchange():
     rows = _rows(simulate(*CLASSIC_HANDS)[4])
     for r, row in enumerate(rows):
         if not any(row[f"blind_{s}"] for s in range(4)):
-            a, b = ref.cards_in(row["held_0"]), ref.cards_in(row["held_2"])
-            x, y = min(a), min(b)
-            row["held_0"] = ref.mask_from((a - {x}) | {y})
-            row["held_2"] = ref.mask_from((b - {y}) | {x})
+            _swap_lowest(row, "held_0", "held_2")
             _caught(CLASSIC_HANDS, rf"hand {r} .*held_0 .* without a Blind Nil exchange", rows)
             return
     pytest.fail("no hand without a Blind Nil")
