@@ -96,6 +96,11 @@ class _Policies:
     play: tuple
     params: np.ndarray = field(repr=False)
 
+    @property
+    def same_seats(self) -> bool:
+        """One play function with one parameter row at every seat (the kernel's fast path)."""
+        return all(f is self.play[0] for f in self.play) and bool((self.params == self.params[0]).all())
+
 
 def _policies(seats) -> _Policies:
     params = np.ascontiguousarray(np.stack([s.params for s in seats]), dtype=np.float64)
@@ -127,7 +132,7 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, 
     errors = np.zeros((4, n_games), np.int64)
     games_mode = cfg.mode == "games"
     kernel.simulate_block(
-        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params,
+        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params, pol.same_seats,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.ascontiguousarray(game_ids, dtype=np.int64),
         np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
         ids, masks, small, scores, plays, games, errors)

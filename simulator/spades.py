@@ -153,7 +153,7 @@ def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
 
 
 @njit(cache=True)
-def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, hand_no, dealer,
+def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, seed, game_id, hand_no, dealer,
               totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores, plays,
               record_plays,
               error):
@@ -161,6 +161,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
     filled) when a policy returned an illegal bid, exchange or card.
+    ``same_seats``: every seat has the same play function and parameters.
     """
     # ---- deal: Fisher-Yates on the deck, position p goes to seat dealer+1+p
     rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
@@ -259,6 +260,11 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
     first_leader = leader
     spades = SUIT_MASKS[SPADES]
     broken = 0
+    # With one strategy at every seat the card decisions call seat 0's function and
+    # parameter row, taken once here: the per-seat jump and row slice of each call cost
+    # 17 % of the kernel (docs/architecture.md).
+    play0 = play_fns[0]
+    params0 = params[0]
     for s in range(4):
         tricks[s] = 0
     for t in range(13):
@@ -287,7 +293,10 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id,
                 legal = follow if follow != 0 else h
             view[V_SEAT] = s
             if legal & (legal - 1):
-                c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
+                if same_seats:
+                    c = play0(np.int64(s), h, legal, view, params0, rng)
+                else:
+                    c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
             else:
                 c = lowest_bit(legal)  # a forced card: no decision to ask for
             if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
@@ -354,6 +363,7 @@ SIMULATE_SIG = types.void(
     types.UniTuple(BLIND_NIL_FN, 4), types.UniTuple(BID_FN, 4),
     types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
     types.float64[:, ::1],           # params (4, N_PARAMS)
+    types.boolean,                   # same_seats: one play function and parameter row at all seats
     types.int64[::1],                # deck template
     types.int64, types.int64[::1],   # seed, game ids
     types.int64, types.int64,        # hand_limit, per_game_cap (rows reserved per game)
@@ -364,7 +374,7 @@ SIMULATE_SIG = types.void(
 
 
 @njit(SIMULATE_SIG, cache=True, nogil=True)
-def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl, seed, game_ids, hand_limit,
+def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, deck_tpl, seed, game_ids, hand_limit,
                    per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order).
 
@@ -400,7 +410,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, deck_tpl,
                 end = END_OVERFLOW
                 break
             row = i * per_game_cap + h
-            ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, seed, game_id, h, dealer,
+            ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, seed, game_id, h, dealer,
                            totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
                            plays, record_plays, error)
             if not ok:

@@ -38,6 +38,22 @@ def test_same_data_for_any_threads_and_shard_size(mode, count, limit):
             assert g.equals(ref_g)
 
 
+@pytest.mark.parametrize("spec", ["simple", "heuristic", "random:nil_prob=0.2,blind_nil_prob=0.2"])
+def test_one_strategy_fast_path_plays_like_the_per_seat_path(spec, monkeypatch):
+    # self-play takes the kernel's same-seats path; forcing the per-seat path must not change a card
+    c = cfg(seats=(parse_spec(spec),) * 4, mode="games", count=60, hand_limit=80, record_plays=True)
+    assert engine._policies(c.seats).same_seats
+    fast_h, fast_g = run_to_tables(c)
+    monkeypatch.setattr(engine._Policies, "same_seats", property(lambda self: False))
+    slow_h, slow_g = run_to_tables(c)
+    assert fast_h.equals(slow_h) and fast_g.equals(slow_g)
+
+
+def test_same_seats_needs_one_play_function_and_one_parameter_row():
+    assert not engine._policies((parse_spec("simple"),) * 3 + (parse_spec("heuristic"),)).same_seats
+    assert not engine._policies((parse_spec("simple"),) * 3 + (parse_spec("simple:nil=0"),)).same_seats
+
+
 def test_long_games_take_the_replay_path_and_keep_order():
     # random players rarely reach 500, so many games outgrow the fast path's rows per game
     h, g = run_to_tables(cfg(mode="games", count=40, hand_limit=200), threads=2)
