@@ -43,24 +43,25 @@ from simulator.rules import PRESETS  # noqa: E402
 from strategies.registry import available, parse_spec  # noqa: E402
 
 
-def timed_runs(cfg: RunConfig, thread_counts: tuple[int, ...], repeat: int) -> dict[int, float]:
-    """Median seconds of a full run into a fresh directory per thread count (compile excluded by a
-    warm-up). The thread counts take turns, so a slow spell of this shared machine hits all alike."""
+def timed_runs(cfg: RunConfig, thread_counts: tuple[int, ...], repeat: int) -> dict[int, tuple[float, float]]:
+    """Median (wall, CPU) seconds of a full run into a fresh directory per thread count (compile
+    excluded by a warm-up; CPU summed over the process's threads). The thread counts take turns,
+    so a slow spell of this shared machine hits all alike."""
     times = {t: [] for t in thread_counts}
     with tempfile.TemporaryDirectory() as tmp:
         run(RunConfig(**{**cfg.__dict__, "count": min(cfg.count, 1000)}), Path(tmp) / "warm", progress=False)
         for i in range(repeat):
             for threads in thread_counts:
                 out = Path(tmp) / f"r{i}-{threads}"
-                t = time.perf_counter()
+                t, cpu = time.perf_counter(), time.process_time()
                 run(cfg, out, threads=threads, progress=False)
-                times[threads].append(time.perf_counter() - t)
+                times[threads].append((time.perf_counter() - t, time.process_time() - cpu))
                 shutil.rmtree(out)
-    return {t: statistics.median(v) for t, v in times.items()}
+    return {t: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for t, v in times.items()}
 
 
 def timed_run(cfg: RunConfig, threads: int, repeat: int) -> float:
-    return timed_runs(cfg, (threads,), repeat)[threads]
+    return timed_runs(cfg, (threads,), repeat)[threads][0]
 
 
 def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
@@ -124,10 +125,13 @@ def main():
            "command": " ".join(["python", "scripts/benchmark.py", *sys.argv[1:]])}
     hands_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="hands", count=a.hands)
     times = timed_runs(hands_cfg, (1, 2), a.repeat)
-    t1, t2 = times[1], times[2]
+    (t1, cpu1), (t2, cpu2) = times[1], times[2]
     res["hands_per_s_1_thread"] = a.hands / t1
     res["hands_per_s_2_threads"] = a.hands / t2
     res["thread_scaling"] = t1 / t2
+    # why the scaling is below 2: more CPU per hand with both cores busy, or idle cores
+    res["end_to_end_cpu_us_per_hand"] = {"1_thread": cpu1 / a.hands * 1e6, "2_threads": cpu2 / a.hands * 1e6}
+    res["cores_busy_2_threads"] = cpu2 / (2 * t2)
     res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
     res["games_per_s_2_threads"] = a.games / timed_run(games_cfg, 2, a.repeat)
