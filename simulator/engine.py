@@ -97,9 +97,10 @@ class _Policies:
     params: np.ndarray = field(repr=False)
 
     @property
-    def same_seats(self) -> bool:
-        """One play function with one parameter row at every seat (the kernel's fast path)."""
-        return all(f is self.play[0] for f in self.play) and bool((self.params == self.params[0]).all())
+    def kind(self) -> int:
+        """How the kernel calls these policies: per seat, or one built-in strategy compiled in."""
+        same_params = bool((self.params == self.params[0]).all())
+        return kernel.policy_kind_of(self.blind, self.bid, self.play, same_params)
 
 
 def _policies(seats) -> _Policies:
@@ -131,8 +132,9 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, 
     games = np.zeros((5, n_games), np.int64)
     errors = np.zeros((4, n_games), np.int64)
     games_mode = cfg.mode == "games"
-    kernel.simulate_block(
-        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params, pol.same_seats,
+    kind = pol.kind
+    kernel.kernel_for(kind)(
+        cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params, kind,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.ascontiguousarray(game_ids, dtype=np.int64),
         np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
         ids, masks, small, scores, plays, games, errors)

@@ -1,8 +1,9 @@
 """The Spades kernels: deal, bid, exchange, play, score and game end.
 
 Everything here is ``@njit`` and works on bitmask hands (see ``cards.py``).
-``simulate_block`` is the one entry point the engine calls; it plays a list
-of games and writes one row per hand into caller-owned column arrays. It is
+``simulate_block`` is the one entry point the engine calls (compiled per
+policy kind through ``kernel_for``); it plays a list of games and writes one
+row per hand into caller-owned column arrays. It is
 serial and releases the GIL: the engine runs several calls at once on Python
 threads, one per core (see engine.py for why not ``prange``). Each game draws
 only from its own counter-based streams (``rng.py``), so the output does not
@@ -13,8 +14,11 @@ compiled scoring code, for tests and tools.
 """
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 from numba import njit, types, typeof
+from numba.extending import overload
 
 from simulator.cards import SPADES, SUIT_MASKS, beats, card_suit, lowest_bit, popcount
 from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIVE_BACK, EXCHANGE_GIVE_FIRST,
@@ -134,6 +138,53 @@ def check_game_end(kr, t0, t1):
     return -1, END_NONE
 
 
+# ---------------------------------------------------------------- policy calls
+# How the kernel calls the seat policies (argument ``policy_kind``). PER_SEAT: each seat's
+# own functions, through their function pointers, with its own parameter row. Kind i + 1:
+# the built-in strategy module INLINED[i] at every seat with one parameter row; that kind
+# has a kernel of its own with the strategy's Blind Nil, bid and play functions compiled
+# into it, which takes 0.6-0.8 of the per-seat path's time (docs/architecture.md). The
+# table is fixed in the source (and so in the compile cache's key): a cached kernel never
+# meets other functions under its kind. Every other seating plays through PER_SEAT.
+PER_SEAT = 0
+INLINED = ("strategies.simple", "strategies.random", "strategies.heuristic")
+
+
+def policy_kind_of(blind_fns, bid_fns, play_fns, same_params: bool) -> int:
+    """The kind of policy call for seats with these functions (see above)."""
+    if same_params:
+        for i, name in enumerate(INLINED):
+            m = importlib.import_module(name)
+            if all(f is m.blind_nil for f in blind_fns) and all(f is m.bid for f in bid_fns) \
+                    and all(f is m.play for f in play_fns):
+                return i + 1
+    return PER_SEAT
+
+
+def _inlined(policy: str):
+    """A stub ``call(kind, args)`` that compiles into ``INLINED[kind - 1].<policy>(*args)``."""
+    def call(kind, args):
+        pass
+
+    @overload(call, prefer_literal=True, inline="always")
+    def compiled(kind, args):
+        if not (isinstance(kind, types.IntegerLiteral) and kind.literal_value != PER_SEAT):
+            return lambda kind, args: np.int64(-1)  # not reached: PER_SEAT calls each seat's function
+        fn = njit(inline="always")(getattr(importlib.import_module(INLINED[kind.literal_value - 1]), policy).py_func)
+        # the policies take 4, 5 or 6 arguments (interface.py); spelled out, as with *args the
+        # literal typing failed and the fallback above was compiled instead
+        if len(args) == 4:
+            return lambda kind, args: fn(args[0], args[1], args[2], args[3])
+        if len(args) == 5:
+            return lambda kind, args: fn(args[0], args[1], args[2], args[3], args[4])
+        return lambda kind, args: fn(args[0], args[1], args[2], args[3], args[4], args[5])
+
+    return call
+
+
+_blind_nil_inlined, _bid_inlined, _play_inlined = _inlined("blind_nil"), _inlined("bid"), _inlined("play")
+
+
 # ------------------------------------------------------------------ one hand
 @njit(cache=True)
 def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
@@ -152,8 +203,8 @@ def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
     return True
 
 
-@njit(cache=True)
-def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, seed, game_id, hand_no, dealer,
+@njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
+def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
               totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores, plays,
               record_plays,
               error):
@@ -161,7 +212,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, se
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
     filled) when a policy returned an illegal bid, exchange or card.
-    ``same_seats``: every seat has the same play function and parameters.
+    ``policy_kind``: how to call the seat policies (see ``policy_kind_of``).
     """
     # ---- deal: Fisher-Yates on the deck, position p goes to seat dealer+1+p
     rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
@@ -199,6 +250,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, se
     view[V_WINNING_SEAT] = -1
 
     # ---- bidding, left of the dealer first
+    params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
     for k in range(4):
         s = (dealer + 1 + k) & 3
         team = s & 1
@@ -214,12 +266,20 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, se
             eligible = True
             if kr.blind_nil_eligibility == ELIGIBLE_TRAILING:
                 eligible = totals[1 - team] - totals[team] >= kr.blind_nil_deficit
-            if eligible and blind_fns[s](np.int64(s), view, params[s], rng) != 0:
-                blind = 1
+            if eligible:
+                if policy_kind == PER_SEAT:
+                    wants = blind_fns[s](np.int64(s), view, params[s], rng)
+                else:
+                    wants = _blind_nil_inlined(policy_kind, (np.int64(s), view, params0, rng))
+                if wants != 0:
+                    blind = 1
         if blind:
             b = np.int64(0)
         else:
-            b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
+            if policy_kind == PER_SEAT:
+                b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
+            else:
+                b = _bid_inlined(policy_kind, (np.int64(s), hands[s], view, params0, rng))
             if not ((b == 0 and kr.nil != 0) or (min_bid <= b <= 13)):
                 error[0] = ERR_BID
                 error[2] = s
@@ -260,11 +320,6 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, se
     first_leader = leader
     spades = SUIT_MASKS[SPADES]
     broken = 0
-    # With one strategy at every seat the card decisions call seat 0's function and
-    # parameter row, taken once here: the per-seat jump and row slice of each call cost
-    # 17 % of the kernel (docs/architecture.md).
-    play0 = play_fns[0]
-    params0 = params[0]
     for s in range(4):
         tricks[s] = 0
     for t in range(13):
@@ -293,10 +348,10 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, se
                 legal = follow if follow != 0 else h
             view[V_SEAT] = s
             if legal & (legal - 1):
-                if same_seats:
-                    c = play0(np.int64(s), h, legal, view, params0, rng)
-                else:
+                if policy_kind == PER_SEAT:
                     c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
+                else:
+                    c = _play_inlined(policy_kind, (np.int64(s), h, legal, view, params0, rng))
             else:
                 c = lowest_bit(legal)  # a forced card: no decision to ask for
             if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
@@ -358,25 +413,42 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, se
 # ----------------------------------------------------------------- the kernel
 _KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
 _I64_2D = types.int64[:, ::1]
-SIMULATE_SIG = types.void(
-    _KR,
-    types.UniTuple(BLIND_NIL_FN, 4), types.UniTuple(BID_FN, 4),
-    types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
-    types.float64[:, ::1],           # params (4, N_PARAMS)
-    types.boolean,                   # same_seats: one play function and parameter row at all seats
-    types.int64[::1],                # deck template
-    types.int64, types.int64[::1],   # seed, game ids
-    types.int64, types.int64,        # hand_limit, per_game_cap (rows reserved per game)
-    types.boolean, types.boolean,    # games_mode, record_plays
-    _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, masks, small, scores, plays
-    _I64_2D, _I64_2D,                # games (5, n_games), errors (4, n_games)
-)
 
 
-@njit(SIMULATE_SIG, cache=True, nogil=True)
-def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, deck_tpl, seed, game_ids, hand_limit,
+def kernel_signature(policy_kind: int):
+    """simulate_block's signature: the policy kind is a compile-time constant, so each inlined
+    built-in gets a kernel of its own; PER_SEAT has the generic one."""
+    kind = types.int64 if policy_kind == PER_SEAT else types.IntegerLiteral(policy_kind)
+    return types.void(
+        _KR,
+        types.UniTuple(BLIND_NIL_FN, 4), types.UniTuple(BID_FN, 4),
+        types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
+        types.float64[:, ::1],           # params (4, N_PARAMS)
+        kind,                            # policy_kind (see policy_kind_of)
+        types.int64[::1],                # deck template
+        types.int64, types.int64[::1],   # seed, game ids
+        types.int64, types.int64,        # hand_limit, per_game_cap (rows reserved per game)
+        types.boolean, types.boolean,    # games_mode, record_plays
+        _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, masks, small, scores, plays
+        _I64_2D, _I64_2D,                # games (5, n_games), errors (4, n_games)
+    )
+
+
+_ENTRY_POINTS: dict = {}
+
+
+def kernel_for(policy_kind: int):
+    """The compiled simulate_block for ``policy_kind``: loaded from Numba's cache, else compiled once.
+    Only explicit signatures are ever compiled, so every process finds them in the cache."""
+    if policy_kind not in _ENTRY_POINTS:
+        _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
+    return _ENTRY_POINTS[policy_kind]
+
+
+@njit(cache=True, nogil=True)
+def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, deck_tpl, seed, game_ids, hand_limit,
                    per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
-    """Play the games ``game_ids`` (any ids, in any order).
+    """Play the games ``game_ids`` (any ids, in any order); call it through ``kernel_for``.
 
     Game ``i`` of the block writes its hands to rows ``i * per_game_cap ...``.
     In hands mode every game is one hand from a fresh score (hand_limit = 1).
@@ -410,7 +482,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seat
                 end = END_OVERFLOW
                 break
             row = i * per_game_cap + h
-            ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, same_seats, seed, game_id, h, dealer,
+            ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
                            totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
                            plays, record_plays, error)
             if not ok:

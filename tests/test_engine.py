@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simulator import engine
+from simulator import spades as kernel
 from simulator.cards import popcount
 from simulator.engine import RunConfig, RunError, run, run_to_tables
 from simulator.output import RunDirError, read_manifest
@@ -39,19 +40,24 @@ def test_same_data_for_any_threads_and_shard_size(mode, count, limit):
 
 
 @pytest.mark.parametrize("spec", ["simple", "heuristic", "random:nil_prob=0.2,blind_nil_prob=0.2"])
-def test_one_strategy_fast_path_plays_like_the_per_seat_path(spec, monkeypatch):
-    # self-play takes the kernel's same-seats path; forcing the per-seat path must not change a card
+def test_a_built_in_compiled_into_the_kernel_plays_like_the_per_seat_path(spec, monkeypatch):
+    # self-play of a built-in takes a kernel with the strategy compiled in; the per-seat
+    # path (function pointers) must play the same cards, bids and Blind Nils
     c = cfg(seats=(parse_spec(spec),) * 4, mode="games", count=60, hand_limit=80, record_plays=True)
-    assert engine._policies(c.seats).same_seats
+    assert engine._policies(c.seats).kind != kernel.PER_SEAT
     fast_h, fast_g = run_to_tables(c)
-    monkeypatch.setattr(engine._Policies, "same_seats", property(lambda self: False))
+    monkeypatch.setattr(engine._Policies, "kind", property(lambda self: kernel.PER_SEAT))
     slow_h, slow_g = run_to_tables(c)
     assert fast_h.equals(slow_h) and fast_g.equals(slow_g)
 
 
-def test_same_seats_needs_one_play_function_and_one_parameter_row():
-    assert not engine._policies((parse_spec("simple"),) * 3 + (parse_spec("heuristic"),)).same_seats
-    assert not engine._policies((parse_spec("simple"),) * 3 + (parse_spec("simple:nil=0"),)).same_seats
+def test_only_one_built_in_with_one_parameter_row_is_compiled_in():
+    def kind(*specs):
+        return engine._policies([parse_spec(s) for s in specs]).kind
+    assert kind(*["simple"] * 4) == 1 + kernel.INLINED.index("strategies.simple")
+    assert kind(*["heuristic:bag_mode=avoid"] * 4) == 1 + kernel.INLINED.index("strategies.heuristic")
+    assert kind("simple", "simple", "simple", "heuristic") == kernel.PER_SEAT
+    assert kind("simple", "simple", "simple", "simple:nil=0") == kernel.PER_SEAT
 
 
 def test_long_games_take_the_replay_path_and_keep_order():
