@@ -43,25 +43,23 @@ from simulator.rules import PRESETS  # noqa: E402
 from strategies.registry import available, parse_spec  # noqa: E402
 
 
-def timed_runs(cfg: RunConfig, thread_counts: tuple[int, ...], repeat: int) -> dict[int, tuple[float, float]]:
-    """Median (wall, CPU) seconds of a full run into a fresh directory per thread count (compile
-    excluded by a warm-up; CPU summed over the process's threads). The thread counts take turns,
+def timed_runs(runs: dict[str, tuple[RunConfig, int]], repeat: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) seconds of each labelled (config, threads) run into a fresh directory
+    (compile excluded by a warm-up; CPU summed over the process's threads). The runs take turns,
     so a slow spell of this shared machine hits all alike."""
-    times = {t: [] for t in thread_counts}
+    times = {label: [] for label in runs}
     with tempfile.TemporaryDirectory() as tmp:
-        run(RunConfig(**{**cfg.__dict__, "count": min(cfg.count, 1000)}), Path(tmp) / "warm", progress=False)
+        for label, (cfg, _) in runs.items():
+            run(RunConfig(**{**cfg.__dict__, "count": min(cfg.count, 1000)}), Path(tmp) / f"warm-{label}",
+                progress=False)
         for i in range(repeat):
-            for threads in thread_counts:
-                out = Path(tmp) / f"r{i}-{threads}"
+            for label, (cfg, threads) in runs.items():
+                out = Path(tmp) / f"r{i}-{label}"
                 t, cpu = time.perf_counter(), time.process_time()
                 run(cfg, out, threads=threads, progress=False)
-                times[threads].append((time.perf_counter() - t, time.process_time() - cpu))
+                times[label].append((time.perf_counter() - t, time.process_time() - cpu))
                 shutil.rmtree(out)
-    return {t: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for t, v in times.items()}
-
-
-def timed_run(cfg: RunConfig, threads: int, repeat: int) -> float:
-    return timed_runs(cfg, (threads,), repeat)[threads][0]
+    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
 
 
 def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
@@ -124,8 +122,8 @@ def main():
     res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
            "command": " ".join(["python", "scripts/benchmark.py", *sys.argv[1:]])}
     hands_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="hands", count=a.hands)
-    times = timed_runs(hands_cfg, (1, 2), a.repeat)
-    (t1, cpu1), (t2, cpu2) = times[1], times[2]
+    times = timed_runs({"1": (hands_cfg, 1), "2": (hands_cfg, 2)}, a.repeat)
+    (t1, cpu1), (t2, cpu2) = times["1"], times["2"]
     res["hands_per_s_1_thread"] = a.hands / t1
     res["hands_per_s_2_threads"] = a.hands / t2
     res["thread_scaling"] = t1 / t2
@@ -134,11 +132,10 @@ def main():
     res["cores_busy_2_threads"] = cpu2 / (2 * t2)
     res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
-    res["games_per_s_2_threads"] = a.games / timed_run(games_cfg, 2, a.repeat)
-    per_hand = {}
-    for name in available():
-        cfg = RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands", count=a.hands // 2)
-        per_hand[name] = timed_run(cfg, 2, a.repeat) / cfg.count
+    res["games_per_s_2_threads"] = a.games / timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"][0]
+    per_strategy = {name: (RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands",
+                                     count=a.hands // 2), 2) for name in available()}
+    per_hand = {k: wall for k, (wall, _) in timed_runs(per_strategy, a.repeat).items()}  # same count each
     res["cost_per_hand_vs_simple"] = {k: v / per_hand["simple"] for k, v in per_hand.items()}
     res["warm_cli_10000_hands_s"] = cli_wall(["simulate", "spades", "--hands", "10000", "--strategy", "simple"],
                                              a.repeat)

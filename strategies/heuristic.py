@@ -603,12 +603,15 @@ def cheapest_beater(beat, led):
     return np.int64(lowest_bit(f if f else beat))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, my_bid, my_tricks,
            p_bid, p_tricks, p_card, l_bid, l_tricks, l_card, r_bid, r_tricks, r_card, vl, vr, vp,
-           need, opp_need, remaining, bags, bag_limit, mode, bag_guard, cover_nil, attack_nil, second_cash):
+           need, opp_need, remaining, bags, bag_limit, options):
     """The card to play, from the scalars ``play`` read (p_ = partner, l_ = left, r_ = right opponent;
-    ``*_card`` the card that seat played to this trick or -1; ``v*`` shown voids)."""
+    ``*_card`` the card that seat played to this trick or -1; ``v*`` shown voids; ``options`` the
+    strategy parameters of play, one tuple so that the call stays under Python's 30-argument
+    limit for a plain call, which Numba needs to inline it)."""
+    mode, bag_guard, cover_nil, attack_nil, second_cash = options
     if popcount(legal) == 1:
         return np.int64(lowest_bit(legal))
     partner = seat ^ 2
@@ -777,8 +780,8 @@ def play(seat, hand, legal, view, params, rng):
                   view[V_BID + righty], view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
                   need, opp_need, 13 - view[V_TRICK_NO], view[V_BAGS + team], view[V_BAG_LIMIT],
-                  np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
-                  params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0)
+                  (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
+                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0))
 
 
 PARAMS = (
