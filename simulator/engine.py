@@ -12,7 +12,7 @@ import ctypes
 import os
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -278,7 +278,8 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     ``threads`` is the number of cores the run may use. Each worker thread
     computes a whole shard and writes it (the kernel and the Parquet encoder
     release the GIL), so each core does its own share of both and at most
-    ``threads`` shards are in memory. A run with fewer shards than threads
+    ``threads`` shards are in memory; one more thread makes the written files
+    durable (fsync, then rename), which takes disk time, not CPU. A run with fewer shards than threads
     splits each shard between the threads instead.
 
     Why threads around a serial kernel rather than a ``prange`` kernel and a
@@ -300,18 +301,24 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     bar = tqdm(total=cfg.count, initial=done_before, unit=cfg.mode[:-1], unit_scale=True, disable=progress is False
                if progress is not None else None, leave=False, desc=f"simulating {cfg.mode}", dynamic_ncols=True)
 
-    def shard_task(i: int) -> int:
+    def shard_task(i: int) -> tuple[int, Future]:
         hands, games = compute_shard(cfg, i, per_shard)
-        rd.write_shard(i, hands, games)
-        return hands.num_rows
+        staged = rd.stage_shard(i, hands, games)
+        # the fsync waits on the disk, not the CPU: a syncer thread does it while this core computes on
+        return hands.num_rows, syncer.submit(rd.commit_shard, staged)
 
     def finish(pending: deque) -> None:
         nonlocal n_hands
         i, future = pending.popleft()
-        n_hands += future.result()
+        rows, synced = future.result()
+        n_hands += rows
+        commits.append(synced)
+        for done in (c for c in commits if c.done()):
+            done.result()  # an I/O error stops the run here
         bar.update(cfg.shard_range(i)[1])
 
-    with ThreadPoolExecutor(max_workers=in_flight) as pool:
+    commits: list[Future] = []
+    with ThreadPoolExecutor(max_workers=1) as syncer, ThreadPoolExecutor(max_workers=in_flight) as pool:
         pending = deque()
         for i in todo:
             if len(pending) == in_flight:
@@ -319,6 +326,8 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
             pending.append((i, pool.submit(shard_task, i)))
         while pending:
             finish(pending)
+        for c in commits:
+            c.result()  # every shard on disk before the manifest says complete
     bar.close()
     seconds = time.perf_counter() - t0
     info = {"compute_seconds": rd.previous_seconds + seconds, "threads": workers,

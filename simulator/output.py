@@ -70,7 +70,8 @@ def _write_json_atomic(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def write_parquet_atomic(table: pa.Table, path: Path) -> None:
+def write_parquet_staged(table: pa.Table, path: Path) -> Path:
+    """Encode ``table`` into ``path`` + ``.tmp``: written but not yet durable; ``commit`` makes it ``path``."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         names = table.column_names
@@ -79,9 +80,21 @@ def write_parquet_atomic(table: pa.Table, path: Path) -> None:
                        use_dictionary=[c for c in names if not c.startswith(NO_DICTIONARY)],
                        write_statistics=[c for c in STATISTICS if c in names],
                        column_encoding={"game_id": "DELTA_BINARY_PACKED"})
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    return tmp
+
+
+def commit(tmp: Path) -> None:
+    """Flush a staged file to disk, then rename it into place (readers never see a partial file)."""
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, tmp.with_name(tmp.name.removesuffix(".tmp")))
+
+
+def write_parquet_atomic(table: pa.Table, path: Path) -> None:
+    commit(write_parquet_staged(table, path))
 
 
 def read_manifest(out: Path) -> dict:
@@ -141,8 +154,16 @@ class RunDir:
             return False
         return not self.games_mode or (self.path / "games" / name).exists()
 
-    def write_shard(self, index: int, hands: pa.Table, games: pa.Table | None) -> None:
+    def stage_shard(self, index: int, hands: pa.Table, games: pa.Table | None) -> list[Path]:
+        """Write a shard's files as temporaries; ``commit_shard`` makes them the shard."""
+        staged = [] if games is None else [write_parquet_staged(games, self.path / "games" / shard_name(index))]
+        return [*staged, write_parquet_staged(hands, self.path / "hands" / shard_name(index))]
+
+    @staticmethod
+    def commit_shard(staged: list[Path]) -> None:
         # games first: the hands file is the last to appear, so a shard is done only when both exist
-        if games is not None:
-            write_parquet_atomic(games, self.path / "games" / shard_name(index))
-        write_parquet_atomic(hands, self.path / "hands" / shard_name(index))
+        for tmp in staged:
+            commit(tmp)
+
+    def write_shard(self, index: int, hands: pa.Table, games: pa.Table | None) -> None:
+        self.commit_shard(self.stage_shard(index, hands, games))

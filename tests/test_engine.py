@@ -142,7 +142,7 @@ def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
     full = tmp_path / "full"
     run(c, full, progress=False)
     out = tmp_path / "crash"
-    real = engine.RunDir.write_shard
+    real = engine.RunDir.stage_shard
     calls = []
 
     def dying(self, index, hands, games):
@@ -150,12 +150,12 @@ def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
             (Path(out) / "hands" / "part-000004.parquet.tmp").write_bytes(b"half a file")
             raise KeyboardInterrupt  # the process dies here
         calls.append(index)
-        real(self, index, hands, games)
+        return real(self, index, hands, games)
 
-    monkeypatch.setattr(engine.RunDir, "write_shard", dying)
+    monkeypatch.setattr(engine.RunDir, "stage_shard", dying)
     with pytest.raises(KeyboardInterrupt):
         run(c, out, progress=False)
-    monkeypatch.setattr(engine.RunDir, "write_shard", real)
+    monkeypatch.setattr(engine.RunDir, "stage_shard", real)
     info = run(c, out, resume=True, progress=False)
     assert info["shards_written_this_session"] == 5
     assert not list(Path(out).rglob("*.tmp"))
