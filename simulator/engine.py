@@ -279,8 +279,8 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     computes a whole shard and writes it (the kernel and the Parquet encoder
     release the GIL), so each core does its own share of both and at most
     ``threads`` shards are in memory; one more thread makes the written files
-    durable (fsync, then rename), which takes disk time, not CPU. A run with fewer shards than threads
-    splits each shard between the threads instead.
+    durable (fsync, then rename), which takes disk time, not CPU. A run with
+    fewer shards than threads splits each shard between the threads instead.
 
     Why threads around a serial kernel rather than a ``prange`` kernel and a
     writer thread: there the writer competed with the kernel's threads for the
@@ -313,8 +313,9 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
         rows, synced = future.result()
         n_hands += rows
         commits.append(synced)
-        for done in (c for c in commits if c.done()):
+        for done in [c for c in commits if c.done()]:
             done.result()  # an I/O error stops the run here
+            commits.remove(done)
         bar.update(cfg.shard_range(i)[1])
 
     commits: list[Future] = []

@@ -166,5 +166,3 @@ class RunDir:
         for tmp in staged:
             commit(tmp)
 
-    def write_shard(self, index: int, hands: pa.Table, games: pa.Table | None) -> None:
-        self.commit_shard(self.stage_shard(index, hands, games))
