@@ -11,8 +11,7 @@ from __future__ import annotations
 import ctypes
 import os
 import time
-from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -301,16 +300,15 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     bar = tqdm(total=cfg.count, initial=done_before, unit=cfg.mode[:-1], unit_scale=True, disable=progress is False
                if progress is not None else None, leave=False, desc=f"simulating {cfg.mode}", dynamic_ncols=True)
 
-    def shard_task(i: int) -> tuple[int, Future]:
+    def shard_task(i: int) -> tuple[int, int, Future]:
         hands, games = compute_shard(cfg, i, per_shard)
         staged = rd.stage_shard(i, hands, games)
         # the fsync waits on the disk, not the CPU: a syncer thread does it while this core computes on
-        return hands.num_rows, syncer.submit(rd.commit_shard, staged)
+        return i, hands.num_rows, syncer.submit(rd.commit_shard, staged)
 
-    def finish(pending: deque) -> None:
+    def finish(future: Future) -> None:
         nonlocal n_hands
-        i, future = pending.popleft()
-        rows, synced = future.result()
+        i, rows, synced = future.result()
         n_hands += rows
         commits.append(synced)
         for done in [c for c in commits if c.done()]:
@@ -320,13 +318,15 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
 
     commits: list[Future] = []
     with ThreadPoolExecutor(max_workers=1) as syncer, ThreadPoolExecutor(max_workers=in_flight) as pool:
-        pending = deque()
+        running: set[Future] = set()
         for i in todo:
-            if len(pending) == in_flight:
-                finish(pending)
-            pending.append((i, pool.submit(shard_task, i)))
-        while pending:
-            finish(pending)
+            if len(running) == in_flight:  # a new shard as soon as any worker is free
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    finish(future)
+            running.add(pool.submit(shard_task, i))
+        for future in as_completed(running):
+            finish(future)
         for c in commits:
             c.result()  # every shard on disk before the manifest says complete
     bar.close()
