@@ -35,7 +35,7 @@ from simulator import engine, spades  # noqa: E402  (before numba: Numba reads i
 from simulator.rules import build_rules  # noqa: E402
 from strategies.registry import parse_spec  # noqa: E402
 
-from numba.core.registry import CPUDispatcher  # noqa: E402, I001
+from numba.core.registry import CPUDispatcher  # noqa: E402
 
 
 def write_perf_map(pid: int) -> int:
@@ -47,7 +47,7 @@ def write_perf_map(pid: int) -> int:
                 continue
             for cres in value.overloads.values():
                 asm = cres.library.get_asm_str()
-                for name in set(re.findall(r"^([A-Za-z_][\w.$]*):\s*$", asm, re.M)):
+                for name in set(re.findall(r"^([A-Za-z_][\w.$]*):\s*$", asm, re.MULTILINE)):
                     try:
                         address = cres.library.get_pointer_to_function(name)
                     except Exception:  # labels that are not functions
