@@ -61,27 +61,9 @@ def shard_name(index: int) -> str:
     return f"part-{index:06d}.parquet"
 
 
-def _write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w") as f:
-        json.dump(data, f, indent=2, sort_keys=True)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def write_parquet_staged(table: pa.Table, path: Path) -> Path:
-    """Encode ``table`` into ``path`` + ``.tmp``: written but not yet durable; ``commit`` makes it ``path``."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        names = table.column_names
-        pq.write_table(table, f, row_group_size=ROW_GROUP,
-                       compression={c: "lz4" if c.startswith(COMPRESSED) else "none" for c in names},
-                       use_dictionary=[c for c in names if not c.startswith(NO_DICTIONARY)],
-                       write_statistics=[c for c in STATISTICS if c in names],
-                       column_encoding={"game_id": "DELTA_BINARY_PACKED"})
-    return tmp
+def _staging(path: Path) -> Path:
+    """Where ``path`` is written before ``commit`` makes it ``path``."""
+    return path.with_name(path.name + ".tmp")
 
 
 def commit(tmp: Path) -> None:
@@ -92,6 +74,27 @@ def commit(tmp: Path) -> None:
     finally:
         os.close(fd)
     os.replace(tmp, tmp.with_name(tmp.name.removesuffix(".tmp")))
+
+
+def _write_json_atomic(path: Path, data: dict) -> None:
+    tmp = _staging(path)
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    commit(tmp)
+
+
+def write_parquet_staged(table: pa.Table, path: Path) -> Path:
+    """Encode ``table`` into its staging file: written but not yet durable; ``commit`` makes it ``path``."""
+    tmp = _staging(path)
+    with open(tmp, "wb") as f:
+        names = table.column_names
+        pq.write_table(table, f, row_group_size=ROW_GROUP,
+                       compression={c: "lz4" if c.startswith(COMPRESSED) else "none" for c in names},
+                       use_dictionary=[c for c in names if not c.startswith(NO_DICTIONARY)],
+                       write_statistics=[c for c in STATISTICS if c in names],
+                       column_encoding={"game_id": "DELTA_BINARY_PACKED"})
+    return tmp
 
 
 def write_parquet_atomic(table: pa.Table, path: Path) -> None:
