@@ -24,14 +24,18 @@ import pyarrow.parquet as pq
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
-# Encoding options, chosen by measurement on a 262,144-hand shard (README, Speed and memory):
-# no compression but for the plays (zstd-1 was 54 B/hand at 0.74 us of CPU per hand; lz4 on every
-# column but the masks 72.9 B at 0.44 us; none 73.9 B at 0.39 us: the random 64-bit masks do not
-# compress and dictionary encoding already packs the small columns; the plays halve with lz4);
-# dictionary encoding only on the small-valued columns; min/max statistics only where readers
-# filter (game_id, hand_no); game ids are consecutive, so they are delta-encoded.
+# Encoding options, chosen by measurement on a 262,144-hand shard (README, Speed and memory;
+# docs/output.md): no compression but for the plays (zstd-1 was 54 B/hand at 0.74 us of CPU per
+# hand; lz4 on every column but the masks 72.9 B at 0.44 us: the random 64-bit masks do not
+# compress; the plays halve with lz4); the small integer columns delta-encoded (bit-packed
+# differences: as small as dictionary encoding, 0.33 instead of 0.44 us a hand, since
+# nothing is hashed), the Blind Nil flags run-length encoded, the masks plain; min/max
+# statistics only where readers filter (game_id, hand_no).
 COMPRESSED = ("plays",)
-NO_DICTIONARY = ("game_id", "dealt_", "held_", "plays")
+DELTA_ENCODED = ("game_id", "hand_no", "dealer", "first_leader", "bid_", "tricks_", "score_", "bags_", "total_",
+                 "hands", "winner")
+RUN_LENGTH_ENCODED = ("blind_",)
+NO_DICTIONARY = ("dealt_", "held_", "plays")
 STATISTICS = ["game_id", "hand_no"]
 ROW_GROUP = 1 << 17  # rows per row group: bounds the writer's buffers and lets readers stream
 
@@ -89,11 +93,13 @@ def write_parquet_staged(table: pa.Table, path: Path) -> Path:
     tmp = _staging(path)
     with open(tmp, "wb") as f:
         names = table.column_names
+        encoding = {c: "DELTA_BINARY_PACKED" for c in names if c.startswith(DELTA_ENCODED)}
+        encoding.update({c: "RLE" for c in names if c.startswith(RUN_LENGTH_ENCODED)})
         pq.write_table(table, f, row_group_size=ROW_GROUP,
                        compression={c: "lz4" if c.startswith(COMPRESSED) else "none" for c in names},
-                       use_dictionary=[c for c in names if not c.startswith(NO_DICTIONARY)],
+                       use_dictionary=[c for c in names if not c.startswith(NO_DICTIONARY) and c not in encoding],
                        write_statistics=[c for c in STATISTICS if c in names],
-                       column_encoding={"game_id": "DELTA_BINARY_PACKED"})
+                       column_encoding=encoding)
     return tmp
 
 
