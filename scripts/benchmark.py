@@ -73,7 +73,7 @@ def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
         for i in range(shards + 1):
             first, n = cfg.shard_range(i)
             t = time.process_time()
-            blocks = engine._run_kernel(cfg, pol, np.arange(first, first + n), 1)
+            blocks = engine._run_kernel(cfg, pol, np.arange(first, first + n))
             t1 = time.process_time()
             table = engine._hands_table(cfg, *blocks[:4], None)
             t2 = time.process_time()

@@ -77,12 +77,12 @@ def main() -> None:
     if a.per_seat:
         engine._Policies.kind = property(lambda self: spades.PER_SEAT)
     ids = np.arange(n, dtype=np.int64)
-    engine._run_kernel(cfg, pol, ids[:1000], 1)  # compile or load before the map is written
+    engine._run_kernel(cfg, pol, ids[:1000])  # compile or load before the map is written
     count = write_perf_map(os.getpid())
     print(f"pid {os.getpid()}: {count} functions in /tmp/perf-{os.getpid()}.map", flush=True)
     t0, runs = time.perf_counter(), 0
     while time.perf_counter() - t0 < a.seconds:
-        engine._run_kernel(cfg, pol, ids, 1)
+        engine._run_kernel(cfg, pol, ids)
         runs += 1
     print(f"{runs * n:,} hands, {(time.perf_counter() - t0) / (runs * n) * 1e6:.3f} us per hand (wall)")
 

@@ -26,8 +26,8 @@ from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
 DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # per file; one shard per worker thread in memory
-GAME_ROWS = 32          # rows reserved per game on the fast path; longer games (0.4 % in simple self-play) are replayed
-REPLAY_ROWS = 1 << 20   # rows per kernel call when replaying long games
+GAME_ROWS = 32          # rows allocated per game in games mode (about 14 used; untouched pages cost nothing)
+CALL_ROWS = 1 << 20     # most rows one kernel call fills: bounds its arrays whatever the shard size
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc mallopt parameters (malloc.h)
 MIN_SPLIT = 256         # fewest games worth a thread of their own
 MAX_SEED = 2**63 - 1
@@ -112,18 +112,41 @@ def _policies(seats) -> _Policies:
                      tuple(s.play for s in st), params)
 
 
-def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, workers: int = 1):
-    """Kernel calls over the games ``game_ids`` on ``workers`` threads; returns raw column blocks."""
+def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, workers: int = 1):
+    """Hands of the games ``game_ids`` (in that order, in consecutive rows) and their games block,
+    computed on ``workers`` threads; returns raw column blocks (ids, masks, small, scores, plays, games)."""
     if workers > 1 and game_ids.size >= 2 * MIN_SPLIT:
         # the kernel releases the GIL: each thread plays a contiguous part, in the order of game_ids
         parts = np.array_split(game_ids, min(workers, game_ids.size // MIN_SPLIT))
         with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-            outs = list(pool.map(lambda part: _run_kernel(cfg, pol, part, cap), parts))
-        joined = [np.concatenate([o[k] for o in outs], axis=1) for k in (0, 1, 2, 3)]
-        plays = np.concatenate([o[4] for o in outs]) if cfg.record_plays else outs[0][4]
-        return (*joined, plays, np.concatenate([o[5] for o in outs], axis=1))
+            return _joined(list(pool.map(lambda part: _run_kernel(cfg, pol, part), parts)), cfg.record_plays)
+    games_mode = cfg.mode == "games"
+    hand_limit = cfg.hand_limit if games_mode else 1
+    calls = []
+    done = 0
+    while done < game_ids.size:  # one call, unless the games outrun the rows allocated
+        rest = game_ids[done:]
+        rows = max(min(rest.size * min(GAME_ROWS, hand_limit), CALL_ROWS), hand_limit)  # the next game always fits
+        blocks, rest_games = _kernel_call(cfg, pol, rest, rows, hand_limit)
+        played = int(np.argmax(rest_games[4] == kernel.END_OVERFLOW)) if rest_games[4, -1] == kernel.END_OVERFLOW \
+            else rest.size
+        used = int(rest_games[0, :played].sum())
+        calls.append((*(b[:, :used] for b in blocks[:4]), blocks[4][:used] if cfg.record_plays else blocks[4],
+                      rest_games[:, :played]))
+        done += played
+    return calls[0] if len(calls) == 1 else _joined(calls, cfg.record_plays)
+
+
+def _joined(parts, record_plays: bool):
+    """The blocks of consecutive kernel calls as one."""
+    joined = [np.concatenate([p[k] for p in parts], axis=1) for k in (0, 1, 2, 3)]
+    plays = np.concatenate([p[4] for p in parts]) if record_plays else parts[0][4]
+    return (*joined, plays, np.concatenate([p[5] for p in parts], axis=1))
+
+
+def _kernel_call(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, rows: int, hand_limit: int):
+    """One kernel call with room for ``rows`` hands; raises RunError when a strategy broke the rules."""
     n_games = game_ids.shape[0]
-    rows = n_games * cap
     # np.empty: every row the caller keeps is written by the kernel
     ids = np.empty((4, rows), np.int64)
     masks = np.empty((8, rows), np.int64)
@@ -132,13 +155,11 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, 
     plays = np.empty((rows if cfg.record_plays else 1, 52), np.int8)
     games = np.zeros((5, n_games), np.int64)
     errors = np.zeros((4, n_games), np.int64)
-    games_mode = cfg.mode == "games"
     kind = pol.kind
     kernel.kernel_for(kind)(
         cfg.rules.to_kernel(), pol.blind, pol.bid, pol.exchange, pol.play, pol.params, kind,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), np.ascontiguousarray(game_ids, dtype=np.int64),
-        np.int64(cfg.hand_limit if games_mode else 1), np.int64(cap), games_mode, cfg.record_plays,
-        ids, masks, small, scores, plays, games, errors)
+        np.int64(hand_limit), cfg.mode == "games", cfg.record_plays, ids, masks, small, scores, plays, games, errors)
     bad = np.flatnonzero(errors[0])
     if bad.size:
         i = bad[0]
@@ -147,46 +168,16 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, cap: int, 
                 kernel.ERR_PLAY: f"illegal card {value}"}[int(code)]
         raise RunError(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made {what} "
                        f"in game {int(game_ids[i])}, hand {hand_no}")
-    return ids, masks, small, scores, plays, games
+    return (ids, masks, small, scores, plays), games
 
 
 def compute_shard(cfg: RunConfig, index: int, workers: int = 1) -> tuple[pa.Table, pa.Table | None]:
     """Hands (and games) tables of shard ``index``, computed on ``workers`` threads; the same on any machine."""
     first, n = cfg.shard_range(index)
-    game_ids = np.arange(first, first + n, dtype=np.int64)
-    pol = _policies(cfg.seats)
-    if cfg.mode == "hands":
-        ids, masks, small, scores, plays, _ = _run_kernel(cfg, pol, game_ids, 1, workers)
-        return _hands_table(cfg, ids, masks, small, scores, plays if cfg.record_plays else None), None
-
-    cap = min(GAME_ROWS, cfg.hand_limit)
-    ids, masks, small, scores, plays, games = _run_kernel(cfg, pol, game_ids, cap, workers)
-    overflow = np.flatnonzero(games[4] == kernel.END_OVERFLOW)
-    rows_kept = np.where(games[4] == kernel.END_OVERFLOW, 0, games[0])  # overflowed games are replayed whole
-    parts = [_kept_rows(cfg, (ids, masks, small, scores, plays), rows_kept, cap)]
-    # long games: replay them with room for the whole hand limit, in batches of bounded memory
-    batch = max(1, REPLAY_ROWS // cfg.hand_limit)
-    for lo in range(0, overflow.size, batch):
-        slots = overflow[lo:lo + batch]
-        r = _run_kernel(cfg, pol, game_ids[slots], cfg.hand_limit, workers)
-        parts.append(_kept_rows(cfg, r[:5], r[5][0], cfg.hand_limit))
-        games[:, slots] = r[5]
-    cols = [np.concatenate([p[k] for p in parts], axis=1) for k in range(4)]
-    pl = np.concatenate([p[4] for p in parts]) if cfg.record_plays else None
-    if overflow.size:
-        order = np.lexsort((cols[0][1], cols[0][0]))  # by game id, then hand number
-        cols = [c[:, order] for c in cols]
-        pl = pl[order] if pl is not None else None
-    hands = _hands_table(cfg, *cols, pl)
-    return hands, _games_table(first, games)
-
-
-def _kept_rows(cfg: RunConfig, blocks, rows_kept: np.ndarray, cap: int):
-    """The rows games actually used out of ``cap`` reserved per game (``take``: 2.5x faster than a mask)."""
-    idx = np.flatnonzero((np.arange(rows_kept.size * cap) % cap) < np.repeat(rows_kept, cap))
-    ids, masks, small, scores, plays = blocks
-    return (ids.take(idx, axis=1), masks.take(idx, axis=1), small.take(idx, axis=1), scores.take(idx, axis=1),
-            plays.take(idx, axis=0) if cfg.record_plays else None)
+    ids, masks, small, scores, plays, games = _run_kernel(cfg, _policies(cfg.seats),
+                                                          np.arange(first, first + n, dtype=np.int64), workers)
+    hands = _hands_table(cfg, ids, masks, small, scores, plays if cfg.record_plays else None)
+    return hands, _games_table(first, games) if cfg.mode == "games" else None
 
 
 def replay_hands(cfg: RunConfig, game_ids, threads: int | None = None) -> pa.Table:
@@ -201,7 +192,7 @@ def replay_hands(cfg: RunConfig, game_ids, threads: int | None = None) -> pa.Tab
     ids = np.asarray(game_ids, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
         raise RunError(f"hand ids must be within 0..{cfg.count - 1}")
-    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, 1, worker_count(threads))
+    ids_, masks, small, scores, plays, _ = _run_kernel(cfg, _policies(cfg.seats), ids, worker_count(threads))
     return _hands_table(cfg, ids_, masks, small, scores, plays if cfg.record_plays else None)
 
 
@@ -338,5 +329,13 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     return info
 
 
-__all__ = ["RunConfig", "RunError", "StrategyError", "compute_shard", "replay_hands", "run", "run_to_tables",
-           "MODES"]
+__all__ = [
+    "MODES",
+    "RunConfig",
+    "RunError",
+    "StrategyError",
+    "compute_shard",
+    "replay_hands",
+    "run",
+    "run_to_tables",
+]

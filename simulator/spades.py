@@ -428,7 +428,7 @@ def kernel_signature(policy_kind: int):
         kind,                            # policy_kind (see policy_kind_of)
         types.int64[::1],                # deck template
         types.int64, types.int64[::1],   # seed, game ids
-        types.int64, types.int64,        # hand_limit, per_game_cap (rows reserved per game)
+        types.int64,                     # hand_limit
         types.boolean, types.boolean,    # games_mode, record_plays
         _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, masks, small, scores, plays
         _I64_2D, _I64_2D,                # games (5, n_games), errors (4, n_games)
@@ -448,16 +448,17 @@ def kernel_for(policy_kind: int):
 
 @njit(cache=True, nogil=True)
 def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, deck_tpl, seed, game_ids, hand_limit,
-                   per_game_cap, games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
+                   games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order); call it through ``kernel_for``.
 
-    Game ``i`` of the block writes its hands to rows ``i * per_game_cap ...``.
-    In hands mode every game is one hand from a fresh score (hand_limit = 1).
-    ``games[:, i]`` gets (hands, total_0, total_1, winner, end code);
-    a game that needs more rows than ``per_game_cap`` ends with
-    END_OVERFLOW and the engine replays it with more room.
+    The hands go to consecutive rows of the column arrays from row 0, game
+    after game. In hands mode every game is one hand from a fresh score
+    (hand_limit = 1). ``games[:, i]`` gets (hands, total_0, total_1, winner,
+    end code). When the rows run out during a game, that game and all after it
+    get END_OVERFLOW (and hands 0): the caller plays them again with new rows.
     """
     n_games = game_ids.shape[0]
+    capacity = ids.shape[1]
     scratch = (np.empty(64, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
                np.empty(VIEW_SIZE, dtype=np.int64), np.empty(1, dtype=np.uint64), np.empty(2, dtype=np.int64),
                np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64))
@@ -469,6 +470,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
     params, deck_tpl, game_ids = borrowed(params), borrowed(deck_tpl), borrowed(game_ids)
     ids, masks, small, scores = borrowed(ids), borrowed(masks), borrowed(small), borrowed(scores)
     plays, games, errors = borrowed(plays), borrowed(games), borrowed(errors)
+    first_row = 0  # of the game being played
     for i in range(n_games):
         game_id = game_ids[i]
         dealer = game_id & 3
@@ -482,10 +484,10 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
         end = END_LIMIT if games_mode else END_NONE
         n_hands = 0
         for h in range(hand_limit):
-            if h >= per_game_cap:
+            row = first_row + h
+            if row >= capacity:
                 end = END_OVERFLOW
                 break
-            row = i * per_game_cap + h
             ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
                            totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
                            plays, record_plays, error)
@@ -500,6 +502,11 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
                     winner = w
                     end = e
                     break
+        if end == END_OVERFLOW:
+            for j in range(i, n_games):
+                games[0, j] = 0
+                games[4, j] = END_OVERFLOW
+            break
         if games_mode and end == END_LIMIT and totals[0] != totals[1]:
             winner = 0 if totals[0] > totals[1] else 1
         games[0, i] = n_hands
@@ -509,6 +516,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
         games[4, i] = end
         for e in range(4):
             errors[e, i] = error[e]
+        first_row += n_hands
     alive_until_here(scratch)
 
 

@@ -30,7 +30,7 @@ SIMPLE = "simple"
 # Run sizes. "small" runs by default (~10-20 s for the file once compiled); "large" is
 # the same matrix, bigger, under the `slow` marker. Random players rarely reach 500, so their games
 # stop at the hand limit (or by mercy); simple players mostly reach the target, and a hand limit
-# above the engine's 48 rows per game on its fast path also sends long games through its replay path.
+# above the engine's rows per game (GAME_ROWS) lets long games continue in further kernel calls.
 SIZES = {
     "small": {"hands": 300, "games": {RANDOM: 30, SIMPLE: 15, "mixed": 30},
               "hand_limit": {RANDOM: 15, SIMPLE: 64, "mixed": 64}},
