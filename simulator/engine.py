@@ -124,12 +124,12 @@ def _run_kernel(cfg: RunConfig, pol: _Policies, game_ids: np.ndarray, workers: i
     hand_limit = cfg.hand_limit if games_mode else 1
     calls = []
     done = 0
-    while done < game_ids.size:  # one call, unless the games outrun the rows allocated
+    while not calls or done < game_ids.size:  # one call, unless the games outrun the rows allocated
         rest = game_ids[done:]
         rows = max(min(rest.size * min(GAME_ROWS, hand_limit), CALL_ROWS), hand_limit)  # the next game always fits
         blocks, rest_games = _kernel_call(cfg, pol, rest, rows, hand_limit)
-        played = int(np.argmax(rest_games[4] == kernel.END_OVERFLOW)) if rest_games[4, -1] == kernel.END_OVERFLOW \
-            else rest.size
+        overflowed = np.flatnonzero(rest_games[4] == kernel.END_OVERFLOW)
+        played = int(overflowed[0]) if overflowed.size else rest.size
         used = int(rest_games[0, :played].sum())
         calls.append((*(b[:, :used] for b in blocks[:4]), blocks[4][:used] if cfg.record_plays else blocks[4],
                       rest_games[:, :played]))

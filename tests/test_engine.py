@@ -212,3 +212,13 @@ def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
         run(c, tmp_path / "run", threads=2, progress=False)
     assert not list((tmp_path / "run").rglob("*.tmp"))  # no half-written file left behind
     assert read_manifest(tmp_path / "run")["status"] == "running"  # not marked complete
+
+
+def test_replayed_hands_are_the_rows_of_the_full_run():
+    c = cfg(count=400)
+    full, _ = run_to_tables(c)
+    ids = [17, 5, 399, 5]
+    again = engine.replay_hands(c, ids, threads=1)
+    assert again.num_rows == len(ids)
+    assert again.equals(full.take(ids))
+    assert engine.replay_hands(c, [], threads=1).num_rows == 0
