@@ -45,6 +45,7 @@ V_EXCHANGE_N = 42   # exchange: number of cards to pass
 V_DECK = 43         # mask of the cards in this deck (jokers variant differs)
 V_NIL_VALUE = 44    # rules: Nil value
 V_BLIND_NIL_VALUE = 45
+V_WINNING_CARD = 46  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
 VIEW_SIZE = 48
 
 EXCHANGE_GIVE_FIRST = 1

@@ -26,7 +26,7 @@ from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIV
                                  PLAY_FN, V_BAG_LIMIT, V_BAGS, V_BID, V_BLIND, V_BLIND_NIL_VALUE, V_BROKEN, V_DEALER,
                                  V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_HAND_NO, V_LED_SUIT, V_LEADER, V_MIN_BID,
                                  V_NIL_ALLOWED, V_NIL_VALUE, V_NPLAYED, V_PLAYED, V_SCORE, V_SEAT, V_TARGET, V_TRICK,
-                                 V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_SEAT, VIEW_SIZE)
+                                 V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_CARD, V_WINNING_SEAT, VIEW_SIZE)
 from simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
 from simulator.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
 
@@ -249,6 +249,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
     view[V_BLIND_NIL_VALUE] = kr.blind_nil_value
     view[V_LED_SUIT] = -1
     view[V_WINNING_SEAT] = -1
+    view[V_WINNING_CARD] = -1
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
@@ -328,6 +329,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         view[V_LEADER] = leader
         view[V_LED_SUIT] = -1
         view[V_WINNING_SEAT] = -1
+        view[V_WINNING_CARD] = -1
         view[V_NPLAYED] = 0
         for s in range(4):
             view[V_TRICK + s] = -1
@@ -382,6 +384,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
             view[V_NPLAYED] = k + 1
             view[V_LED_SUIT] = led
             view[V_WINNING_SEAT] = win_seat
+            view[V_WINNING_CARD] = win_card
             view[V_BROKEN] = broken
             if record_plays:
                 plays[row, 4 * t + k] = c

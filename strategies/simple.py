@@ -12,7 +12,7 @@ from numba import njit
 
 from simulator.cards import SPADES, beats, card_rank, card_suit, lowest_bit, popcount
 from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, EXCHANGE_GIVE_FIRST, PLAY_SIG, V_EXCHANGE_N,
-                                 V_EXCHANGE_ROLE, V_MIN_BID, V_NIL_ALLOWED, V_NPLAYED, V_TRICK, V_WINNING_SEAT,
+                                 V_EXCHANGE_ROLE, V_MIN_BID, V_NIL_ALLOWED, V_NPLAYED, V_WINNING_CARD, V_WINNING_SEAT,
                                  V_BID)
 from strategies.registry import Param, Strategy, register
 
@@ -88,7 +88,7 @@ def nil_card(legal, view):
     """A Nil bidder's card: the highest one that loses the trick, else the lowest."""
     if view[V_NPLAYED] == 0:
         return cheapest(legal)
-    win_card = view[V_TRICK + view[V_WINNING_SEAT]]
+    win_card = view[V_WINNING_CARD]
     best = -1
     m = legal
     while m:
@@ -155,7 +155,7 @@ def play(seat, hand, legal, view, params, rng):
     ws = view[V_WINNING_SEAT]
     if ws == seat ^ 2:
         return cheapest(legal)
-    c = cheapest_winner(legal, view[V_TRICK + ws])
+    c = cheapest_winner(legal, view[V_WINNING_CARD])  # one load, not two in a row: 2-3 % of the kernel
     return c if c >= 0 else cheapest(legal)
 
 
