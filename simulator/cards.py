@@ -12,7 +12,9 @@ instructions inside compiled code.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.core.extending import intrinsic, overload
 
 SUITS = "CDHS"
@@ -40,6 +42,14 @@ def lowest_bit(x):
 def highest_bit(x):
     """Index of the highest set bit (x != 0)."""
     return int(x).bit_length() - 1
+
+
+def nth_set_bit(mask, k):
+    """Index of set bit number ``k`` (0 = the lowest) of ``mask``, for 0 <= k < popcount(mask)."""
+    m = int(mask)
+    for _ in range(int(k)):
+        m &= m - 1
+    return lowest_bit(m)
 
 
 @intrinsic
@@ -72,6 +82,27 @@ def _ctlz(typingctx, x):
     return sig, codegen
 
 
+def _pdep_compiles() -> bool:
+    """True when compiled code may use BMI2's ``pdep``: the target is this machine (Numba's
+    default) and it has BMI2. Otherwise ``nth_set_bit`` compiles to a loop."""
+    import llvmlite.binding as ll
+    from numba.core import config
+
+    return config.CPU_NAME is None and bool(ll.get_host_cpu_features().get("bmi2", False))
+
+
+@intrinsic
+def _pdep(typingctx, x, mask):
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 @overload(popcount, jit_options={"cache": True})
 def _popcount_jit(x):
     return lambda x: _ctpop(np.int64(x))
@@ -85,6 +116,23 @@ def _lowest_bit_jit(x):
 @overload(highest_bit, jit_options={"cache": True})
 def _highest_bit_jit(x):
     return lambda x: 63 - _ctlz(np.int64(x))
+
+
+@overload(nth_set_bit, jit_options={"cache": True})
+def _nth_set_bit_jit(mask, k):
+    if _pdep_compiles():
+        # pdep puts bit k of its first argument on the k-th set bit of the mask: no loop, no branch
+        # to mispredict (random's kernel: 0.84-0.87 of its time with the loop, on this project's Zen 3)
+        return lambda mask, k: _cttz(_pdep(np.int64(1) << np.int64(k), np.int64(mask)))
+    return lambda mask, k: _nth_set_bit_loop(np.int64(mask), k)
+
+
+@njit(cache=True)
+def _nth_set_bit_loop(mask, k):
+    """``nth_set_bit`` without BMI2: clear the k lowest set bits."""
+    for _ in range(k):
+        mask &= mask - 1
+    return _cttz(mask)
 
 
 SUIT_OF = np.array([c // 13 for c in range(52)] + [SPADES, SPADES], dtype=np.int64)

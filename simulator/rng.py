@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.cards import lowest_bit, popcount
+from simulator.cards import nth_set_bit, popcount
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -78,8 +78,4 @@ def rand_float(rng):
 @njit(cache=True)
 def random_card(rng, mask):
     """A uniformly chosen set bit (card id) of a non-zero mask."""
-    k = rand_below(rng, popcount(mask))
-    m = mask
-    for _ in range(k):
-        m &= m - 1
-    return lowest_bit(m)
+    return nth_set_bit(mask, rand_below(rng, popcount(mask)))

@@ -68,7 +68,7 @@ from simulator.cards import SPADES, SUIT_MASKS, card_rank, card_suit, highest_bi
 from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_GIVE_FIRST, EXCHANGE_SIG, PLAY_SIG, V_BAG_LIMIT,
                                  V_BAGS, V_BID, V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_LED_SUIT, V_MIN_BID,
                                  V_NIL_ALLOWED, V_NPLAYED, V_PLAYED, V_SCORE, V_TARGET, V_TRICK, V_TRICK_NO, V_TRICKS,
-                                 V_VOID, V_WINNING_SEAT)
+                                 V_VOID, V_WINNING_CARD, V_WINNING_SEAT)
 from strategies.registry import Param, Strategy, register
 
 SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included)
@@ -758,7 +758,7 @@ def play(seat, hand, legal, view, params, rng):
     t2 = view[V_TRICK + 2]
     t3 = view[V_TRICK + 3]
     in_trick = bit_if(t0) | bit_if(t1) | bit_if(t2) | bit_if(t3)
-    win_card = view[V_TRICK + (win_seat & 3)]  # meaningful once a card is played
+    win_card = view[V_WINNING_CARD]  # -1 while leading
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK

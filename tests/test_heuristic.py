@@ -20,7 +20,7 @@ from simulator.cards import SPADES, SUIT_MASKS, beats, card_name, card_suit, car
 from simulator.interface import (EXCHANGE_GIVE_BACK, EXCHANGE_GIVE_FIRST, V_BAG_LIMIT, V_BAGS, V_BID, V_BROKEN,
                                  V_DEALER, V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_LED_SUIT, V_LEADER, V_MIN_BID,
                                  V_NIL_ALLOWED, V_NPLAYED, V_PLAYED, V_SCORE, V_SEAT, V_TARGET, V_TRICK, V_TRICK_NO,
-                                 V_TRICKS, V_VOID, V_WINNING_SEAT, VIEW_SIZE)
+                                 V_TRICKS, V_VOID, V_WINNING_CARD, V_WINNING_SEAT, VIEW_SIZE)
 from strategies.registry import get, parse_spec
 
 STANDARD_DECK = (1 << 52) - 1
@@ -50,6 +50,7 @@ def base_view(seat: int, bids=(-1, -1, -1, -1), score=(0, 0), bags=(0, 0), deck=
     v[V_TRICK:V_TRICK + 4] = -1
     v[V_LED_SUIT] = -1
     v[V_WINNING_SEAT] = -1
+    v[V_WINNING_CARD] = -1
     v[V_SCORE:V_SCORE + 2] = score
     v[V_BAGS:V_BAGS + 2] = bags
     v[V_TARGET] = 500
@@ -94,6 +95,7 @@ def trick_view(seat, leader, played_now, bids, tricks=(0, 0, 0, 0), history=None
             win_seat, win_card = s, c
     v[V_NPLAYED] = len(played_now.split())
     v[V_WINNING_SEAT] = win_seat
+    v[V_WINNING_CARD] = win_card
     assert (leader + v[V_NPLAYED]) & 3 == seat, "scenario error: not this seat's turn"
     return v
 
@@ -410,7 +412,7 @@ def play_out(seed, dealer, seat_params, seat_strats, deck, score, bags):
     leader = (dealer + 1) & 3
     for t in range(13):
         v[V_TRICK_NO], v[V_LEADER], v[V_NPLAYED] = t, leader, 0
-        v[V_LED_SUIT] = v[V_WINNING_SEAT] = -1
+        v[V_LED_SUIT] = v[V_WINNING_SEAT] = v[V_WINNING_CARD] = -1
         v[V_TRICK:V_TRICK + 4] = -1
         for k in range(4):
             s = (leader + k) & 3
@@ -431,6 +433,7 @@ def play_out(seed, dealer, seat_params, seat_strats, deck, score, bags):
             v[V_PLAYED + s] |= 1 << c
             v[V_NPLAYED] = k + 1
             v[V_WINNING_SEAT] = win_seat
+            v[V_WINNING_CARD] = win_card
         v[V_TRICKS + win_seat] += 1
         leader = win_seat
     assert v[V_TRICKS:V_TRICKS + 4].sum() == 13
