@@ -31,25 +31,22 @@ def estimate_tricks(hand):
     spades = hand & SUIT_MASK[SPADES]
     n_spades = popcount(spades)
     est = 0.0
-    top = np.int64(1) << 53  # big joker, then little joker, then A♠, K♠ ...
+    # conditions as 0/1 products, not branches: the hand decides them, so a branch is a coin toss
+    # (adding 0.0 leaves the float unchanged, so the sum is the same in the same order)
     for i in range(4):  # the top spades held, each with enough guards to survive
-        if spades & (top >> i) and n_spades > i:
-            est += 1.0
+        est += np.float64(((spades >> (53 - i)) & 1) * (n_spades > i))
     est += 0.8 * max(0, n_spades - 3)
     spare = max(0, n_spades - 2)  # spades left over for ruffing
     for s in range(3):
         m = hand & SUIT_MASK[s]
         n = popcount(m)
-        ace = np.int64(1) << (13 * s + 12)
-        if m & ace:
-            est += 1.0
-        if m & (ace >> 1) and 2 <= n <= 4:
-            est += 0.75
-        if m & (ace >> 2) and 3 <= n <= 4:
-            est += 0.33
-        if n <= 1 and spare > 0:
-            est += 0.5
-            spare -= 1
+        r = m >> (13 * s + 10)  # bits: queen, king, ace
+        est += np.float64((r >> 2) & 1)
+        est += 0.75 * np.float64(((r >> 1) & 1) * (2 <= n) * (n <= 4))
+        est += 0.33 * np.float64((r & 1) * (3 <= n) * (n <= 4))
+        ruff = (n <= 1) * (spare > 0)
+        est += 0.5 * np.float64(ruff)
+        spare -= ruff
     return est
 
 

@@ -1,0 +1,55 @@
+"""simple's trick estimate: the compiled (branch-free) code against its rule written out in Python."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator.cards import mask_of, parse_card
+from strategies.simple import estimate_tricks
+
+
+def rule(hand: int) -> float:
+    """The docstring's rule, in the same order of additions (so the floats agree exactly)."""
+    spade_ids = [c for c in range(39, 54) if (hand >> c) & 1]
+    n_spades = len(spade_ids)
+    est = 0.0
+    for i in range(4):  # big joker, little joker, ace, king of spades, each needing i guards
+        if (hand >> (53 - i)) & 1 and n_spades > i:
+            est += 1.0
+    est += 0.8 * max(0, n_spades - 3)
+    spare = max(0, n_spades - 2)
+    for s in range(3):
+        ranks = [c - 13 * s for c in range(13 * s, 13 * s + 13) if (hand >> c) & 1]
+        n = len(ranks)
+        if 12 in ranks:
+            est += 1.0
+        if 11 in ranks and 2 <= n <= 4:
+            est += 0.75
+        if 10 in ranks and 3 <= n <= 4:
+            est += 0.33
+        if n <= 1 and spare > 0:
+            est += 0.5
+            spare -= 1
+    return est
+
+
+def hand_of(text: str) -> np.int64:
+    return np.int64(mask_of(parse_card(c) for c in text.split()))
+
+
+def test_worked_examples():
+    # A♠ K♠ Q♠ 4♠ 3♠ A♥ K♥ 5♥ 4♥ 3♥ 2♥ 7♦ 6♣: A♠ and K♠ each with enough spades under them
+    # (1 + 1), two spades beyond the third (0.8 * 2), three spare spades ruff the singleton club
+    # and diamond (0.5 + 0.5), A♥ (1); K♥ counts only in a suit of 2-4 cards
+    hand = hand_of("AS KS QS 4S 3S AH KH 5H 4H 3H 2H 7D 6C")
+    assert estimate_tricks(hand) == pytest.approx(1 + 1 + 1.6 + 0.5 + 0.5 + 1)
+    # a bare K♠ is no trick and leaves no spare spade; Q♣ with two guards in 3 cards (0.33), A♥ (1)
+    hand = hand_of("KS QC 3C 2C 9D 8D 7D 6D 5D 4H 3H 2H AH")
+    assert estimate_tricks(hand) == pytest.approx(0.33 + 1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 53), min_size=13, max_size=13, unique=True))
+def test_estimate_matches_the_rule(cards):
+    hand = mask_of(cards)
+    assert estimate_tricks(np.int64(hand)) == rule(hand)
