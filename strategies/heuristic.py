@@ -80,6 +80,7 @@ SPADE_LENGTH = np.array([0.0, 0.07, 0.26, 0.54, 0.97, 1.60, 2.39, 3.23, 4.10, 5.
 SPADE_TOP = np.array([1.05, 0.89, 0.63, 0.35, 0.20])
 # Nil danger (see nil_danger): of each spade by rank (2-4 relieve, J/Q/K add, A or joker fatal) ...
 SPADE_NIL = np.array([-0.75, -0.75, -0.75, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.1, 1.8, 3.4, 99.0])
+SIDE_HONOUR_NIL = np.array([0.0] * 11 + [0.4, 0.9])  # ... of a side-suit king and ace ...
 # ... and of holding n spades
 SPADE_COUNT_NIL = np.array([0.0, 0.0, 0.0, 1.3, 6.3, 16.3, 26.3, 36.3, 46.3, 56.3, 66.3, 76.3, 86.3, 96.3, 99.0, 99.0])
 
@@ -317,17 +318,13 @@ def nil_danger(hand):
             c = lowest_bit(m)
             m &= m - 1
             r = c - base
+            # max(ex, 0) and table lookups rather than branches the cards decide (adding 0.0 leaves d as it was)
             if s == SPADES:
-                ex = r - (3.0 + 2.5 * i)
-                if ex > 0:
-                    d += 0.4 * ex
+                d += 0.4 * max(r - (3.0 + 2.5 * i), 0.0)
                 d += SPADE_NIL[r]
             else:
-                ex = r - (4.0 + 2.5 * i)
-                if ex > 0:
-                    d += ex
-                if r >= 11:
-                    d += 0.9 if r == 12 else 0.4
+                d += max(r - (4.0 + 2.5 * i), 0.0)
+                d += SIDE_HONOUR_NIL[r]
             i += 1
         if s != SPADES:
             if n == 0:
