@@ -275,17 +275,13 @@ def estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doublet
             else:
                 est += doubleton_value
     for s in range(3):
+        # held honours as 0/1 factors, not branches the cards decide (adding 0.0 leaves est unchanged)
         n = n0 if s == 0 else (n1 if s == 1 else n2)
-        if n == 0:
-            continue
-        top = ONE << (13 * s + 12)
-        if hand & top:
-            est += 1.0 if n <= 6 else 0.75
+        honours = hand >> (13 * s + 10)  # bit 0 the queen, 1 the king, 2 the ace of suit s
+        est += (1.0 if n <= 6 else 0.75) * ((honours >> 2) & 1)
         length_factor = 1.0 if n <= 4 else (0.85 if n == 5 else 0.65)
-        if hand & (top >> 1) and n >= 2:
-            est += king_value * length_factor
-        if hand & (top >> 2) and n >= 3:
-            est += queen_value * length_factor
+        est += king_value * length_factor * (((honours >> 1) & 1) * (n >= 2))
+        est += queen_value * length_factor * ((honours & 1) * (n >= 3))
     return est
 
 
