@@ -206,9 +206,8 @@ def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
 
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
 def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
-              totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores, plays,
-              record_plays,
-              error):
+              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
+              plays, record_plays, error):
     """Deal, bid, exchange, play and score one hand into output row ``row``.
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
@@ -218,10 +217,8 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
     # ---- deal: Fisher-Yates on the deck, position p goes to seat dealer+1+p
     rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
     n_cards = deck_tpl.shape[0]
-    deck_mask = np.int64(0)
     for i in range(n_cards):
         deck[i] = deck_tpl[i]
-        deck_mask |= np.int64(1) << deck_tpl[i]
     shuffle(rng, deck, n_cards)
     for s in range(4):
         hands[s] = 0
@@ -473,6 +470,9 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
     params, deck_tpl, game_ids = borrowed(params), borrowed(deck_tpl), borrowed(game_ids)
     ids, masks, small, scores = borrowed(ids), borrowed(masks), borrowed(small), borrowed(scores)
     plays, games, errors = borrowed(plays), borrowed(games), borrowed(errors)
+    deck_mask = np.int64(0)  # the cards of this deck, for the view
+    for c in deck_tpl:
+        deck_mask |= np.int64(1) << c
     first_row = 0  # of the game being played
     for i in range(n_games):
         game_id = game_ids[i]
@@ -492,8 +492,8 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
                 end = END_OVERFLOW
                 break
             ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
-                           totals, bags, deck_tpl, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
-                           plays, record_plays, error)
+                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, view, rng, row, ids, masks, small,
+                           scores, plays, record_plays, error)
             if not ok:
                 error[1] = h
                 break
