@@ -30,7 +30,8 @@ MANIFEST = "manifest.json"
 # compress; the plays halve with lz4); the small integer columns delta-encoded (bit-packed
 # differences: as small as dictionary encoding, 0.33 instead of 0.44 us a hand, since
 # nothing is hashed), the Blind Nil flags run-length encoded, the masks plain; min/max
-# statistics only where readers filter (game_id, hand_no).
+# statistics only where readers filter (game_id, hand_no). Plain small integers would be faster
+# still but Parquet stores int8 and int16 as 4-byte INT32: 110 instead of 75 B a hand.
 COMPRESSED = ("plays",)
 DELTA_ENCODED = ("game_id", "hand_no", "dealer", "first_leader", "bid_", "tricks_", "score_", "bags_", "total_",
                  "hands", "winner")
@@ -39,7 +40,13 @@ NO_DICTIONARY = ("dealt_", "held_", "plays")
 STATISTICS = ["game_id", "hand_no"]
 ROW_GROUP = 1 << 17  # rows per row group: bounds the writer's buffers and lets readers stream
 
-HANDS_SCHEMA = pa.schema(
+def _required(fields) -> pa.Schema:
+    """A schema of required (non-nullable) columns: no value is ever missing, and the writer then
+    skips a definition level per value (hands file written and flushed: 0.70 of the time)."""
+    return pa.schema([pa.field(name, kind, nullable=False) for name, kind in fields])
+
+
+HANDS_SCHEMA = _required(
     [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
     + [(f"dealt_{s}", pa.int64()) for s in range(4)]
     + [(f"held_{s}", pa.int64()) for s in range(4)]
@@ -50,8 +57,8 @@ HANDS_SCHEMA = pa.schema(
        ("total_0", pa.int32()), ("total_1", pa.int32())]
     + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
 )
-PLAYS_FIELD = pa.field("plays", pa.list_(pa.int8(), 52))
-GAMES_SCHEMA = pa.schema([
+PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=False), 52), nullable=False)
+GAMES_SCHEMA = _required([
     ("game_id", pa.int64()), ("hands", pa.int32()), ("total_0", pa.int32()), ("total_1", pa.int32()),
     ("winner", pa.int8()), ("end", pa.dictionary(pa.int8(), pa.string())),
 ])
