@@ -135,13 +135,33 @@ def _nth_set_bit_loop(mask, k):
     return _cttz(mask)
 
 
-SUIT_OF = np.array([c // 13 for c in range(52)] + [SPADES, SPADES], dtype=np.int64)
+# Card tables of 64 entries, read at ``card & 63``: an index the compiler sees is in range, so
+# no test for a negative index lies on the path from card to card (-1, "no card", reads entry 63).
+SUIT_OF = np.array([min(c // 13, SPADES) for c in range(64)], dtype=np.int64)  # jokers are spades
+
+
+def _beating(card: int) -> int:
+    if card >= 54:
+        return 0
+    suit = int(SUIT_OF[card])
+    higher = ((1 << 54) - 1) & ~((2 << card) - 1)  # ids grow with rank inside a suit; jokers top the spades
+    return (higher & int(SUIT_MASKS[suit])) | (int(SUIT_MASKS[SPADES]) if suit != SPADES else 0)
+
+
+BEATING = np.array([_beating(c) for c in range(64)], dtype=np.int64)
 
 
 @njit(cache=True)
 def card_suit(card):
     """Suit of a Spades card id (jokers are spades)."""
-    return SUIT_OF[card]
+    return SUIT_OF[card & 63]
+
+
+@njit(cache=True)
+def beating(winning):
+    """Mask of the cards that beat ``winning``, the card now winning a Spades trick: one load
+    instead of two suit lookups and a comparison (simple's kernel 0.91 of the time)."""
+    return BEATING[winning & 63]
 
 
 def mask_of(cards) -> int:
@@ -187,11 +207,7 @@ def parse_card(text: str) -> int:
 @njit(cache=True)
 def beats(card, winning):
     """True when ``card`` played later in a Spades trick beats ``winning``."""
-    sc = card_suit(card)
-    sw = card_suit(winning)
-    if sc == sw:
-        return card > winning  # ids grow with rank inside a suit; jokers top the spades
-    return sc == SPADES
+    return (beating(winning) >> card) & 1 != 0
 
 
 @njit(cache=True)

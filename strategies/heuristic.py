@@ -64,7 +64,7 @@ Numba drop the reference counting of the arrays.
 import numpy as np
 from numba import njit
 
-from simulator.cards import SPADES, SUIT_MASKS, card_rank, card_suit, highest_bit, lowest_bit, popcount
+from simulator.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit, highest_bit, lowest_bit, popcount
 from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_GIVE_FIRST, EXCHANGE_SIG, PLAY_SIG, V_BAG_LIMIT,
                                  V_BAGS, V_BID, V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_LED_SUIT, V_MIN_BID,
                                  V_NIL_ALLOWED, V_NPLAYED, V_PLAYED, V_SCORE, V_TARGET, V_TRICK, V_TRICK_NO, V_TRICKS,
@@ -206,11 +206,7 @@ def dump_card(mask, hand):
 @njit(cache=True)
 def beaters(legal, win_card):
     """Legal cards that would beat ``win_card`` (the card now winning the trick)."""
-    ws = card_suit(win_card)
-    sp = legal & SP
-    if ws == SPADES:
-        return sp & above(win_card)
-    return (legal & suit_mask(ws) & above(win_card)) | sp
+    return legal & beating(win_card)
 
 
 @njit(cache=True)

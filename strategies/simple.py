@@ -10,7 +10,7 @@ bidder: the highest card that loses.
 import numpy as np
 from numba import njit
 
-from simulator.cards import SPADES, beats, card_rank, card_suit, lowest_bit, popcount
+from simulator.cards import SPADES, beating, beats, card_rank, lowest_bit, popcount
 from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, EXCHANGE_GIVE_FIRST, PLAY_SIG, V_EXCHANGE_N,
                                  V_EXCHANGE_ROLE, V_MIN_BID, V_NIL_ALLOWED, V_NPLAYED, V_WINNING_CARD, V_WINNING_SEAT,
                                  V_BID)
@@ -69,11 +69,7 @@ def cheapest(legal):
 @njit(cache=True)
 def cheapest_winner(legal, win_card):
     """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or -1."""
-    ws = card_suit(win_card)
-    above = ~((np.int64(2) << win_card) - 1)
-    winners = legal & SUIT_MASK[ws] & above
-    if ws != SPADES:
-        winners |= legal & SUIT_MASK[SPADES]
+    winners = legal & beating(win_card)
     if winners == 0:
         return -1
     side = winners & ~SUIT_MASK[SPADES]

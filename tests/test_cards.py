@@ -1,9 +1,11 @@
-"""Bit helpers: the compiled versions against plain Python on random masks (hypothesis)."""
+"""Bit and card helpers: the compiled versions against plain Python (random masks by hypothesis,
+every pair of cards)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from simulator.cards import _nth_set_bit_loop, highest_bit, lowest_bit, nth_set_bit, popcount
+from simulator.cards import (SPADES, _nth_set_bit_loop, beating, beats, card_suit, highest_bit, lowest_bit,
+                             nth_set_bit, popcount)
 
 MASKS = st.integers(1, 2**54 - 1)  # card masks: bits 0..53
 
@@ -22,3 +24,31 @@ def test_compiled_bit_helpers_match_python(mask, data):
     assert _nth_set_bit_loop(mask, k) == bits[k]  # the version for machines without BMI2
     assert (popcount(mask), lowest_bit(mask), highest_bit(mask), nth_set_bit(mask, k)) == \
         (len(bits), bits[0], bits[-1], bits[k])
+
+
+def _suit(card):
+    return SPADES if card >= 52 else card // 13  # the jokers are spades
+
+
+def _beats_by_the_rules(card, winning):
+    """RULES.md 1.3 and 1.6: a card beats the winning one if it is higher in the same suit or a spade (a
+    trump) on a non-spade; ranks grow with the id inside a suit, the big joker above the little."""
+    if _suit(card) == _suit(winning):
+        return card > winning
+    return _suit(card) == SPADES
+
+
+@njit
+def _compiled_card_helpers(card, winning):
+    return card_suit(card), beats(card, winning), (beating(winning) >> card) & 1
+
+
+def test_suit_and_beats_for_every_pair_of_cards():
+    for winning in range(54):
+        assert bin(int(beating(winning))).count("1") == sum(_beats_by_the_rules(c, winning) for c in range(54))
+        for card in range(54):
+            if card == winning:
+                continue
+            expected = _beats_by_the_rules(card, winning)
+            assert _compiled_card_helpers(card, winning) == (_suit(card), expected, expected), (card, winning)
+    assert card_suit(-1) == SPADES  # "no card" (-1) reads a table entry in range, never out of it
