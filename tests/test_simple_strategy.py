@@ -1,11 +1,12 @@
-"""simple's trick estimate: the compiled (branch-free) code against its rule written out in Python."""
+"""simple's trick estimate and cheapest card: the compiled (branch-free) code against its rule
+written out in Python."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator.cards import mask_of, parse_card
-from strategies.simple import estimate_tricks
+from strategies.simple import cheapest, estimate_tricks
 
 
 def rule(hand: int) -> float:
@@ -53,3 +54,26 @@ def test_worked_examples():
 def test_estimate_matches_the_rule(cards):
     hand = mask_of(cards)
     assert estimate_tricks(np.int64(hand)) == rule(hand)
+
+
+def cheapest_rule(legal: int) -> int:
+    """The lowest-ranked side-suit card (clubs before diamonds before hearts on equal ranks), else
+    the lowest spade."""
+    cards = [c for c in range(54) if (legal >> c) & 1]
+    side = [c for c in cards if c < 39]
+    if not side:
+        return min(cards)
+    return min(side, key=lambda c: (c % 13, c // 13))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 53), min_size=1, max_size=13, unique=True))
+def test_cheapest_matches_the_rule(cards):
+    legal = mask_of(cards)
+    assert cheapest(np.int64(legal)) == cheapest_rule(legal)
+
+
+def test_cheapest_worked_examples():
+    assert cheapest(hand_of("2S 3H 4C")) == parse_card("3H")  # the lowest side card, not the 2♠
+    assert cheapest(hand_of("5D 5C 9H")) == parse_card("5C")  # equal ranks: the lower suit
+    assert cheapest(hand_of("AS 4S")) == parse_card("4S")     # spades only
