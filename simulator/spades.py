@@ -151,6 +151,9 @@ def check_game_end(kr, t0, t1):
 # meets other functions under its kind. Every other seating plays through PER_SEAT.
 PER_SEAT = 0
 INLINED = ("strategies.simple", "strategies.random", "strategies.heuristic")
+# whether the lead inlines the strategy's play too (else it calls it): heuristic's play is large,
+# and compiled into both the lead and the follow it made the first run 58 instead of 37 s
+INLINED_AT_LEAD = (True, True, False)
 
 
 def policy_kind_of(blind_fns, bid_fns, play_fns, same_params: bool) -> int:
@@ -164,8 +167,9 @@ def policy_kind_of(blind_fns, bid_fns, play_fns, same_params: bool) -> int:
     return PER_SEAT
 
 
-def _inlined(policy: str):
-    """A stub ``call(kind, args)`` that compiles into ``INLINED[kind - 1].<policy>(*args)``."""
+def _inlined(policy: str, lead: bool = False):
+    """A stub ``call(kind, args)`` that compiles into ``INLINED[kind - 1].<policy>(*args)``, inlined
+    (for ``lead``: where ``INLINED_AT_LEAD`` says so, else a call)."""
     def call(kind, args):
         pass
 
@@ -173,7 +177,9 @@ def _inlined(policy: str):
     def compiled(kind, args):
         if not (isinstance(kind, types.IntegerLiteral) and kind.literal_value != PER_SEAT):
             return lambda kind, args: np.int64(-1)  # not reached: PER_SEAT calls each seat's function
-        fn = njit(inline="always")(getattr(importlib.import_module(INLINED[kind.literal_value - 1]), policy).py_func)
+        fn = getattr(importlib.import_module(INLINED[kind.literal_value - 1]), policy)
+        if INLINED_AT_LEAD[kind.literal_value - 1] or not lead:
+            fn = njit(inline="always")(fn.py_func)
         # the policies take 4, 5 or 6 arguments (interface.py); spelled out, as with *args the
         # literal typing failed and the fallback above was compiled instead
         if len(args) == 4:
@@ -186,6 +192,7 @@ def _inlined(policy: str):
 
 
 _blind_nil_inlined, _bid_inlined, _play_inlined = _inlined("blind_nil"), _inlined("bid"), _inlined("play")
+_lead_inlined = _inlined("play", lead=True)
 
 
 # ------------------------------------------------------------------ one hand
@@ -207,7 +214,7 @@ def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
 
 
 @njit(inline="always")
-def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error):
+def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, lead):
     """The card seat ``s`` plays: its policy's choice, or the only legal card without asking;
     -1 (with ``error`` filled) when the policy chose a card it may not play."""
     view[V_SEAT] = s
@@ -215,6 +222,8 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
     if legal & (legal - 1):
         if policy_kind == PER_SEAT:
             c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
+        elif lead:
+            c = _lead_inlined(policy_kind, (np.int64(s), h, legal, view, params0, rng))
         else:
             c = _play_inlined(policy_kind, (np.int64(s), h, legal, view, params0, rng))
         if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
@@ -352,7 +361,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         for s in range(4):
             view[V_TRICK + s] = -1
         # the lead, then the three cards that follow it: the lead apart, with no test of k in the
-        # loop, the kernel takes 0.90 of the time of one loop over four cards
+        # loop, simple's kernel takes 0.85-0.97 of the time of one loop over four cards
         s = leader
         h = hands[s]
         if t == 0 and kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
@@ -361,7 +370,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
             legal = h & ~spades
         else:
             legal = h
-        c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error)
+        c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, True)
         if c < 0:
             return False
         bit = np.int64(1) << c
@@ -386,7 +395,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
             h = hands[s]
             follow = h & led_mask
             legal = follow if follow != 0 else h
-            c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error)
+            c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, False)
             if c < 0:
                 return False
             bit = np.int64(1) << c
