@@ -234,6 +234,20 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
     return c
 
 
+@njit(inline="always")
+def _show_card(view, plays, record_plays, row, t, k, s, c, win_seat, win_card, broken):
+    """Card ``c`` of seat ``s``, the ``k``-th of trick ``t``, played: the view's trick fields as they
+    stand after it, and the plays column."""
+    view[V_TRICK + s] = c
+    view[V_PLAYED + s] |= np.int64(1) << c
+    view[V_NPLAYED] = k + 1
+    view[V_WINNING_SEAT] = win_seat
+    view[V_WINNING_CARD] = win_card
+    view[V_BROKEN] = broken
+    if record_plays:
+        plays[row, 4 * t + k] = c
+
+
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
 def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
               totals, bags, deck_tpl, deck_mask, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
@@ -373,22 +387,14 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, True)
         if c < 0:
             return False
-        bit = np.int64(1) << c
-        hands[s] = h ^ bit
+        hands[s] = h ^ (np.int64(1) << c)
         led = card_suit(c)
         win_seat = s
         win_card = c
         if led == SPADES and broken == 0 and kr.forced_spade_lead_breaks != 0:
             broken = 1  # only reachable when the leader holds nothing but spades
-        view[V_TRICK + s] = c
-        view[V_PLAYED + s] |= bit
-        view[V_NPLAYED] = 1
         view[V_LED_SUIT] = led
-        view[V_WINNING_SEAT] = win_seat
-        view[V_WINNING_CARD] = win_card
-        view[V_BROKEN] = broken
-        if record_plays:
-            plays[row, 4 * t] = c
+        _show_card(view, plays, record_plays, row, t, 0, s, c, win_seat, win_card, broken)
         led_mask = SUIT_MASKS[led]
         for k in range(1, 4):
             s = (leader + k) & 3
@@ -398,8 +404,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
             c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, False)
             if c < 0:
                 return False
-            bit = np.int64(1) << c
-            hands[s] = h ^ bit
+            hands[s] = h ^ (np.int64(1) << c)
             suit = card_suit(c)
             if suit != led:
                 view[V_VOID + s] |= np.int64(1) << led
@@ -408,14 +413,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
             if beats(c, win_card):
                 win_seat = s
                 win_card = c
-            view[V_TRICK + s] = c
-            view[V_PLAYED + s] |= bit
-            view[V_NPLAYED] = k + 1
-            view[V_WINNING_SEAT] = win_seat
-            view[V_WINNING_CARD] = win_card
-            view[V_BROKEN] = broken
-            if record_plays:
-                plays[row, 4 * t + k] = c
+            _show_card(view, plays, record_plays, row, t, k, s, c, win_seat, win_card, broken)
         tricks[win_seat] += 1
         view[V_TRICKS + win_seat] += 1
         leader = win_seat
