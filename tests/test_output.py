@@ -47,3 +47,34 @@ def test_every_column_is_required(tmp_path):
         flat = [schema.column(i) for i in range(len(schema)) if schema.column(i).max_repetition_level == 0]
         assert len(flat) == len(table.column_names) - (name == "hands")  # all but plays
         assert all(column.max_definition_level == 0 for column in flat)
+
+
+def test_columns_are_built_from_the_kernel_arrays_unchanged():
+    """engine._column wraps numpy buffers for Arrow; bools are bit-packed (lengths not a multiple of 8)."""
+    import numpy as np
+
+    from simulator.engine import _column, _dictionary_column
+
+    rng = np.random.default_rng(0)
+    for n in (0, 1, 7, 8, 9, 1001):
+        for dtype in (np.int8, np.int16, np.int32, np.int64):
+            values = rng.integers(-100, 100, n).astype(dtype)
+            assert _column(values).to_pylist() == values.tolist()
+        flags = rng.integers(0, 2, n).astype(bool)
+        assert _column(flags).to_pylist() == flags.tolist()
+    codes = np.array([2, 0, 1, 2], np.int64)
+    assert _dictionary_column(codes, ("target", "mercy", "limit")).to_pylist() == ["limit", "target", "mercy", "limit"]
+    assert _dictionary_column(np.zeros(2, np.int8), ["simple:x=é"]).to_pylist() == ["simple:x=é"] * 2
+
+
+def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
+    """pandas costs 0.4 s of a warm 10,000-hand command; only the summary and analysis need it."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from simulator.cli import cli\n"
+            "try: cli(['simulate', 'spades', '--games', '30', '--strategy', 'simple', '--out', sys.argv[1], '--quiet'])\n"
+            "except SystemExit as e: assert e.code in (0, None), e.code\n"
+            "assert 'pandas' not in sys.modules, 'pandas was imported'\n")
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "run")], check=True)
+    assert (tmp_path / "run" / "games").is_dir()
