@@ -11,7 +11,10 @@ noisy shared machine (medians of --repeat runs):
 * cost per hand of each strategy relative to ``simple``;
 * a warm-cache 10,000-hand run of the real command line (wall time of a new
   process, imports and cache loading included);
-* peak resident memory of a large run (``--big N`` hands, in a subprocess).
+* peak resident memory of a large run (``--big N`` hands, in a subprocess);
+* how the machine's core time went during the hands and the games runs (``/proc/stat``: busy,
+  idle, and steal, the share the hypervisor gave to other guests), to tell a slow spell of this
+  shared machine from a slow change.
 
 Usage::
 
@@ -41,6 +44,27 @@ sys.path.insert(0, str(ROOT))
 from simulator.engine import RunConfig, run  # noqa: E402
 from simulator.rules import PRESETS  # noqa: E402
 from strategies.registry import available, parse_spec  # noqa: E402
+
+
+def host_cpu() -> dict[str, int]:
+    """Cumulative jiffies of all cores from /proc/stat (empty where there is none)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return {}
+    user, nice, system, idle, iowait, irq, softirq, steal = fields
+    return {"busy": user + nice + system + irq + softirq, "idle": idle + iowait, "steal": steal}
+
+
+def host_share(before: dict[str, int], after: dict[str, int]) -> dict[str, float]:
+    """Shares of the machine's core time between two readings: this process and others (busy), idle,
+    and steal (time the hypervisor gave to other guests: a slow spell that no code change can fix)."""
+    if not before or not after:
+        return {}
+    delta = {k: after[k] - before[k] for k in before}
+    total = sum(delta.values()) or 1
+    return {k: v / total for k, v in delta.items()}
 
 
 def timed_runs(runs: dict[str, tuple[RunConfig, int]], repeat: int) -> dict[str, tuple[float, float]]:
@@ -122,7 +146,9 @@ def main():
     res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
            "command": " ".join(["python", "scripts/benchmark.py", *sys.argv[1:]])}
     hands_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="hands", count=a.hands)
+    before = host_cpu()
     times = timed_runs({"1": (hands_cfg, 1), "2": (hands_cfg, 2)}, a.repeat)
+    res["host_cpu_during_hands_runs"] = host_share(before, host_cpu())
     (t1, cpu1), (t2, cpu2) = times["1"], times["2"]
     res["hands_per_s_1_thread"] = a.hands / t1
     res["hands_per_s_2_threads"] = a.hands / t2
@@ -132,7 +158,9 @@ def main():
     res["cores_busy_2_threads"] = cpu2 / (2 * t2)
     res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
+    before = host_cpu()
     res["games_per_s_2_threads"] = a.games / timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"][0]
+    res["host_cpu_during_games_runs"] = host_share(before, host_cpu())
     per_strategy = {name: (RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands",
                                      count=a.hands // 2), 2) for name in available()}
     per_hand = {k: wall for k, (wall, _) in timed_runs(per_strategy, a.repeat).items()}  # same count each
@@ -145,8 +173,11 @@ def main():
         res[f"seconds_{a.big}_hands"] = secs
     for k, v in res.items():
         if isinstance(v, dict):
-            unit = "x" if k.startswith("cost") else ""
-            v = ", ".join(f"{n} {x:.2f}{unit}" for n, x in v.items())
+            if k.startswith("host"):
+                v = ", ".join(f"{n} {x:.0%}" for n, x in v.items())
+            else:
+                unit = "x" if k.startswith("cost") else ""
+                v = ", ".join(f"{n} {x:.2f}{unit}" for n, x in v.items())
         elif isinstance(v, float):
             v = f"{v:,.2f}" if v < 100 else f"{v:,.0f}"
         print(f"{k:32s} {v}")

@@ -25,7 +25,7 @@ from simulator.rules import SpadesRules
 from strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
-DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # per file; one shard per worker thread in memory
+DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # about this many per file (RunConfig.shard); one a worker in memory
 GAME_ROWS = 32          # rows allocated per game in games mode (about 14 used; untouched pages cost nothing)
 CALL_ROWS = 1 << 20     # most rows one kernel call fills: bounds its arrays whatever the shard size
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc mallopt parameters (malloc.h)
@@ -67,7 +67,15 @@ class RunConfig:
 
     @property
     def shard(self) -> int:
-        return self.shard_size or DEFAULT_SHARD[self.mode]
+        """Hands (games) per shard: ``shard_size`` if given, else about DEFAULT_SHARD, in an even number
+        of equal shards so that two workers finish together (a last short shard left one core idle:
+        2 million hands in 250,000-hand shards took 0.93-0.98 of the time of 262,144-hand ones)."""
+        if self.shard_size:
+            return self.shard_size
+        n = -(-self.count // DEFAULT_SHARD[self.mode])
+        if n > 1 and n % 2:
+            n -= 1
+        return -(-self.count // n)
 
     @property
     def n_shards(self) -> int:

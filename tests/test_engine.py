@@ -39,6 +39,18 @@ def test_same_data_for_any_threads_and_shard_size(mode, count, limit):
             assert g.equals(ref_g)
 
 
+@pytest.mark.parametrize("mode", engine.MODES)
+@pytest.mark.parametrize("count", [1, 999, 262_144, 262_145, 786_432, 2_000_000, 100_000_000, 10**12])
+def test_default_shards_are_even_in_number_and_equal_in_size(mode, count):
+    c = cfg(mode=mode, count=count)
+    last = c.shard_range(c.n_shards - 1)[1]
+    assert (c.n_shards - 1) * c.shard + last == count
+    assert c.shard - last < c.n_shards  # the last shard short by less than one hand (game) a shard
+    assert c.n_shards == 1 or c.n_shards % 2 == 0
+    assert c.shard <= 1.5 * engine.DEFAULT_SHARD[mode]
+    assert cfg(mode=mode, count=count, shard_size=7).shard == 7
+
+
 @pytest.mark.parametrize("spec", ["simple", "heuristic", "random:nil_prob=0.2,blind_nil_prob=0.2"])
 def test_a_built_in_compiled_into_the_kernel_plays_like_the_per_seat_path(spec, monkeypatch):
     # self-play of a built-in takes a kernel with the strategy compiled in; the per-seat
