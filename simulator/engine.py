@@ -220,7 +220,7 @@ def _dictionary_column(codes: np.ndarray, names) -> pa.DictionaryArray:
     offsets = np.cumsum([0] + [len(e) for e in encoded], dtype=np.int32)
     dictionary = pa.Array.from_buffers(pa.string(), len(encoded),
                                        [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
-    return pa.DictionaryArray.from_arrays(_column(codes.astype(np.int8)), dictionary)
+    return pa.DictionaryArray.from_arrays(_column(codes.astype(np.int8, copy=False)), dictionary)
 
 
 def _hands_table(cfg, ids, masks, small, scores, plays) -> pa.Table:
