@@ -45,7 +45,7 @@ def test_default_shards_are_even_in_number_and_equal_in_size(mode, count):
     c = cfg(mode=mode, count=count)
     last = c.shard_range(c.n_shards - 1)[1]
     assert (c.n_shards - 1) * c.shard + last == count
-    assert c.shard - last < c.n_shards  # the last shard short by less than one hand (game) a shard
+    assert c.shard - last < c.n_shards  # the last shard short by fewer hands (games) than there are shards
     assert c.n_shards == 1 or c.n_shards % 2 == 0
     assert c.shard <= 1.5 * engine.DEFAULT_SHARD[mode]
     assert cfg(mode=mode, count=count, shard_size=7).shard == 7

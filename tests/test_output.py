@@ -1,7 +1,11 @@
 """The Parquet files: read back unchanged, with the encodings output.py promises."""
+import subprocess
+import sys
+
+import numpy as np
 import pyarrow.parquet as pq
 
-from simulator.engine import RunConfig, run_to_tables
+from simulator.engine import RunConfig, _column, _dictionary_column, run_to_tables
 from simulator.output import write_parquet_atomic
 from simulator.rules import build_rules
 from strategies.registry import parse_spec
@@ -51,10 +55,6 @@ def test_every_column_is_required(tmp_path):
 
 def test_columns_are_built_from_the_kernel_arrays_unchanged():
     """engine._column wraps numpy buffers for Arrow; bools are bit-packed (lengths not a multiple of 8)."""
-    import numpy as np
-
-    from simulator.engine import _column, _dictionary_column
-
     rng = np.random.default_rng(0)
     for n in (0, 1, 7, 8, 9, 1001):
         for dtype in (np.int8, np.int16, np.int32, np.int64):
@@ -68,10 +68,7 @@ def test_columns_are_built_from_the_kernel_arrays_unchanged():
 
 
 def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
-    """pandas costs 0.4 s of a warm 10,000-hand command; only the summary and analysis need it."""
-    import subprocess
-    import sys
-
+    """pandas costs 0.2-0.4 s of a warm 10,000-hand command; only the summary and analysis need it."""
     code = ("import sys; from simulator.cli import cli\n"
             "try: cli(['simulate', 'spades', '--games', '30', '--strategy', 'simple', '--out', sys.argv[1], '--quiet'])\n"
             "except SystemExit as e: assert e.code in (0, None), e.code\n"
