@@ -233,7 +233,8 @@ def _hands_table(cfg, ids, masks, small, scores, plays) -> pa.Table:
     arrays += [_column(small[k]) for k in range(8, 12)]
     arrays += [_column(scores[0]), _column(scores[1]), _column(scores[2].astype(np.int16)),
                _column(scores[3].astype(np.int16)), _column(scores[4]), _column(scores[5])]
-    arrays += [_dictionary_column(np.zeros(n, np.int8), [s.spec]) for s in cfg.seats]
+    no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
+    arrays += [_dictionary_column(no_codes, [s.spec]) for s in cfg.seats]
     schema = HANDS_SCHEMA
     if plays is not None:
         arrays.append(pa.FixedSizeListArray.from_arrays(_column(plays.reshape(-1)), 52))
