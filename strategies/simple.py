@@ -10,14 +10,11 @@ bidder: the highest card that loses.
 import numpy as np
 from numba import njit
 
-from simulator.cards import SPADES, beating, beats, card_rank, lowest_bit, popcount
+from simulator.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, lowest_bit, popcount
 from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, EXCHANGE_GIVE_FIRST, PLAY_SIG, V_EXCHANGE_N,
                                  V_EXCHANGE_ROLE, V_MIN_BID, V_NIL_ALLOWED, V_NPLAYED, V_WINNING_CARD, V_WINNING_SEAT,
                                  V_BID)
 from strategies.registry import Param, Strategy, register
-
-SUIT_MASK = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
-SUIT_MASK[3] |= (1 << 52) | (1 << 53)
 
 P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)
@@ -28,7 +25,7 @@ BID_SHIFT = 0.5  # added before rounding: contracts made 81 %, games about 15 ha
 def estimate_tricks(hand):
     """Expected tricks: aces, guarded kings (3/4), twice-guarded queens (1/3),
     top spades, spades beyond the third, and short side suits that can be ruffed."""
-    spades = hand & SUIT_MASK[SPADES]
+    spades = hand & SUIT_MASKS[SPADES]
     n_spades = popcount(spades)
     est = 0.0
     # conditions as 0/1 products, not branches: the hand decides them, so a branch is a coin toss
@@ -38,7 +35,7 @@ def estimate_tricks(hand):
     est += 0.8 * max(0, n_spades - 3)
     spare = max(0, n_spades - 2)  # spades left over for ruffing
     for s in range(3):
-        m = hand & SUIT_MASK[s]
+        m = hand & SUIT_MASKS[s]
         n = popcount(m)
         r = m >> (13 * s + 10)  # bits: queen, king, ace
         est += np.float64((r >> 2) & 1)
@@ -68,7 +65,7 @@ def cheapest_winner(legal, win_card):
     winners = legal & beating(win_card)
     if winners == 0:
         return -1
-    side = winners & ~SUIT_MASK[SPADES]
+    side = winners & ~SUIT_MASKS[SPADES]
     return lowest_bit(side if side else winners)
 
 
@@ -98,7 +95,7 @@ def bid(seat, hand, view, params, rng):
     if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
         return np.int64(0)
     est = estimate_tricks(hand)
-    high_spades = hand & SUIT_MASK[SPADES] & ~((np.int64(1) << 47) - 1)  # 9♠ is card 46
+    high_spades = hand & SUIT_MASKS[SPADES] & ~((np.int64(1) << 47) - 1)  # 9♠ is card 46
     if params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1 and est < NIL_BELOW and high_spades == 0:
         return np.int64(0)
     return np.int64(min(13, max(np.int64(est + BID_SHIFT + 0.5), view[V_MIN_BID])))
@@ -134,13 +131,13 @@ def play(seat, hand, legal, view, params, rng):
         best_suit = -1
         best_len = 0
         for s in range(3):
-            n = popcount(legal & SUIT_MASK[s])
+            n = popcount(legal & SUIT_MASKS[s])
             if n > best_len:
                 best_len = n
                 best_suit = s
         if best_suit < 0:
             return lowest_bit(legal)
-        return lowest_bit(legal & SUIT_MASK[best_suit])
+        return lowest_bit(legal & SUIT_MASKS[best_suit])
     ws = view[V_WINNING_SEAT]
     if ws == seat ^ 2:
         return cheapest(legal)
