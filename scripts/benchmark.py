@@ -1,7 +1,10 @@
 """Speed and memory benchmark of the Spades engine (figures for README.md).
 
 Measures, in one process and one run so that ratios are comparable on a
-noisy shared machine (medians of --repeat runs):
+noisy shared machine. Repeated figures are the median of ``--repeat`` runs with
+a distribution-free interval for that median and n (``analysis.stats.median_ci``;
+5 runs give 93.75 %, 9 give 96 %); ratios are taken within each round of runs,
+whose runs are adjacent in time, then their median:
 
 * hands/s end to end (deal, bid, play, score, Parquet written) for 1 and 2
   threads, hands mode, full hands schema without plays;
@@ -29,7 +32,6 @@ import os
 import platform
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from analysis.stats import Estimate, median_ci  # noqa: E402
 from simulator.engine import RunConfig, run  # noqa: E402
 from simulator.rules import PRESETS  # noqa: E402
 from strategies.registry import available, parse_spec  # noqa: E402
@@ -67,10 +70,10 @@ def host_share(before: dict[str, int], after: dict[str, int]) -> dict[str, float
     return {k: v / total for k, v in delta.items()}
 
 
-def timed_runs(runs: dict[str, tuple[RunConfig, int]], repeat: int) -> dict[str, tuple[float, float]]:
-    """Median (wall, CPU) seconds of each labelled (config, threads) run into a fresh directory
-    (compile excluded by a warm-up; CPU summed over the process's threads). The runs take turns,
-    so a slow spell of this shared machine hits all alike."""
+def timed_runs(runs: dict[str, tuple[RunConfig, int]], repeat: int) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of each repeat of each labelled (config, threads) run into a fresh directory
+    (compile excluded by a warm-up; CPU summed over the process's threads). The runs take turns, so a
+    slow spell of this shared machine hits all alike, and the i-th runs of two labels form a pair."""
     times = {label: [] for label in runs}
     with tempfile.TemporaryDirectory() as tmp:
         for label, (cfg, _) in runs.items():
@@ -83,7 +86,11 @@ def timed_runs(runs: dict[str, tuple[RunConfig, int]], repeat: int) -> dict[str,
                 run(cfg, out, threads=threads, progress=False)
                 times[label].append((time.perf_counter() - t, time.process_time() - cpu))
                 shutil.rmtree(out)
-    return {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in times.items()}
+    return times
+
+
+def walls(samples: list[tuple[float, float]]) -> np.ndarray:
+    return np.array([w for w, _ in samples])
 
 
 def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
@@ -95,7 +102,7 @@ def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
     hands = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(shards + 1):
-            first, n = cfg.shard_range(i)
+            first, n = i * cfg.shard, cfg.shard  # hand ids past the run's count are fine for the kernel
             t = time.process_time()
             blocks = engine._run_kernel(cfg, pol, np.arange(first, first + n))
             t1 = time.process_time()
@@ -110,7 +117,7 @@ def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
     return {k: v / hands * 1e6 for k, v in cpu.items()}
 
 
-def cli_wall(args: list[str], repeat: int) -> float:
+def cli_wall(args: list[str], repeat: int) -> list[float]:
     times = []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(repeat + 1):  # the first call warms the cache and is not counted
@@ -119,7 +126,7 @@ def cli_wall(args: list[str], repeat: int) -> float:
                            check=True, cwd=ROOT)
             if i:
                 times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    return times
 
 
 def peak_memory_run(hands: int) -> tuple[float, float]:
@@ -149,40 +156,62 @@ def main():
     before = host_cpu()
     times = timed_runs({"1": (hands_cfg, 1), "2": (hands_cfg, 2)}, a.repeat)
     res["host_cpu_during_hands_runs"] = host_share(before, host_cpu())
-    (t1, cpu1), (t2, cpu2) = times["1"], times["2"]
-    res["hands_per_s_1_thread"] = a.hands / t1
-    res["hands_per_s_2_threads"] = a.hands / t2
-    res["thread_scaling"] = t1 / t2
+    w1, w2 = walls(times["1"]), walls(times["2"])
+    res["hands_per_s_1_thread"] = median_ci(a.hands / w1)
+    res["hands_per_s_2_threads"] = median_ci(a.hands / w2)
+    # the issue's figure as the README has always given it, and the same from each round's pair of
+    # runs (adjacent in time, so the machine's drift between rounds cancels), with its interval
+    res["thread_scaling"] = float(np.median(w1) / np.median(w2))
+    res["thread_scaling_per_round"] = median_ci(w1 / w2)
     # why the scaling is below 2: more CPU per hand with both cores busy, or idle cores
+    cpu1, cpu2 = (np.median([c for _, c in times[k]]) for k in ("1", "2"))
     res["end_to_end_cpu_us_per_hand"] = {"1_thread": cpu1 / a.hands * 1e6, "2_threads": cpu2 / a.hands * 1e6}
-    res["cores_busy_2_threads"] = cpu2 / (2 * t2)
+    res["cores_busy_2_threads"] = float(cpu2 / (2 * np.median(w2)))
     res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
     before = host_cpu()
-    res["games_per_s_2_threads"] = a.games / timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"][0]
+    res["games_per_s_2_threads"] = median_ci(a.games / walls(timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"]))
     res["host_cpu_during_games_runs"] = host_share(before, host_cpu())
     per_strategy = {name: (RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands",
                                      count=a.hands // 2), 2) for name in available()}
-    per_hand = {k: wall for k, (wall, _) in timed_runs(per_strategy, a.repeat).items()}  # same count each
-    res["cost_per_hand_vs_simple"] = {k: v / per_hand["simple"] for k, v in per_hand.items()}
-    res["warm_cli_10000_hands_s"] = cli_wall(["simulate", "spades", "--hands", "10000", "--strategy", "simple"],
-                                             a.repeat)
+    per_hand = {k: walls(v) for k, v in timed_runs(per_strategy, a.repeat).items()}  # same count each
+    # each round's runs are adjacent in time: the ratio within a round, then its median over the rounds
+    res["cost_per_hand_vs_simple"] = {k: median_ci(v / per_hand["simple"]) for k, v in per_hand.items()
+                                      if k != "simple"}
+    res["warm_cli_10000_hands_s"] = median_ci(cli_wall(["simulate", "spades", "--hands", "10000", "--strategy",
+                                                        "simple"], a.repeat))
     if a.big:
         mib, secs = peak_memory_run(a.big)
         res[f"peak_rss_mib_{a.big}_hands"] = mib
         res[f"seconds_{a.big}_hands"] = secs
+    print(f"(figures with [lo, hi]: the median of --repeat {a.repeat} runs and a distribution-free interval "
+          f"for it, {100 * min_conf(res):.1f} % or more)")
     for k, v in res.items():
         if isinstance(v, dict):
             if k.startswith("host"):
                 v = ", ".join(f"{n} {x:.0%}" for n, x in v.items())
             else:
-                unit = "x" if k.startswith("cost") else ""
-                v = ", ".join(f"{n} {x:.2f}{unit}" for n, x in v.items())
-        elif isinstance(v, float):
-            v = f"{v:,.2f}" if v < 100 else f"{v:,.0f}"
+                v = ", ".join(f"{n} {fmt(x, 'x' if k.startswith('cost') else '')}" for n, x in v.items())
+        else:
+            v = fmt(v)
         print(f"{k:32s} {v}")
     if a.json:
-        a.json.write_text(json.dumps(res, indent=2))
+        a.json.write_text(json.dumps(res, indent=2, default=lambda e: {**e.as_dict(), "conf": e.conf}))
+
+
+def fmt(x, unit: str = "") -> str:
+    """A figure as the README gives it: a median with its interval and n, or a plain number."""
+    if isinstance(x, Estimate):
+        return f"{fmt(x.value, unit)} [{fmt(x.lo)}, {fmt(x.hi)}] (n={x.n})"
+    if isinstance(x, float):
+        return (f"{x:,.2f}" if x < 100 else f"{x:,.0f}") + unit
+    return str(x)
+
+
+def min_conf(res: dict) -> float:
+    found = [v for v in res.values() if isinstance(v, Estimate)]
+    found += [x for v in res.values() if isinstance(v, dict) for x in v.values() if isinstance(x, Estimate)]
+    return min(e.conf for e in found)
 
 
 if __name__ == "__main__":

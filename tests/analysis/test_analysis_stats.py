@@ -91,6 +91,25 @@ def test_paired_and_ratio():
     assert r.value == pytest.approx(59 / 30) and r.hi - r.value == pytest.approx(Z95 * math.sqrt(var))
 
 
+def test_median_ci_order_statistics():
+    # n = 5: k = 1 covers 1 - 2 * (1/2)^5 = 30/32 = 0.9375 < 0.95, the best 5 values can do
+    e = S.median_ci([5.0, 1, 4, 2, 3])
+    assert (e.value, e.lo, e.hi, e.n) == (3.0, 1.0, 5.0, 5) and e.conf == 0.9375
+    # n = 9: P(B <= 1) = (1 + 9)/512, k = 2 covers 1 - 20/512 = 0.9609 >= 0.95;
+    # P(B <= 2) = (1 + 9 + 36)/512, k = 3 would cover 1 - 92/512 = 0.8203: so [x(2), x(8)]
+    e = S.median_ci([9.0, 3, 7, 1, 5, 8, 2, 6, 4])
+    assert (e.value, e.lo, e.hi, e.n) == (5.0, 2.0, 8.0, 9) and e.conf == pytest.approx(492 / 512)
+    # asking for less coverage narrows it: 0.80 allows k = 3 (0.8203) at n = 9
+    e = S.median_ci(np.arange(1.0, 10.0), conf=0.80)
+    assert (e.lo, e.hi) == (3.0, 7.0) and e.conf == pytest.approx(420 / 512)
+    # n = 6: median between the middle two; k = 1 covers 1 - 2/64 = 0.96875
+    e = S.median_ci([1.0, 2, 3, 4, 5, 6])
+    assert (e.value, e.lo, e.hi) == (3.5, 1.0, 6.0) and e.conf == pytest.approx(62 / 64)
+    one = S.median_ci([2.0])
+    assert one.value == 2.0 and math.isnan(one.lo) and one.n == 1
+    assert S.median_ci([]).n == 0
+
+
 def test_formatting():
     assert S.fmt_rate(2689, 6512) == "41.3 % [40.1, 42.5] (n=6,512)"
     assert S.fmt_rate(0, 0) == "— (n=0)"
