@@ -23,6 +23,8 @@ projection and batch-wise decoding are the same.
 from __future__ import annotations
 
 import json
+import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -38,6 +40,7 @@ __all__ = [
     "open_runs",
     "batch_arrays",
     "table_arrays",
+    "atomic_output",
     "DEFAULT_BATCH_ROWS",
     "HAND_SEAT_COLUMNS",
 ]
@@ -52,6 +55,27 @@ GAMES = ("spades",)
 
 class AnalysisError(ValueError):
     """A run directory or table that cannot be analysed (one-line message)."""
+
+
+@contextmanager
+def atomic_output(path) -> Iterator[Path]:
+    """A staging path through which to write the file ``path`` (a chart, a table, a report): it
+    becomes ``path``, flushed to disk, only when the block ends without an error, and is removed
+    otherwise, so a crash never leaves a half-written file. It keeps the suffix, from which writers
+    such as matplotlib take the format. (Run shards have their own staging: simulator/output.py,
+    which this package does not import.)"""
+    final = Path(path)
+    tmp = final.with_name(f"{final.stem}.tmp{final.suffix}")
+    try:
+        yield tmp
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, final)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _fail(path, why: str) -> AnalysisError:

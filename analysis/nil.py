@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from . import features as F
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_runs
+from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs
 from .stats import fmt_int, fmt_rate, wilson_interval
 
 __all__ = ["FEATURES", "KINDS", "nil_study", "nil_report", "format_nil_table", "save_table", "plot_nil",
@@ -253,14 +253,15 @@ def save_table(df: pd.DataFrame, path) -> Path:
     p = Path(path)
     suffix = p.suffix.lower()
     p.parent.mkdir(parents=True, exist_ok=True)
-    if suffix == ".csv":
-        df.to_csv(p, index=False)
-    elif suffix in (".parquet", ".pq"):
-        out = df.copy()
-        out.attrs = {}
-        out.to_parquet(p, index=False)
-    else:
+    if suffix not in (".csv", ".parquet", ".pq"):
         raise AnalysisError(f"{p}: unsupported table format {suffix or '(none)'!r}: use .csv or .parquet")
+    with atomic_output(p) as tmp:
+        if suffix == ".csv":
+            df.to_csv(tmp, index=False)
+        else:
+            out = df.copy()
+            out.attrs = {}
+            out.to_parquet(tmp, index=False)
     return p
 
 
@@ -315,7 +316,8 @@ def save_nil_chart(df: pd.DataFrame, path, *, title: str | None = None, min_bids
     if runs:
         fig.supxlabel("runs: " + ", ".join(Path(r).name for r in runs), fontsize=7)
     try:
-        fig.savefig(p, dpi=120)
+        with atomic_output(p) as tmp:
+            fig.savefig(tmp, dpi=120)
     except ValueError as e:
         raise AnalysisError(f"{p}: cannot save chart ({e})") from None
     return p

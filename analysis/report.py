@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_run, open_runs
+from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run, open_runs
 from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, team_outcomes
 from .stats import Moments, fmt_int, fmt_mean, fmt_rate, wilson_interval
 
@@ -513,10 +513,12 @@ class _Charts:
         png, svg = self.out / f"{name}.png", self.out / f"{name}.svg"
         buf = _io.BytesIO()
         fig.savefig(buf, format="png", dpi=110)
-        png.write_bytes(buf.getvalue())
+        with atomic_output(png) as tmp:
+            tmp.write_bytes(buf.getvalue())
         self.png_b64[name] = base64.b64encode(buf.getvalue()).decode("ascii")
         fig.set_layout_engine("none")  # keep the positions found for the PNG: the layout pass is costly
-        fig.savefig(svg)
+        with atomic_output(svg) as tmp:
+            fig.savefig(tmp)
         self.files[name] = (png, svg)
         self.titles[name] = title
 
@@ -653,7 +655,8 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
                  "</figcaption></figure>")
     h.append("</body></html>")
     html_path = out / "report.html"
-    html_path.write_text("\n".join(h), encoding="utf-8")
+    with atomic_output(html_path) as tmp:
+        tmp.write_text("\n".join(h), encoding="utf-8")
 
     # ---- Markdown
     md = [f"# {title}", "",
@@ -672,5 +675,6 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
         md += [f"![{charts.titles[name]}]({png.name}) ([SVG]({svg.name}))", ""]
     md += ["Caption (all charts):", "", "```", caption, "```", ""]
     md_path = out / "summary.md"
-    md_path.write_text("\n".join(md), encoding="utf-8")
+    with atomic_output(md_path) as tmp:
+        tmp.write_text("\n".join(md), encoding="utf-8")
     return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables, stats=stats)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from . import nil as _nil
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_run
+from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run
 from .stats import fmt_int, fmt_rate, wilson_interval
 
 __all__ = ["WhatIfSample", "sample_non_nil", "forced_outcomes", "what_if_table", "format_what_if",
@@ -298,7 +298,8 @@ def save_what_if_chart(df: pd.DataFrame, path, *, title: str | None = None) -> P
     fig.supxlabel(f"run: {Path(at.get('run', '')).name}; sampled {fmt_int(at.get('sampled', 0))} of "
                   f"{fmt_int(at.get('eligible', 0))} non-Nil seat-hands, seed {at.get('seed')}", fontsize=7)
     try:
-        fig.savefig(p, dpi=120)
+        with atomic_output(p) as tmp:
+            fig.savefig(tmp, dpi=120)
     except ValueError as e:
         raise AnalysisError(f"{p}: cannot save chart ({e})") from None
     return p

@@ -7,6 +7,7 @@ with exit code 2. Heavy modules are imported inside the commands so that
 """
 from __future__ import annotations
 
+import errno
 import sys
 
 import click
@@ -30,6 +31,23 @@ def _game(ctx, param, value):
 
 def _fail_from(exc: Exception):
     raise InputError(str(exc)) from None
+
+
+# errors that say a path the user gave cannot be used (bad input, exit 2); others (a full disk) exit 1
+PATH_ERRNOS = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.EACCES, errno.EPERM, errno.EROFS,
+               errno.ENAMETOOLONG}
+
+
+def _os_error(e: OSError) -> str:
+    return f"{e.strerror or e}" + (f": {e.filename}" if e.filename else "")
+
+
+def _cannot_write(where, e: OSError):
+    """An output the OS refuses: bad input (exit 2) when the path is the problem, else exit 1."""
+    message = f"cannot write {where}: " + (e.strerror if e.strerror and e.filename == str(where) else _os_error(e))
+    if e.errno in PATH_ERRNOS:
+        raise InputError(message) from None
+    raise click.ClickException(message) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -105,6 +123,9 @@ def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team,
         info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False)
     except (RulesError, StrategyError, RunError, RunDirError) as e:
         _fail_from(e)
+    except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
+        raise click.ClickException(f"writing {out} stopped: {_os_error(e)}; the shards written are kept: "
+                                   "rerun the same command with --resume to finish") from None
     if not quiet:
         click.echo(f"wrote {out} ({info['compute_seconds']:.2f} s, {info['threads']} threads)", err=True)
         click.echo(_summary(out))
@@ -169,6 +190,8 @@ def nil(runs, by, save, chart, what_if, seed):
             click.echo(nil_report(list(runs), by=by, save=save, chart=chart))
     except AnalysisError as e:
         _fail_from(e)
+    except OSError as e:
+        _cannot_write(" or ".join(p for p in (save, chart) if p), e)
 
 
 def _what_if_nil(run_dir, n: int, seed: int, by, save, chart) -> str:
@@ -222,6 +245,8 @@ def report(runs, out, title):
         res = build_report(list(runs), out, title=title)
     except AnalysisError as e:
         _fail_from(e)
+    except OSError as e:
+        _cannot_write(out, e)
     click.echo(f"wrote {res.html}, {res.markdown} and {2 * len(res.charts)} chart files")
 
 
@@ -249,6 +274,7 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
     from pathlib import Path
 
     from analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
+    from analysis.io import atomic_output
     from simulator.engine import RunConfig, RunError, run
     from simulator.output import RunDirError
     from simulator.rules import RulesError, build_rules
@@ -291,7 +317,8 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
         fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
         plot_round_robin(ax, results)
         fig.tight_layout()
-        fig.savefig(base / "round_robin.png", dpi=120)
+        with atomic_output(base / "round_robin.png") as tmp:
+            fig.savefig(tmp, dpi=120)
         click.echo(f"wrote {base / 'round_robin.png'}")
 
 
@@ -371,6 +398,9 @@ def main(argv=None):
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(1)
+    except OSError as e:  # an output file or folder that cannot be written, a full disk
+        click.echo(f"Error: {_os_error(e)}", err=True)
+        sys.exit(2 if e.errno in PATH_ERRNOS else 1)
     sys.exit(rv if isinstance(rv, int) else 0)
 
 

@@ -133,9 +133,17 @@ class RunDir:
         self.games_mode = games_mode
         if overwrite and resume:
             raise RunDirError("--overwrite and --resume exclude each other: choose one")
-        existing = self.path.exists() and any(self.path.iterdir())
+        try:
+            self._open(overwrite=overwrite, resume=resume)
+        except OSError as e:  # before any work: a place that cannot hold a run
+            raise RunDirError(f"cannot use --out {self.path}: {e.strerror or e}"
+                              + (f" ({e.filename})" if e.filename and Path(e.filename) != self.path else "")) from None
+
+    def _open(self, *, overwrite: bool, resume: bool) -> None:
+        plan = self.plan
         if self.path.exists() and not self.path.is_dir():
             raise RunDirError(f"--out {self.path} exists and is not a directory")
+        existing = self.path.exists() and any(self.path.iterdir())
         self.started = time.time()
         self.previous_seconds = 0.0
         if existing and resume:
@@ -156,7 +164,7 @@ class RunDir:
         elif existing:
             raise RunDirError(f"--out {self.path} is not empty: pass --overwrite to replace it or --resume to finish it")
         (self.path / "hands").mkdir(parents=True, exist_ok=True)
-        if games_mode:
+        if self.games_mode:
             (self.path / "games").mkdir(exist_ok=True)
         if not (self.path / MANIFEST).exists():
             self.write_manifest(status="running")

@@ -64,3 +64,51 @@ def test_rules_listing_names_every_flag():
     assert r.exit_code == 0
     for f in fields(SpadesRules):
         assert f.name in r.output
+
+
+def test_an_unusable_output_path_is_one_line(capsys, tmp_path):
+    """Paths the OS refuses (here: below a regular file) are bad input too: one line, exit 2, no traceback."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code, _, err = run_main(["simulate", "spades", "--hands", "10", "--out", str(blocker / "run"), "--quiet"], capsys)
+    assert code == 2 and err.startswith(f"Error: cannot use --out {blocker / 'run'}: Not a directory")
+    assert err.count("\n") == 1
+    run = tmp_path / "run"
+    assert run_main(["simulate", "spades", "--hands", "300", "--strategy", "simple", "--out", str(run), "--quiet"],
+                    capsys)[0] == 0
+    for args in (["report", str(run), "--out", str(blocker / "report")],
+                 ["nil", str(run), "--chart", str(blocker / "nil.png")]):
+        code, _, err = run_main(args, capsys)
+        assert code == 2 and err.startswith(f"Error: cannot write {args[-1]}: ") and err.count("\n") == 1, err
+    assert blocker.read_text() == "not a folder"
+
+
+def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_path, monkeypatch):
+    """A disk that fills up during a run: one line (exit 1) that says how to finish, and --resume gives
+    exactly the data of an uninterrupted run."""
+    import errno
+
+    from simulator import output
+
+    args = ["simulate", "spades", "--hands", "4000", "--shard-size", "500", "--strategy", "simple", "--seed", "3",
+            "--threads", "1", "--quiet"]
+    whole, broken = tmp_path / "whole", tmp_path / "broken"
+    assert run_main(args + ["--out", str(whole)], capsys)[0] == 0
+    real, calls = output.write_parquet_staged, []
+
+    def fills_up(table, path):
+        calls.append(path)
+        if len(calls) == 4:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(table, path)
+
+    monkeypatch.setattr(output, "write_parquet_staged", fills_up)
+    code, _, err = run_main(args + ["--out", str(broken)], capsys)
+    assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"Error: writing {broken} stopped: No space left on device: ")
+    assert err.rstrip().endswith("rerun the same command with --resume to finish")
+    written = sorted(p.name for p in (broken / "hands").iterdir())
+    assert 0 < len(written) < 8 and all(n.endswith(".parquet") for n in written)  # whole shards only
+    monkeypatch.setattr(output, "write_parquet_staged", real)
+    assert run_main(args + ["--out", str(broken), "--resume"], capsys)[0] == 0
+    assert pq.read_table(broken / "hands").sort_by("game_id").equals(pq.read_table(whole / "hands").sort_by("game_id"))

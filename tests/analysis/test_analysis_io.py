@@ -117,3 +117,21 @@ def test_manifest_helpers(tmp_path):
     pq.write_table(pa.table({"other": [1]}), p / "hands" / "z.parquet")
     with pytest.raises(AnalysisError, match="columns differ"):
         open_run(p).hands_schema()
+
+
+def test_atomic_output_appears_whole_or_not_at_all(tmp_path):
+    from analysis.io import atomic_output
+
+    target = tmp_path / "chart.png"
+    with atomic_output(target) as tmp:
+        assert tmp.suffix == ".png" and tmp != target  # writers that pick the format from the suffix still can
+        tmp.write_bytes(b"new")
+    assert target.read_bytes() == b"new"
+    try:
+        with atomic_output(target) as tmp:
+            tmp.write_bytes(b"half")
+            raise RuntimeError("the writer broke")
+    except RuntimeError:
+        pass
+    assert target.read_bytes() == b"new"  # the old file untouched, nothing half-written left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chart.png"]
