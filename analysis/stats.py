@@ -238,17 +238,16 @@ def median_ci(x, conf: float = 0.95) -> Estimate:
     """
     x = np.sort(np.asarray(x, dtype=np.float64).ravel())
     n = x.size
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0, conf=conf)
-    k, coverage = 1, 1.0 - 2.0 * 0.5 ** n  # k = 1: outside only if all values fall on one side
-    while k + 1 <= (n + 1) // 2:
-        nxt = 1.0 - 2.0 * sum(math.comb(n, i) for i in range(k + 1)) / 2.0 ** n
-        if nxt < conf:
-            break
-        k, coverage = k + 1, nxt
-    if n == 1:
-        return Estimate(float(x[0]), math.nan, math.nan, 1, conf=conf)
-    return Estimate(float(np.median(x)), float(x[k - 1]), float(x[n - k]), n, conf=coverage)
+    if n < 2:
+        return Estimate(float(x[0]) if n else math.nan, math.nan, math.nan, n, conf=conf)
+
+    def coverage(k: int) -> float:
+        return 1.0 - 2.0 * sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+
+    k = 1
+    while k < (n + 1) // 2 and coverage(k + 1) >= conf:
+        k += 1
+    return Estimate(float(np.median(x)), float(x[k - 1]), float(x[n - k]), n, conf=coverage(k))
 
 
 class Moments:

@@ -191,6 +191,8 @@ def nil(runs, by, save, chart, what_if, seed):
     except AnalysisError as e:
         _fail_from(e)
     except OSError as e:
+        if not (save or chart):
+            raise
         _cannot_write(" or ".join(p for p in (save, chart) if p), e)
 
 

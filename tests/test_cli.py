@@ -98,8 +98,10 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
 
     def fills_up(table, path):
         calls.append(path)
-        if len(calls) == 4:
-            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        if len(calls) == 4:  # the disk fills up halfway through the fourth file
+            staging = output._staging(path)
+            staging.write_bytes(b"PAR1 half a file")
+            raise OSError(errno.ENOSPC, "No space left on device", str(staging))
         return real(table, path)
 
     monkeypatch.setattr(output, "write_parquet_staged", fills_up)
@@ -107,8 +109,10 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"Error: writing {broken} stopped: No space left on device: ")
     assert err.rstrip().endswith("rerun the same command with --resume to finish")
-    written = sorted(p.name for p in (broken / "hands").iterdir())
-    assert 0 < len(written) < 8 and all(n.endswith(".parquet") for n in written)  # whole shards only
+    names = [p.name for p in (broken / "hands").iterdir()]
+    assert 0 < sum(n.endswith(".parquet") for n in names) < 8  # whole shards, and the half file left as .tmp
+    assert [n for n in names if not n.endswith(".parquet")] == [calls[3].name + ".tmp"]
     monkeypatch.setattr(output, "write_parquet_staged", real)
     assert run_main(args + ["--out", str(broken), "--resume"], capsys)[0] == 0
+    assert all(p.suffix == ".parquet" for p in (broken / "hands").iterdir())
     assert pq.read_table(broken / "hands").sort_by("game_id").equals(pq.read_table(whole / "hands").sort_by("game_id"))
