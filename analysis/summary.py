@@ -104,7 +104,7 @@ def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
                      + (f"   ({fmt_int(r['ties'])} tied at the hand limit)" if r["ties"] else ""))
         lines.append(f"{'game length':<{w}}{_mean(r['length'])} hands")
         if r["ends"]:
-            ends = ", ".join(f"{k} {fmt_int(v)} ({100 * v / r['games']:.1f} %)"
+            ends = ", ".join(f"{k} {fmt_rate(v, r['games'])}"
                              for k, v in sorted(r["ends"].items(), key=lambda kv: -kv[1]))
             lines.append(f"{'game ends':<{w}}{ends}")
     return "\n".join(lines)

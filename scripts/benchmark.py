@@ -140,11 +140,17 @@ def peak_memory_run(hands: int) -> tuple[float, float]:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, seconds
 
 
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return int(text)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--hands", type=int, default=2_000_000, help="hands per timed run")
-    ap.add_argument("--games", type=int, default=100_000, help="games per timed run")
-    ap.add_argument("--repeat", type=int, default=5, help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%)")
+    ap.add_argument("--hands", type=positive, default=2_000_000, help="hands per timed run")
+    ap.add_argument("--games", type=positive, default=100_000, help="games per timed run")
+    ap.add_argument("--repeat", type=positive, default=5, help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%)")
     ap.add_argument("--big", type=int, default=0, help="hands of the peak-memory run (0 = skip)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()

@@ -45,8 +45,9 @@ def test_games_mode_summary(games_run):
                 "game length", "game ends", "30 games"):
         assert key in text, key
     for line in text.splitlines()[3:]:
-        if not line.startswith("game ends"):
-            assert "(n=" in line and "[" in line, line
+        assert "(n=" in line and "[" in line, line
+    ends = next(line for line in text.splitlines() if line.startswith("game ends"))
+    assert "(n=30)" in ends  # each way a game ended: its share of the 30 games with its interval
 
 
 def test_summary_imports_no_heavy_modules(games_run):
