@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,7 +66,7 @@ def atomic_output(path) -> Iterator[Path]:
     such as matplotlib take the format. (Run shards have their own staging: simulator/output.py,
     which this package does not import.)"""
     final = Path(path)
-    tmp = final.with_name(f"{final.stem}.tmp{final.suffix}")
+    tmp = final.with_name(f".{final.stem}.{secrets.token_hex(6)}.tmp{final.suffix}")  # hidden, new each time
     try:
         yield tmp
         fd = os.open(tmp, os.O_RDONLY)

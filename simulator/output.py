@@ -6,8 +6,8 @@ Layout of a run directory::
     DIR/hands/part-000000.parquet   one row per hand, one file per shard
     DIR/games/part-000000.parquet   games mode: one row per game
 
-A shard file appears only complete: it is written to ``*.tmp``, flushed and
-renamed. A shard counts as done when all of its files exist, so a run killed
+A shard file appears only complete: it is written to a hidden ``.*.tmp`` file,
+flushed and renamed. A shard counts as done when all of its files exist, so a run killed
 at any moment and restarted with ``--resume`` recomputes exactly the missing
 shards (deterministically) and ends with the rows of an uninterrupted run.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import time
 from pathlib import Path
@@ -73,8 +74,12 @@ def shard_name(index: int) -> str:
 
 
 def _staging(path: Path) -> Path:
-    """Where ``path`` is written before ``commit`` makes it ``path``."""
-    return path.with_name(path.name + ".tmp")
+    """Where ``path`` is written before ``commit`` makes it ``path``: ``.<name>.<random>.tmp``. A new
+    name on every call, so that two writers of the same file (a second process on the same run, a
+    retried task of a distributed run) never write into one file: each renames a whole file. The
+    leading dot hides it from pyarrow, pandas, Dask and Spark, which skip such files when they read
+    a folder, so even a run still going (or killed) reads as its finished shards."""
+    return path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
 
 
 def commit(tmp: Path) -> None:
@@ -84,7 +89,7 @@ def commit(tmp: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, tmp.with_name(tmp.name.removesuffix(".tmp")))
+    os.replace(tmp, tmp.with_name(tmp.name[1:].rsplit(".", 2)[0]))  # less the dot, random part and ".tmp"
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:

@@ -94,14 +94,14 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
             "--threads", "1", "--quiet"]
     whole, broken = tmp_path / "whole", tmp_path / "broken"
     assert run_main(args + ["--out", str(whole)], capsys)[0] == 0
-    real, calls = output.write_parquet_staged, []
+    real, calls, half = output.write_parquet_staged, [], []
 
     def fills_up(table, path):
         calls.append(path)
         if len(calls) == 4:  # the disk fills up halfway through the fourth file
-            staging = output._staging(path)
-            staging.write_bytes(b"PAR1 half a file")
-            raise OSError(errno.ENOSPC, "No space left on device", str(staging))
+            half.append(output._staging(path))
+            half[0].write_bytes(b"PAR1 half a file")
+            raise OSError(errno.ENOSPC, "No space left on device", str(half[0]))
         return real(table, path)
 
     monkeypatch.setattr(output, "write_parquet_staged", fills_up)
@@ -111,7 +111,9 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     assert err.rstrip().endswith("rerun the same command with --resume to finish")
     names = [p.name for p in (broken / "hands").iterdir()]
     assert 0 < sum(n.endswith(".parquet") for n in names) < 8  # whole shards, and the half file left as .tmp
-    assert [n for n in names if not n.endswith(".parquet")] == [calls[3].name + ".tmp"]
+    assert [n for n in names if not n.endswith(".parquet")] == [half[0].name]
+    # a reader of the folder meanwhile sees the whole shards only (pyarrow skips hidden files)
+    assert pq.read_table(broken / "hands").num_rows == 500 * sum(n.endswith(".parquet") for n in names)
     monkeypatch.setattr(output, "write_parquet_staged", real)
     assert run_main(args + ["--out", str(broken), "--resume"], capsys)[0] == 0
     assert all(p.suffix == ".parquet" for p in (broken / "hands").iterdir())

@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from simulator import engine
+from simulator import engine, output
 from simulator import spades as kernel
 from simulator.cards import popcount
 from simulator.engine import RunConfig, RunError, run, run_to_tables
@@ -165,9 +165,9 @@ def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
     calls = []
 
     def dying(self, index, hands, games):
-        if len(calls) == 4:
-            (Path(out) / "hands" / "part-000004.parquet.tmp").write_bytes(b"half a file")
-            raise KeyboardInterrupt  # the process dies here
+        if len(calls) == 4:  # the process dies here, half-way through writing this shard
+            output._staging(Path(out) / "hands" / output.shard_name(index)).write_bytes(b"half a file")
+            raise KeyboardInterrupt
         calls.append(index)
         return real(self, index, hands, games)
 

@@ -25,7 +25,7 @@ def test_hands_and_games_round_trip_with_the_chosen_encodings(tmp_path):
         path = tmp_path / f"{name}.parquet"
         write_parquet_atomic(table, path)
         assert pq.read_table(path).equals(table)
-        assert not (tmp_path / f"{name}.parquet.tmp").exists()
+        assert not list(tmp_path.glob(".*"))  # no staging file left
     h, g = tmp_path / "hands.parquet", tmp_path / "games.parquet"
     for column in ("game_id", "hand_no", "dealer", "bid_0", "tricks_3", "score_1", "bags_0", "total_1"):
         assert "DELTA_BINARY_PACKED" in _encodings(h, column), column
@@ -75,3 +75,19 @@ def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
             "assert 'pandas' not in sys.modules, 'pandas was imported'\n")
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "run")], check=True)
     assert (tmp_path / "run" / "games").is_dir()
+
+
+def test_two_writers_of_one_shard_each_write_a_file_of_their_own(tmp_path):
+    """Two processes (or a retried distributed task) writing the same shard at once must not write
+    into one staging file: each stages its own, and whichever renames last leaves a whole file."""
+    from simulator.output import _staging, commit, write_parquet_staged
+
+    hands, _ = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, count=300))
+    path = tmp_path / "part-000000.parquet"
+    first, second = write_parquet_staged(hands, path), write_parquet_staged(hands, path)
+    assert first != second and first.name.startswith(".") and first.name.endswith(".tmp")
+    assert _staging(path) != _staging(path)
+    commit(second)
+    commit(first)
+    assert pq.read_table(path).equals(hands)
+    assert [p.name for p in tmp_path.iterdir()] == ["part-000000.parquet"]
