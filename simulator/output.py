@@ -145,21 +145,20 @@ class RunDir:
                               + (f" ({e.filename})" if e.filename and Path(e.filename) != self.path else "")) from None
 
     def _open(self, *, overwrite: bool, resume: bool) -> None:
-        plan = self.plan
         if self.path.exists() and not self.path.is_dir():
             raise RunDirError(f"--out {self.path} exists and is not a directory")
         existing = self.path.exists() and any(self.path.iterdir())
         self.started = time.time()
         self.previous_seconds = 0.0
         if existing and resume:
-            old = read_manifest(self.path)
-            if old.get("plan") != plan:
-                diff = sorted(k for k in set(plan) | set(old.get("plan", {}))
-                              if plan.get(k) != old.get("plan", {}).get(k))
+            manifest = read_manifest(self.path)
+            old = manifest.get("plan", {})
+            if old != self.plan:
+                diff = sorted(k for k in set(self.plan) | set(old) if self.plan.get(k) != old.get(k))
                 raise RunDirError(
                     f"--resume: {self.path} was started with different options ({', '.join(diff)}); "
                     "rerun with the original options or use --overwrite")
-            self.previous_seconds = float(old.get("compute_seconds", 0.0))
+            self.previous_seconds = float(manifest.get("compute_seconds", 0.0))
             for tmp in self.path.rglob("*.tmp"):
                 tmp.unlink()
         elif existing and overwrite:

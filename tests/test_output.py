@@ -91,3 +91,21 @@ def test_two_writers_of_one_shard_each_write_a_file_of_their_own(tmp_path):
     commit(first)
     assert pq.read_table(path).equals(hands)
     assert [p.name for p in tmp_path.iterdir()] == ["part-000000.parquet"]
+
+
+def test_resume_adds_the_earlier_compute_time(tmp_path):
+    """The manifest's compute_seconds of a resumed run counts the time of the run it finished."""
+    import json
+
+    from simulator.engine import run
+
+    cfg = RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, count=2000, shard_size=500)
+    out = tmp_path / "run"
+    run(cfg, out, progress=False)
+    manifest = out / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["compute_seconds"] = 1000.0  # as if the interrupted first part had taken that long
+    manifest.write_text(json.dumps(data))
+    (out / "hands" / "part-000003.parquet").unlink()
+    info = run(cfg, out, resume=True, progress=False)
+    assert info["shards_written_this_session"] == 1 and 1000.0 < info["compute_seconds"] < 1100.0
