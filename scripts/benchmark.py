@@ -22,7 +22,9 @@ whose runs are adjacent in time, then their median:
 Usage::
 
     python scripts/benchmark.py                  # 5 runs of each figure (~3 min once compiled)
-    python scripts/benchmark.py --repeat 9       # the README's figures: 96 % intervals (~5 min)
+    python scripts/benchmark.py --repeat 9       # 96 % intervals (~5 min)
+    python scripts/benchmark.py --repeat 41      # the README's latest figures: 97 % intervals narrow
+                                                 # enough to tell a thread ratio of 1.8 (~13 min)
     python scripts/benchmark.py --big 100000000  # adds the 100-million-hand memory run
 """
 from __future__ import annotations
@@ -164,6 +166,8 @@ def main():
     times = timed_runs({"1": (hands_cfg, 1), "2": (hands_cfg, 2)}, a.repeat)
     res["host_cpu_during_hands_runs"] = host_share(before, host_cpu())
     w1, w2 = walls(times["1"]), walls(times["2"])
+    # every timing in run order, for the JSON only: runs of the benchmark can be pooled later
+    raw = {"hands_1_thread": list(w1), "hands_2_threads": list(w2)}
     res["hands_per_s_1_thread"] = median_ci(a.hands / w1)
     res["hands_per_s_2_threads"] = median_ci(a.hands / w2)
     # the issue's figure as the README has always given it, and the same from each round's pair of
@@ -177,16 +181,18 @@ def main():
     res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
     before = host_cpu()
-    res["games_per_s_2_threads"] = median_ci(a.games / walls(timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"]))
+    raw["games_2_threads"] = list(walls(timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"]))
+    res["games_per_s_2_threads"] = median_ci(a.games / np.array(raw["games_2_threads"]))
     res["host_cpu_during_games_runs"] = host_share(before, host_cpu())
     per_strategy = {name: (RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands",
                                      count=a.hands // 2), 2) for name in available()}
     per_hand = {k: walls(v) for k, v in timed_runs(per_strategy, a.repeat).items()}  # same count each
+    raw.update({f"strategy_{k}": list(v) for k, v in per_hand.items()})
     # each round's runs are adjacent in time: the ratio within a round, then its median over the rounds
     res["cost_per_hand_vs_simple"] = {k: median_ci(v / per_hand["simple"]) for k, v in per_hand.items()
                                       if k != "simple"}
-    res["warm_cli_10000_hands_s"] = median_ci(cli_wall(["simulate", "spades", "--hands", "10000", "--strategy",
-                                                        "simple"], a.repeat))
+    raw["warm_cli"] = cli_wall(["simulate", "spades", "--hands", "10000", "--strategy", "simple"], a.repeat)
+    res["warm_cli_10000_hands_s"] = median_ci(raw["warm_cli"])
     if a.big:
         mib, secs = peak_memory_run(a.big)
         res[f"peak_rss_mib_{a.big}_hands"] = mib
@@ -203,7 +209,8 @@ def main():
             v = fmt(v)
         print(f"{k:32s} {v}")
     if a.json:
-        a.json.write_text(json.dumps(res, indent=2, default=lambda e: {**e.as_dict(), "conf": e.conf}))
+        a.json.write_text(json.dumps({**res, "raw_seconds": raw}, indent=2,
+                                     default=lambda e: {**e.as_dict(), "conf": e.conf}))
 
 
 def fmt(x, unit: str = "") -> str:

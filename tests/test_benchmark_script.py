@@ -1,0 +1,34 @@
+"""The benchmark script runs end to end on a tiny workload and its figures agree with its own timings."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_tiny_benchmark_figures_come_from_its_raw_timings(tmp_path):
+    out = tmp_path / "bench.json"
+    hands, games = 4000, 300
+    done = subprocess.run([sys.executable, "scripts/benchmark.py", "--hands", str(hands), "--games", str(games),
+                           "--repeat", "3", "--json", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "thread_scaling_per_round" in done.stdout
+    res = json.loads(out.read_text())
+    raw = res["raw_seconds"]
+    assert {len(v) for v in raw.values()} == {3}
+    w1, w2 = sorted(raw["hands_1_thread"]), sorted(raw["hands_2_threads"])
+    # with 3 runs the median is the middle one and its interval runs from the least to the most
+    assert res["hands_per_s_1_thread"]["value"] == pytest.approx(hands / w1[1])
+    assert res["hands_per_s_2_threads"]["lo"] == pytest.approx(hands / w2[2])
+    assert res["hands_per_s_2_threads"]["n"] == 3
+    assert res["thread_scaling"] == pytest.approx(w1[1] / w2[1])
+    ratios = sorted(a / b for a, b in zip(raw["hands_1_thread"], raw["hands_2_threads"]))
+    assert res["thread_scaling_per_round"]["value"] == pytest.approx(ratios[1])
+    assert res["games_per_s_2_threads"]["value"] == pytest.approx(games / sorted(raw["games_2_threads"])[1])
+    heur = sorted(a / b for a, b in zip(raw["strategy_heuristic"], raw["strategy_simple"]))
+    assert res["cost_per_hand_vs_simple"]["heuristic"]["value"] == pytest.approx(heur[1])
+    assert res["warm_cli_10000_hands_s"]["value"] == pytest.approx(sorted(raw["warm_cli"])[1])
+    assert all(v > 0 for v in res["cpu_us_per_hand_1_thread"].values())
