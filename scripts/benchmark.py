@@ -181,8 +181,9 @@ def main():
     res["cpu_us_per_hand_1_thread"] = cost_breakdown(hands_cfg)
     games_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="games", count=a.games)
     before = host_cpu()
-    raw["games_2_threads"] = list(walls(timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"]))
-    res["games_per_s_2_threads"] = median_ci(a.games / np.array(raw["games_2_threads"]))
+    games_walls = walls(timed_runs({"games": (games_cfg, 2)}, a.repeat)["games"])
+    raw["games_2_threads"] = list(games_walls)
+    res["games_per_s_2_threads"] = median_ci(a.games / games_walls)
     res["host_cpu_during_games_runs"] = host_share(before, host_cpu())
     per_strategy = {name: (RunConfig(rules=rules, seats=(parse_spec(name),) * 4, seed=1, mode="hands",
                                      count=a.hands // 2), 2) for name in available()}
