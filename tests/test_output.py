@@ -1,12 +1,13 @@
 """The Parquet files: read back unchanged, with the encodings output.py promises."""
+import json
 import subprocess
 import sys
 
 import numpy as np
 import pyarrow.parquet as pq
 
-from simulator.engine import RunConfig, _column, _dictionary_column, run_to_tables
-from simulator.output import write_parquet_atomic
+from simulator.engine import RunConfig, _column, _dictionary_column, run, run_to_tables
+from simulator.output import _staging, commit, write_parquet_atomic, write_parquet_staged
 from simulator.rules import build_rules
 from strategies.registry import parse_spec
 
@@ -80,8 +81,6 @@ def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
 def test_two_writers_of_one_shard_each_write_a_file_of_their_own(tmp_path):
     """Two processes (or a retried distributed task) writing the same shard at once must not write
     into one staging file: each stages its own, and whichever renames last leaves a whole file."""
-    from simulator.output import _staging, commit, write_parquet_staged
-
     hands, _ = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, count=300))
     path = tmp_path / "part-000000.parquet"
     first, second = write_parquet_staged(hands, path), write_parquet_staged(hands, path)
@@ -95,10 +94,6 @@ def test_two_writers_of_one_shard_each_write_a_file_of_their_own(tmp_path):
 
 def test_resume_adds_the_earlier_compute_time(tmp_path):
     """The manifest's compute_seconds of a resumed run counts the time of the run it finished."""
-    import json
-
-    from simulator.engine import run
-
     cfg = RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, count=2000, shard_size=500)
     out = tmp_path / "run"
     run(cfg, out, progress=False)
