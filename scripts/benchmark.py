@@ -152,7 +152,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hands", type=positive, default=2_000_000, help="hands per timed run")
     ap.add_argument("--games", type=positive, default=100_000, help="games per timed run")
-    ap.add_argument("--repeat", type=positive, default=5, help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%, 41: 97 %%)")
+    ap.add_argument("--repeat", type=positive, default=5,
+                    help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%, 41: 97 %%)")
     ap.add_argument("--big", type=int, default=0, help="hands of the peak-memory run (0 = skip)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
