@@ -1,0 +1,122 @@
+"""Hashes of the data of fixed runs: the proof that a refactor changed nothing.
+
+Every preset with every built-in strategy at all four seats, a mixed seating
+(the generic per-seat kernel) and a rule set that turns on the rarer flags, in
+hands and games mode with the plays recorded, on two threads in small shards.
+Each run is written to a run directory and read back; every Parquet column is
+hashed (SHA-256 of its values) and the hashes are compared with, or written
+to, ``tests/data_hashes.json``.
+
+    python scripts/data_hashes.py            # compare: exit 1 and name each column that differs
+    python scripts/data_hashes.py --write    # record the current data as the reference
+
+A change that must change data (a bug fix) updates the file in its own commit.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "tests" / "data_hashes.json"
+
+PRESETS = ("cardems", "zone", "classic")
+STRATEGIES = ("simple", "random", "heuristic")
+MIXED = ("heuristic", "random", "simple", "heuristic:bag_mode=avoid,nil_threshold=0.3")
+# the flags no preset turns on, together (jokers with the 2♣ lead need the 2♣ kept)
+RARE_RULES = ("jokers=true", "joker_removes=2h2d", "first_lead=two_of_clubs", "mercy=-200", "mercy_check=before_target",
+              "min_team_bid=4", "nil_tricks=contract", "blind_nil_eligibility=trailing", "blind_nil_deficit=50",
+              "exchange_order=bidder_first", "nil_trick_points=0", "nil_bags_when_set=false")
+COUNTS = {"hands": 600, "games": 24}
+SHARDS = {"hands": 128, "games": 5}
+SEED = 20261201
+
+
+def cases() -> dict[str, dict]:
+    """name -> keyword arguments of one fixed run."""
+    out = {}
+    for mode in ("hands", "games"):
+        for preset in PRESETS:
+            for name in STRATEGIES:
+                out[f"{preset}/{name}/{mode}"] = dict(preset=preset, rules=(), seats=(name,) * 4, mode=mode)
+            out[f"{preset}/mixed/{mode}"] = dict(preset=preset, rules=(), seats=MIXED, mode=mode)
+        out[f"classic+rare/mixed/{mode}"] = dict(preset="classic", rules=RARE_RULES, seats=MIXED, mode=mode)
+        out[f"classic+rare/heuristic/{mode}"] = dict(preset="classic", rules=RARE_RULES, seats=("heuristic",) * 4,
+                                                     mode=mode)
+    return out
+
+
+def column_hash(column: pa.ChunkedArray) -> str:
+    """SHA-256 (first 16 hex digits) of a column's values, independent of chunking and file encoding."""
+    column = column.combine_chunks()
+    if pa.types.is_dictionary(column.type):
+        data = "\n".join(column.cast(pa.string()).to_pylist()).encode()
+    elif pa.types.is_fixed_size_list(column.type):
+        data = np.ascontiguousarray(column.flatten().to_numpy()).tobytes()
+    else:
+        values = column.to_numpy(zero_copy_only=False)
+        data = values.dtype.str.encode() + np.ascontiguousarray(values).tobytes()
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def run_hashes(case: dict, tmp: Path) -> dict:
+    from simulator.engine import RunConfig, run
+    from simulator.rules import build_rules
+    from strategies.registry import parse_spec
+
+    cfg = RunConfig(rules=build_rules(case["preset"], case["rules"]), preset=case["preset"],
+                    seats=tuple(parse_spec(s) for s in case["seats"]), seed=SEED, mode=case["mode"],
+                    count=COUNTS[case["mode"]], record_plays=True, shard_size=SHARDS[case["mode"]])
+    run(cfg, tmp, overwrite=True, threads=2, progress=False)
+    out = {}
+    for table_name in ("hands", "games"):
+        if (tmp / table_name).is_dir():
+            table = pq.read_table(tmp / table_name)
+            out[table_name] = {"rows": table.num_rows,
+                               **{name: column_hash(table.column(name)) for name in table.column_names}}
+    return out
+
+
+def compute(names=None) -> dict:
+    all_cases = cases()
+    with tempfile.TemporaryDirectory() as tmp:
+        return {name: run_hashes(all_cases[name], Path(tmp) / "run") for name in (names or all_cases)}
+
+
+def differences(expected: dict, got: dict) -> list[str]:
+    lines = []
+    for case, tables in got.items():
+        for table, cols in tables.items():
+            want = expected.get(case, {}).get(table, {})
+            for col, h in cols.items():
+                if want.get(col) != h:
+                    lines.append(f"{case} {table}.{col}: {want.get(col)} -> {h}")
+            lines += [f"{case} {table}.{col}: missing" for col in want if col not in cols]
+    return lines
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true", help="record the current data as the reference")
+    args = ap.parse_args(argv)
+    got = compute()
+    if args.write:
+        REFERENCE.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {REFERENCE} ({len(got)} runs)")
+        return 0
+    diff = differences(json.loads(REFERENCE.read_text()), got)
+    print("\n".join(diff) if diff else f"all {len(got)} runs identical to {REFERENCE.name}")
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
