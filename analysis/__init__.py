@@ -15,5 +15,5 @@ Modules
 ``compare``   duplicate matches and round robins
 ``whatif``    forced-Nil replays: which seat-hands to replay and the resulting rates
 
-This file imports nothing on purpose: ``analysis.summary`` must stay cheap.
+This file imports nothing on purpose: ``tricksim.analysis.summary`` must stay cheap.
 """

@@ -33,8 +33,18 @@ import pandas as pd
 
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from .outcomes import PER_GAME_COLUMNS, PerGame
-from .stats import (Estimate, fmt_int, fmt_mean, mean_ci, n_one_proportion, n_paired, paired_diff_ci,
-                    proportion, ratio_ci, wilson_interval)
+from .stats import (
+    Estimate,
+    fmt_int,
+    fmt_mean,
+    mean_ci,
+    n_one_proportion,
+    n_paired,
+    paired_diff_ci,
+    proportion,
+    ratio_ci,
+    wilson_interval,
+)
 
 __all__ = [
     "DuplicateResult",
@@ -127,7 +137,7 @@ def duplicate_match(games_ab, games_ba, *, a: str = "A", b: str = "B", per_game_
     games_ab : games table (pyarrow Table or pandas DataFrame) of the run with A as team 0.
     games_ba : games table of the run with the seats swapped (A as team 1), same seeds.
     a, b : names of the two strategies.
-    per_game_ab, per_game_ba : optional :class:`~analysis.outcomes.PerGame` sums over each
+    per_game_ab, per_game_ba : optional :class:`~tricksim.analysis.outcomes.PerGame` sums over each
         run's hands (bags, penalties, sets); built by :func:`duplicate_match_runs`.
 
     Games are paired by ``game_id``; games present in only one table are

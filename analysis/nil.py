@@ -153,7 +153,7 @@ def nil_study(
 
     Parameters
     ----------
-    runs : a run directory, a :class:`~analysis.io.Run`, or a list of them.
+    runs : a run directory, a :class:`~tricksim.analysis.io.Run`, or a list of them.
     by : None (overall) or one of :data:`FEATURES`.
     hand : ``'held'`` (after any Blind Nil exchange) or ``'dealt'`` for hand features.
     score_margin : threshold of the ``score`` buckets (default ±100).

@@ -614,7 +614,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
 
     Returns a :class:`ReportResult` with the paths of ``report.html``,
     ``summary.md`` and each chart (PNG, SVG), and the tables rendered.
-    Raises :class:`~analysis.io.AnalysisError` for an invalid run directory.
+    Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run directory.
     """
     runs = open_runs(runs)
     out = Path(out_dir)

@@ -73,7 +73,7 @@ def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
     """A few lines on a finished run: sizes, contract-made rate, hand score, bags, Nil, games.
 
     Every rate carries its 95 % Wilson interval and n; every mean its 95 % t
-    interval and n. Raises :class:`~analysis.io.AnalysisError` for an invalid run.
+    interval and n. Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run.
     """
     r = summary_numbers(run_dir, batch_rows=batch_rows)
     run = r["run"]

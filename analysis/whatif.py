@@ -7,7 +7,7 @@ first and last live here, because the middle one needs the simulator:
    replacement, among the seat-hands of a hands-mode run whose bid was not
    0 (numpy ``Generator`` seeded with ``seed``), and records for each its
    hand id, seat, dealt cards and ``--by`` group (from the original
-   ``held`` hand, as :mod:`analysis.nil` does).
+   ``held`` hand, as :mod:`tricksim.analysis.nil` does).
 2. The caller (``simulator/cli.py``) replays those hands on the same deals
    with that seat's strategy given ``force_nil=1``; hand ``i`` of a
    hands-mode run depends only on (seed, i), so the replay sees the same
@@ -16,7 +16,7 @@ first and last live here, because the middle one needs the simulator:
    cards and reads whether it bid Nil and took no trick;
    :func:`what_if_table` turns that into success rates with 95 % Wilson
    intervals, overall and by group, next to the success rate of the seats
-   that bid Nil on their own in the run (:func:`analysis.nil.nil_study`).
+   that bid Nil on their own in the run (:func:`tricksim.analysis.nil.nil_study`).
 
 Reading is streamed: two passes over the bid columns (count, then pick),
 so memory holds only the sample whatever the run size.
@@ -175,7 +175,7 @@ def what_if_table(sample: WhatIfSample, bid0, made, actual: pd.DataFrame | None 
                   conf: float = 0.95) -> pd.DataFrame:
     """Forced-Nil success rates, overall (group ``all``) and by ``sample.by``, beside the actual Nil bidders'.
 
-    ``actual`` is a :func:`analysis.nil.nil_study` table of the same run and
+    ``actual`` is a :func:`tricksim.analysis.nil.nil_study` table of the same run and
     grouping (its ``Nil`` rows are used; Blind Nils are left out). Columns:
     ``group`` (``all`` first, then the groups), ``code`` (sort key; empty for ``all``), ``sampled``, ``forced`` (replays where the seat did
     bid Nil), ``successes``, ``rate``, ``lo``, ``hi``, ``nil_bids``,

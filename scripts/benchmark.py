@@ -2,7 +2,7 @@
 
 Measures, in one process and one run so that ratios are comparable on a
 noisy shared machine. Repeated figures are the median of ``--repeat`` runs with
-a distribution-free interval for that median and n (``analysis.stats.median_ci``;
+a distribution-free interval for that median and n (``tricksim.analysis.stats.median_ci``;
 5 runs give 93.75 %, 9 give 96 %); ratios are taken within each round of runs,
 whose runs are adjacent in time, then their median:
 
@@ -46,10 +46,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis.stats import Estimate, median_ci  # noqa: E402
-from simulator.engine import RunConfig, run  # noqa: E402
-from simulator.rules import PRESETS  # noqa: E402
-from strategies.registry import available, parse_spec  # noqa: E402
+from tricksim.analysis.stats import Estimate, median_ci  # noqa: E402
+from tricksim.simulator.engine import RunConfig, run  # noqa: E402
+from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
+from tricksim.strategies.registry import available, parse_spec  # noqa: E402
 
 
 def host_cpu() -> dict[str, int]:
@@ -98,7 +98,7 @@ def walls(samples: list[tuple[float, float]]) -> np.ndarray:
 
 def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
     """CPU microseconds per hand of each step of a shard, on one thread (shard 0 warms up)."""
-    from simulator import engine, output
+    from tricksim.simulator import engine, output
 
     pol = engine._policies(cfg.seats)
     cpu = {"kernel": 0.0, "tables": 0.0, "parquet_and_fsync": 0.0}
@@ -125,7 +125,7 @@ def cli_wall(args: list[str], repeat: int) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(repeat + 1):  # the first call warms the cache and is not counted
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "simulator.cli", *args, "--out", f"{tmp}/r{i}", "--quiet"],
+            subprocess.run([sys.executable, "-m", "tricksim.cli", *args, "--out", f"{tmp}/r{i}", "--quiet"],
                            check=True, cwd=ROOT)
             if i:
                 times.append(time.perf_counter() - t)
@@ -136,7 +136,7 @@ def peak_memory_run(hands: int) -> tuple[float, float]:
     """(peak RSS in MiB, seconds) of a CLI run of ``hands`` hands in a child process."""
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "simulator.cli", "simulate", "spades", "--hands", str(hands),
+        subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "spades", "--hands", str(hands),
                         "--strategy", "simple", "--out", f"{tmp}/big", "--quiet"], check=True, cwd=ROOT)
         seconds = time.perf_counter() - t
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, seconds

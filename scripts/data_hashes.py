@@ -68,9 +68,9 @@ def column_hash(column: pa.ChunkedArray) -> str:
 
 
 def run_hashes(case: dict, tmp: Path) -> dict:
-    from simulator.engine import RunConfig, run
-    from simulator.rules import build_rules
-    from strategies.registry import parse_spec
+    from tricksim.simulator.engine import RunConfig, run
+    from tricksim.simulator.games.spades.rules import build_rules
+    from tricksim.strategies.registry import parse_spec
 
     cfg = RunConfig(rules=build_rules(case["preset"], case["rules"]), preset=case["preset"],
                     seats=tuple(parse_spec(s) for s in case["seats"]), seed=SEED, mode=case["mode"],

@@ -31,11 +31,11 @@ import numpy as np
 os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tricksim-profile-")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simulator import engine, spades  # noqa: E402  (before numba: Numba reads its cache folder once)
-from simulator.rules import build_rules  # noqa: E402
-from strategies.registry import parse_spec  # noqa: E402
-
 from numba.core.registry import CPUDispatcher  # noqa: E402
+from tricksim.simulator import engine
+from tricksim.simulator.games.spades import kernel as spades  # noqa: E402  (before numba: Numba reads its cache folder once)
+from tricksim.simulator.games.spades.rules import build_rules  # noqa: E402
+from tricksim.strategies.registry import parse_spec  # noqa: E402
 
 
 def write_perf_map(pid: int) -> int:

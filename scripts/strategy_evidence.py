@@ -23,11 +23,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from analysis.compare import duplicate_match_runs  # noqa: E402
-from analysis.stats import fmt_rate, mean_ci  # noqa: E402
-from simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
-from simulator.rules import PRESETS  # noqa: E402
-from strategies.registry import parse_spec  # noqa: E402
+from tricksim.analysis.compare import duplicate_match_runs  # noqa: E402
+from tricksim.analysis.stats import fmt_rate, mean_ci  # noqa: E402
+from tricksim.simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
+from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
+from tricksim.strategies.registry import parse_spec  # noqa: E402
 
 
 def duplicate(a: str, b: str, deals: int, preset: str, seed: int, tmp: Path):

@@ -1,4 +1,4 @@
-"""tricksim simulator: cards, rules, Numba kernels, engine and run output.
+"""The simulator core: bit helpers, random streams, the engine, run output and the game families.
 
 Importing the package points Numba's compile cache at a folder named after a
 hash of the package sources (unless ``NUMBA_CACHE_DIR`` is set): Numba's own
@@ -20,9 +20,9 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 def _source_hash() -> str:
     h = hashlib.sha256(__version__.encode())
-    for pkg in ("simulator", "strategies"):
-        for f in sorted((_ROOT / pkg).glob("*.py")):
-            h.update(f.name.encode())
+    for pkg in ("simulator", "strategies"):  # the core and the strategies compiled into it
+        for f in sorted((_ROOT / pkg).rglob("*.py")):
+            h.update(f.relative_to(_ROOT).as_posix().encode())
             h.update(f.read_bytes())
     return h.hexdigest()[:16]
 

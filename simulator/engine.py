@@ -16,13 +16,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-
-from simulator import __version__
-from simulator import spades as kernel
-from simulator.interface import N_PARAMS
-from simulator.output import GAMES_SCHEMA, HANDS_SCHEMA, PLAYS_FIELD, RunDir
-from simulator.rules import SpadesRules
-from strategies.registry import SeatStrategy, StrategyError
+from tricksim.simulator import __version__
+from tricksim.simulator.games.spades import kernel
+from tricksim.simulator.games.spades.policy import N_PARAMS
+from tricksim.simulator.games.spades.rules import SpadesRules
+from tricksim.simulator.output import GAMES_SCHEMA, HANDS_SCHEMA, PLAYS_FIELD, RunDir
+from tricksim.strategies.registry import SeatStrategy, StrategyError
 
 MODES = ("hands", "games")
 DEFAULT_SHARD = {"hands": 1 << 18, "games": 1 << 13}  # about this many per file (RunConfig.shard); one a worker in memory

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from simulator.cards import nth_set_bit, popcount
+from tricksim.simulator.bits import nth_set_bit, popcount
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -1,7 +1,7 @@
 """Strategy registry: names -> seat policies with documented parameters.
 
 A strategy module calls :func:`register` once with its four policy functions
-(compiled with the signatures in ``simulator.interface``) and its parameters.
+(compiled with the signatures in ``tricksim.simulator.games.spades.policy``) and its parameters.
 Parameters travel to the kernel as a float vector, so sweeping them never
 recompiles anything.
 
@@ -15,8 +15,7 @@ import pkgutil
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from simulator.interface import N_PARAMS
+from tricksim.simulator.games.spades.policy import N_PARAMS
 
 
 class StrategyError(ValueError):
@@ -117,13 +116,15 @@ def register(strategy: Strategy) -> Strategy:
     return strategy
 
 
-def _load_all() -> None:
-    """Import every module of this package once, so each registers itself."""
-    import strategies
+PACKAGE = "tricksim.strategies.spades"  # the built-in strategies: one module each
 
-    for mod in pkgutil.iter_modules(strategies.__path__):
-        if mod.name != "registry" and not mod.name.startswith("_"):
-            importlib.import_module(f"strategies.{mod.name}")
+
+def _load_all() -> None:
+    """Import every module of the built-in strategies' package once, so each registers itself."""
+    package = importlib.import_module(PACKAGE)
+    for mod in pkgutil.iter_modules(package.__path__):
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"{PACKAGE}.{mod.name}")
 
 
 def available() -> dict[str, Strategy]:
@@ -136,9 +137,9 @@ def get(name: str) -> Strategy:
     # (each imported strategy costs its compile-cache load at start-up)
     if name not in _REGISTRY and name.isidentifier():
         try:
-            importlib.import_module(f"strategies.{name}")
+            importlib.import_module(f"{PACKAGE}.{name}")
         except ModuleNotFoundError as e:
-            if e.name != f"strategies.{name}":
+            if e.name != f"{PACKAGE}.{name}":
                 raise
     if name in _REGISTRY:
         return _REGISTRY[name]

@@ -3,9 +3,8 @@ every pair of cards)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
-
-from simulator.cards import (SPADES, _nth_set_bit_loop, beating, beats, card_suit, highest_bit, lowest_bit,
-                             nth_set_bit, popcount)
+from tricksim.simulator.bits import _nth_set_bit_loop, highest_bit, lowest_bit, nth_set_bit, popcount
+from tricksim.simulator.games.spades.cards import SPADES, beating, beats, card_suit
 
 MASKS = st.integers(1, 2**54 - 1)  # card masks: bits 0..53
 

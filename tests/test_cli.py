@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from simulator.cli import cli, main
+from tricksim.cli import cli, main
 
 
 def run_main(args, capsys):
@@ -59,7 +59,7 @@ def test_tiny_real_run_is_read_back(tmp_path):
 def test_rules_listing_names_every_flag():
     from dataclasses import fields
 
-    from simulator.rules import SpadesRules
+    from tricksim.simulator.games.spades.rules import SpadesRules
     r = CliRunner().invoke(cli, ["rules", "spades"])
     assert r.exit_code == 0
     for f in fields(SpadesRules):
@@ -88,7 +88,7 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     exactly the data of an uninterrupted run."""
     import errno
 
-    from simulator import output
+    from tricksim.simulator import output
 
     args = ["simulate", "spades", "--hands", "4000", "--shard-size", "500", "--strategy", "simple", "--seed", "3",
             "--threads", "1", "--quiet"]

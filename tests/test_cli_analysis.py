@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from simulator.cli import cli
+from tricksim.cli import cli
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 SPADES = ((1 << 13) - 1) << 39 | (1 << 52) | (1 << 53)

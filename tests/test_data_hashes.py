@@ -7,9 +7,11 @@ kernel) and the rarely used rule flags; the slow one covers every recorded run.
 """
 import importlib.util
 import json
+from pathlib import Path
 
 import pytest
-from conftest import ROOT
+
+ROOT = Path(__file__).resolve().parent.parent
 
 spec = importlib.util.spec_from_file_location("data_hashes", ROOT / "scripts" / "data_hashes.py")
 data_hashes = importlib.util.module_from_spec(spec)

@@ -3,10 +3,9 @@ from math import comb, sqrt
 
 import numpy as np
 import pytest
-
-from simulator.engine import RunConfig, run_to_tables
-from simulator.rules import build_rules
-from strategies.registry import parse_spec
+from tricksim.simulator.engine import RunConfig, run_to_tables
+from tricksim.simulator.games.spades.rules import build_rules
+from tricksim.strategies.registry import parse_spec
 
 
 def chi2_critical(df: int, z: float = 3.0902) -> float:

@@ -4,11 +4,11 @@ import re
 from pathlib import Path
 
 import numpy as np
-
-from simulator.cards import card_rank, cards_of
-from simulator.engine import RunConfig, run_to_tables
-from simulator.rules import build_rules
-from strategies.registry import get, parse_spec
+from tricksim.simulator.bits import cards_of
+from tricksim.simulator.engine import RunConfig, run_to_tables
+from tricksim.simulator.games.spades.cards import card_rank
+from tricksim.simulator.games.spades.rules import build_rules
+from tricksim.strategies.registry import get, parse_spec
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "strategies.md"
 

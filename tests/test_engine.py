@@ -9,14 +9,13 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-
-from simulator import engine, output
-from simulator import spades as kernel
-from simulator.cards import popcount
-from simulator.engine import RunConfig, RunError, run, run_to_tables
-from simulator.output import RunDirError, read_manifest
-from simulator.rules import build_rules
-from strategies.registry import parse_spec
+from tricksim.simulator import engine, output
+from tricksim.simulator.bits import popcount
+from tricksim.simulator.engine import RunConfig, RunError, run, run_to_tables
+from tricksim.simulator.games.spades import kernel
+from tricksim.simulator.games.spades.rules import build_rules
+from tricksim.simulator.output import RunDirError, read_manifest
+from tricksim.strategies.registry import parse_spec
 
 RANDOM = parse_spec("random:nil_prob=0.2,blind_nil_prob=0.2")
 
@@ -68,8 +67,8 @@ def test_a_built_in_compiled_into_the_kernel_plays_like_the_per_seat_path(spec, 
 def test_only_one_built_in_with_one_parameter_row_is_compiled_in():
     def kind(*specs):
         return engine._policies([parse_spec(s) for s in specs]).kind
-    assert kind(*["simple"] * 4) == 1 + kernel.INLINED.index("strategies.simple")
-    assert kind(*["heuristic:bag_mode=avoid"] * 4) == 1 + kernel.INLINED.index("strategies.heuristic")
+    assert kind(*["simple"] * 4) == 1 + kernel.INLINED.index("tricksim.strategies.spades.simple")
+    assert kind(*["heuristic:bag_mode=avoid"] * 4) == 1 + kernel.INLINED.index("tricksim.strategies.spades.heuristic")
     assert kind("simple", "simple", "simple", "heuristic") == kernel.PER_SEAT
     assert kind("simple", "simple", "simple", "simple:nil=0") == kernel.PER_SEAT
 
@@ -187,10 +186,10 @@ def test_resume_after_kill_9(tmp_path):
     args = ["--hands", "200000", "--shard-size", "20000", "--seed", "3", "--strategy", "random", "--quiet",
             "--threads", "1"]
     full = tmp_path / "full"
-    subprocess.run([sys.executable, "-m", "simulator.cli", "simulate", "spades", *args, "--out", str(full)],
+    subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "spades", *args, "--out", str(full)],
                    check=True)
     out = tmp_path / "killed"
-    p = subprocess.Popen([sys.executable, "-m", "simulator.cli", "simulate", "spades", *args, "--out", str(out)])
+    p = subprocess.Popen([sys.executable, "-m", "tricksim.cli", "simulate", "spades", *args, "--out", str(out)])
     deadline = time.time() + 120
     while time.time() < deadline and len(list((out / "hands").glob("*.parquet"))) < 2:
         time.sleep(0.01)
@@ -198,7 +197,7 @@ def test_resume_after_kill_9(tmp_path):
     p.wait()
     done = len(list((out / "hands").glob("*.parquet")))
     assert 2 <= done < 10, "the kill came too late to test anything"
-    r = subprocess.run([sys.executable, "-m", "simulator.cli", "simulate", "spades", *args, "--out", str(out),
+    r = subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "spades", *args, "--out", str(out),
                         "--resume"], check=False, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert _read(out).equals(_read(full))
@@ -207,11 +206,10 @@ def test_resume_after_kill_9(tmp_path):
 def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
     # a plug-in that leads its highest card, even an unbroken spade, and otherwise plays like random
     from numba import njit
-
-    from simulator.cards import highest_bit
-    from simulator.interface import PLAY_SIG, V_NPLAYED
-    from strategies import random as random_strategy
-    from strategies.registry import SeatStrategy, Strategy
+    from tricksim.simulator.bits import highest_bit
+    from tricksim.simulator.games.spades.policy import PLAY_SIG, V_NPLAYED
+    from tricksim.strategies.registry import SeatStrategy, Strategy
+    from tricksim.strategies.spades import random as random_strategy
 
     @njit(PLAY_SIG)
     def play(seat, hand, legal, view, params, rng):

@@ -12,16 +12,40 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import tricksim.strategies.spades.heuristic as H
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import strategies.heuristic as H
-from simulator.cards import SPADES, SUIT_MASKS, beats, card_name, card_suit, cards_of, mask_of, parse_card, popcount
-from simulator.interface import (EXCHANGE_GIVE_BACK, EXCHANGE_GIVE_FIRST, V_BAG_LIMIT, V_BAGS, V_BID, V_BROKEN,
-                                 V_DEALER, V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_LED_SUIT, V_LEADER, V_MIN_BID,
-                                 V_NIL_ALLOWED, V_NPLAYED, V_PLAYED, V_SCORE, V_SEAT, V_TARGET, V_TRICK, V_TRICK_NO,
-                                 V_TRICKS, V_VOID, V_WINNING_CARD, V_WINNING_SEAT, VIEW_SIZE)
-from strategies.registry import get, parse_spec
+from tricksim.simulator.bits import cards_of, mask_of, popcount
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_name, card_suit, parse_card
+from tricksim.simulator.games.spades.policy import (
+    EXCHANGE_GIVE_BACK,
+    EXCHANGE_GIVE_FIRST,
+    V_BAG_LIMIT,
+    V_BAGS,
+    V_BID,
+    V_BROKEN,
+    V_DEALER,
+    V_DECK,
+    V_EXCHANGE_N,
+    V_EXCHANGE_ROLE,
+    V_LEADER,
+    V_LED_SUIT,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+    V_NPLAYED,
+    V_PLAYED,
+    V_SCORE,
+    V_SEAT,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOID,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+    VIEW_SIZE,
+)
+from tricksim.strategies.registry import get, parse_spec
 
 STANDARD_DECK = (1 << 52) - 1
 JOKER_DECK = (STANDARD_DECK & ~(1 << 13) & ~(1 << 26)) | (1 << 52) | (1 << 53)  # 2♦ and 2♥ out
@@ -479,8 +503,8 @@ def test_bid_in_range(seed, min_bid, nil_allowed, partner, adjust):
 @pytest.mark.slow
 def test_engine_sanity_numbers():
     """Self-play contracts mostly made; heuristic beats random in nearly every game."""
-    engine = pytest.importorskip("simulator.engine")
-    from simulator.rules import build_rules
+    engine = pytest.importorskip("tricksim.simulator.engine")
+    from tricksim.simulator.games.spades.rules import build_rules
 
     seats = [parse_spec("heuristic")] * 4
     hands, _ = engine.run_to_tables(engine.RunConfig(rules=build_rules("cardems"), seats=seats, seed=1,

@@ -5,11 +5,10 @@ import sys
 
 import numpy as np
 import pyarrow.parquet as pq
-
-from simulator.engine import RunConfig, _column, _dictionary_column, run, run_to_tables
-from simulator.output import _staging, commit, write_parquet_atomic, write_parquet_staged
-from simulator.rules import build_rules
-from strategies.registry import parse_spec
+from tricksim.simulator.engine import RunConfig, _column, _dictionary_column, run, run_to_tables
+from tricksim.simulator.games.spades.rules import build_rules
+from tricksim.simulator.output import _staging, commit, write_parquet_atomic, write_parquet_staged
+from tricksim.strategies.registry import parse_spec
 
 
 def _encodings(path, column):
@@ -70,7 +69,7 @@ def test_columns_are_built_from_the_kernel_arrays_unchanged():
 
 def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
     """pandas costs 0.2-0.4 s of a warm 10,000-hand command; only the summary and analysis need it."""
-    code = ("import sys; from simulator.cli import cli\n"
+    code = ("import sys; from tricksim.cli import cli\n"
             "try: cli(['simulate', 'spades', '--games', '30', '--strategy', 'simple', '--out', sys.argv[1], '--quiet'])\n"
             "except SystemExit as e: assert e.code in (0, None), e.code\n"
             "assert 'pandas' not in sys.modules, 'pandas was imported'\n")

@@ -3,8 +3,7 @@ from math import comb, sqrt
 
 import numpy as np
 import pytest
-
-from strategies.random import binomial13
+from tricksim.strategies.spades.random import binomial13
 
 
 @pytest.mark.parametrize("p", [0.1, 0.25, 0.6])

@@ -18,12 +18,11 @@ from functools import lru_cache
 import numpy as np
 import pyarrow as pa
 import pytest
-
 import reference_spades as ref
-from simulator.rules import build_rules
+from tricksim.simulator.games.spades.rules import build_rules
 
-engine = pytest.importorskip("simulator.engine", reason="simulator/engine.py not written yet")
-from strategies.registry import parse_spec  # noqa: E402
+engine = pytest.importorskip("tricksim.simulator.engine", reason="simulator/engine.py not written yet")
+from tricksim.strategies.registry import parse_spec  # noqa: E402
 
 RANDOM = "random:nil_prob=0.2,blind_nil_prob=0.3"
 SIMPLE = "simple"
@@ -147,7 +146,7 @@ def test_reference_deal_is_a_partition(config):
 
 
 def test_reference_trick_winner():
-    from simulator.cards import parse_card as card
+    from tricksim.simulator.games.spades.cards import parse_card as card
 
     # leader is seat 2; cards in play order
     assert ref.trick_winner(2, [card(x) for x in ("TH", "AH", "2S", "KH")]) == 0    # the only spade (seat 0)

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simulator.cards import mask_of, parse_card
-from strategies.simple import cheapest, estimate_tricks
+from tricksim.simulator.bits import mask_of
+from tricksim.simulator.games.spades.cards import parse_card
+from tricksim.strategies.spades.simple import cheapest, estimate_tricks
 
 
 def rule(hand: int) -> float:

@@ -7,14 +7,24 @@ on any mismatch it plays an illegal card, which stops the run with an error.
 import numpy as np
 import pytest
 from numba import njit
-
-from simulator.cards import beats, card_suit, lowest_bit, popcount
-from simulator.engine import RunConfig, RunError, run_to_tables
-from simulator.interface import (PLAY_SIG, V_LED_SUIT, V_LEADER, V_NPLAYED, V_PLAYED, V_SEAT, V_TRICK, V_TRICK_NO,
-                                 V_WINNING_CARD, V_WINNING_SEAT)
-from simulator.rules import build_rules
-from strategies import random as random_strategy
-from strategies.registry import SeatStrategy, Strategy, parse_spec
+from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.engine import RunConfig, RunError, run_to_tables
+from tricksim.simulator.games.spades.cards import beats, card_suit
+from tricksim.simulator.games.spades.policy import (
+    PLAY_SIG,
+    V_LEADER,
+    V_LED_SUIT,
+    V_NPLAYED,
+    V_PLAYED,
+    V_SEAT,
+    V_TRICK,
+    V_TRICK_NO,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+)
+from tricksim.simulator.games.spades.rules import build_rules
+from tricksim.strategies.registry import SeatStrategy, Strategy, parse_spec
+from tricksim.strategies.spades import random as random_strategy
 
 
 @njit(PLAY_SIG)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from analysis_helpers import fake_games, write_run
 
 

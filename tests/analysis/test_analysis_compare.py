@@ -4,12 +4,17 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pytest
-
-from analysis.compare import (duplicate_match, duplicate_match_runs, format_duplicate, plot_round_robin,
-                              round_robin_table, standings)
-from analysis.io import AnalysisError
-from analysis.stats import mean_ci
 from analysis_helpers import fake_games, write_run
+from tricksim.analysis.compare import (
+    duplicate_match,
+    duplicate_match_runs,
+    format_duplicate,
+    plot_round_robin,
+    round_robin_table,
+    standings,
+)
+from tricksim.analysis.io import AnalysisError
+from tricksim.analysis.stats import mean_ci
 
 
 def games(ids, winners, t0, t1, hands):

@@ -4,9 +4,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
-from analysis.io import AnalysisError, batch_arrays, open_run, open_runs
 from analysis_helpers import fake_games, hands_columns, write_run
+from tricksim.analysis.io import AnalysisError, batch_arrays, open_run, open_runs
 
 
 def test_open_valid_run(games_run):
@@ -120,7 +119,7 @@ def test_manifest_helpers(tmp_path):
 
 
 def test_atomic_output_appears_whole_or_not_at_all(tmp_path):
-    from analysis.io import atomic_output
+    from tricksim.analysis.io import atomic_output
 
     target = tmp_path / "chart.png"
     with atomic_output(target) as tmp:

@@ -1,7 +1,6 @@
 import numpy as np
 import pytest
-
-from analysis.outcomes import PerGame, penalties_fresh, team_outcomes
+from tricksim.analysis.outcomes import PerGame, penalties_fresh, team_outcomes
 
 
 def rows(bids, tricks):

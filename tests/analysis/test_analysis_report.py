@@ -1,9 +1,8 @@
 import numpy as np
 import pytest
-
-from analysis.io import AnalysisError
-from analysis.report import IntHist, build_report, collect, key_table, plot_hist, plot_win_prob
 from analysis_helpers import fake_games, write_run
+from tricksim.analysis.io import AnalysisError
+from tricksim.analysis.report import IntHist, build_report, collect, key_table, plot_hist, plot_win_prob
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-
-from analysis.summary import summarize_run, summary_numbers
 from analysis_helpers import hands_columns, write_run
+from tricksim.analysis.summary import summarize_run, summary_numbers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,9 +52,10 @@ def test_games_mode_summary(games_run):
 def test_summary_imports_no_heavy_modules(games_run):
     code = (
         "import sys\n"
-        "from analysis.summary import summarize_run\n"
+        "from tricksim.analysis.summary import summarize_run\n"
         f"summarize_run({str(games_run)!r})\n"
-        "bad = [m for m in ('pandas', 'matplotlib', 'numba', 'scipy', 'simulator') if m in sys.modules]\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('pandas', 'matplotlib', 'numba', 'scipy')\n"
+        "       or m.startswith(('tricksim.simulator.', 'tricksim.strategies'))]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
@@ -64,9 +64,10 @@ def test_summary_imports_no_heavy_modules(games_run):
 def test_analysis_package_never_imports_numba_or_simulator():
     code = (
         "import sys\n"
-        "import analysis, analysis.stats, analysis.io, analysis.features, analysis.outcomes\n"
-        "import analysis.nil, analysis.report, analysis.summary, analysis.compare, analysis.whatif\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('numba', 'simulator', 'strategies')]\n"
+        "import tricksim.analysis, tricksim.analysis.stats, tricksim.analysis.io, tricksim.analysis.features, tricksim.analysis.outcomes\n"
+        "import tricksim.analysis.nil, tricksim.analysis.report, tricksim.analysis.summary, tricksim.analysis.compare, tricksim.analysis.whatif\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] == 'numba'\n"
+        "       or m.startswith(('tricksim.simulator.', 'tricksim.strategies'))]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

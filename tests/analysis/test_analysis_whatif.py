@@ -1,16 +1,14 @@
-"""What-if Nil statistics (analysis.whatif): sampling, replay outcomes, table — no simulator needed."""
+"""What-if Nil statistics (tricksim.analysis.whatif): sampling, replay outcomes, table — no simulator needed."""
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-
-from analysis.features import spade_count
-from analysis.io import AnalysisError
-from analysis.nil import nil_study
-from analysis.stats import wilson_interval
-from analysis.whatif import (format_what_if, forced_outcomes, sample_non_nil, what_if_table,
-                             what_if_report)
 from analysis_helpers import fake_games, hands_columns, write_run
+from tricksim.analysis.features import spade_count
+from tricksim.analysis.io import AnalysisError
+from tricksim.analysis.nil import nil_study
+from tricksim.analysis.stats import wilson_interval
+from tricksim.analysis.whatif import forced_outcomes, format_what_if, sample_non_nil, what_if_report, what_if_table
 
 N = 50
 

@@ -58,7 +58,7 @@ def cli():
 
 # ------------------------------------------------------------------ simulate
 def _seat_strategies(strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
-    from strategies.registry import parse_spec
+    from tricksim.strategies.registry import parse_spec
 
     default = strategy or default_strategy()
     specs = [default] * 4
@@ -78,7 +78,7 @@ def _seat_strategies(strategy: str | None, seat: tuple[str, ...], team: tuple[st
 def default_strategy() -> str:
     import importlib.util
 
-    return "heuristic" if importlib.util.find_spec("strategies.heuristic") else "simple"
+    return "heuristic" if importlib.util.find_spec("tricksim.strategies.spades.heuristic") else "simple"
 
 
 @cli.command()
@@ -111,10 +111,10 @@ def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team,
     """
     if (hands is None) == (games is None):
         raise InputError("give exactly one of --hands N or --games N")
-    from simulator.engine import RunConfig, RunError, run
-    from simulator.output import RunDirError
-    from simulator.rules import RulesError, build_rules
-    from strategies.registry import StrategyError
+    from tricksim.simulator.engine import RunConfig, RunError, run
+    from tricksim.simulator.games.spades.rules import RulesError, build_rules
+    from tricksim.simulator.output import RunDirError
+    from tricksim.strategies.registry import StrategyError
 
     try:
         cfg = RunConfig(rules=build_rules(preset, rules), preset=preset, seats=_seat_strategies(strategy, seat, team),
@@ -133,7 +133,7 @@ def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team,
 
 def _summary(out) -> str:
     try:
-        from analysis.summary import summarize_run
+        from tricksim.analysis.summary import summarize_run
     except ImportError:  # pragma: no cover - analysis is part of the same distribution
         return ""
     return summarize_run(out)
@@ -143,7 +143,7 @@ def _summary(out) -> str:
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 def summary(run_dir):
     """Print the summary of an existing run directory."""
-    from analysis.io import AnalysisError
+    from tricksim.analysis.io import AnalysisError
 
     try:
         click.echo(_summary(run_dir))
@@ -174,8 +174,8 @@ def nil(runs, by, save, chart, what_if, seed):
       tricksim nil data/zone --by spades --chart nil.png
       tricksim nil data/hands --what-if 2000 --by spades
     """
-    from analysis.io import AnalysisError
-    from analysis.nil import FEATURES, nil_report
+    from tricksim.analysis.io import AnalysisError
+    from tricksim.analysis.nil import FEATURES, nil_report
 
     if by is not None and by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
@@ -198,11 +198,11 @@ def nil(runs, by, save, chart, what_if, seed):
 
 def _what_if_nil(run_dir, n: int, seed: int, by, save, chart) -> str:
     """``nil --what-if``: sample non-Nil seat-hands (analysis), replay them forced to Nil (engine), report (analysis)."""
-    from analysis.io import open_run
-    from analysis.whatif import check_run, sample_non_nil, what_if_report
-    from simulator.engine import RunConfig, RunError, replay_hands
-    from simulator.rules import RulesError, SpadesRules
-    from strategies.registry import SeatStrategy, StrategyError, available, parse_spec
+    from tricksim.analysis.io import open_run
+    from tricksim.analysis.whatif import check_run, sample_non_nil, what_if_report
+    from tricksim.simulator.engine import RunConfig, RunError, replay_hands
+    from tricksim.simulator.games.spades.rules import RulesError, SpadesRules
+    from tricksim.strategies.registry import SeatStrategy, StrategyError, available, parse_spec
 
     run = open_run(run_dir)
     check_run(run)
@@ -240,8 +240,8 @@ def _what_if_nil(run_dir, n: int, seed: int, by, save, chart) -> str:
 @click.option("--title", default="tricksim report", show_default=True)
 def report(runs, out, title):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
-    from analysis.io import AnalysisError
-    from analysis.report import build_report
+    from tricksim.analysis.io import AnalysisError
+    from tricksim.analysis.report import build_report
 
     try:
         res = build_report(list(runs), out, title=title)
@@ -275,12 +275,12 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
     import itertools
     from pathlib import Path
 
-    from analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
-    from analysis.io import atomic_output
-    from simulator.engine import RunConfig, RunError, run
-    from simulator.output import RunDirError
-    from simulator.rules import RulesError, build_rules
-    from strategies.registry import StrategyError, parse_spec
+    from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
+    from tricksim.analysis.io import atomic_output
+    from tricksim.simulator.engine import RunConfig, RunError, run
+    from tricksim.simulator.games.spades.rules import RulesError, build_rules
+    from tricksim.simulator.output import RunDirError
+    from tricksim.strategies.registry import StrategyError, parse_spec
 
     if len(specs) < 2:
         raise InputError("compare needs at least two strategy specs, e.g. heuristic random")
@@ -325,7 +325,7 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
 
 
 def _plan_of(run_dir):
-    from simulator.output import RunDirError, read_manifest
+    from tricksim.simulator.output import RunDirError, read_manifest
 
     try:
         return read_manifest(run_dir).get("plan")
@@ -341,7 +341,7 @@ def rules_cmd(game, preset):
     """Print the rule presets and every flag with its meaning."""
     from dataclasses import fields
 
-    from simulator.rules import CHOICES, HELP, INT_RANGES, PRESETS, SpadesRules
+    from tricksim.simulator.games.spades.rules import CHOICES, HELP, INT_RANGES, PRESETS, SpadesRules
 
     names = list(PRESETS) if preset is None else [preset]
     if preset is not None and preset not in PRESETS:
@@ -376,7 +376,7 @@ def _show(v) -> str:
 @cli.command(name="strategies")
 def strategies_cmd():
     """List the strategies and their parameters."""
-    from strategies.registry import available
+    from tricksim.strategies.registry import available
 
     for name, s in available().items():
         click.echo(f"{name}: {s.description}")

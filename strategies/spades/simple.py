@@ -9,12 +9,24 @@ bidder: the highest card that loses.
 """
 import numpy as np
 from numba import njit
-
-from simulator.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, lowest_bit, popcount
-from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, EXCHANGE_GIVE_FIRST, PLAY_SIG, V_EXCHANGE_N,
-                                 V_EXCHANGE_ROLE, V_MIN_BID, V_NIL_ALLOWED, V_NPLAYED, V_WINNING_CARD, V_WINNING_SEAT,
-                                 V_BID)
-from strategies.registry import Param, Strategy, register
+from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank
+from tricksim.simulator.games.spades.policy import (
+    BID_SIG,
+    BLIND_NIL_SIG,
+    EXCHANGE_GIVE_FIRST,
+    EXCHANGE_SIG,
+    PLAY_SIG,
+    V_BID,
+    V_EXCHANGE_N,
+    V_EXCHANGE_ROLE,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+    V_NPLAYED,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+)
+from tricksim.strategies.registry import Param, Strategy, register
 
 P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)

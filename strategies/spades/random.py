@@ -6,11 +6,17 @@ probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``.
 """
 import numpy as np
 from numba import njit
-
-from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_SIG, PLAY_SIG, V_EXCHANGE_N, V_MIN_BID,
-                                 V_NIL_ALLOWED)
-from simulator.rng import rand_float, random_card
-from strategies.registry import Param, Strategy, register
+from tricksim.simulator.games.spades.policy import (
+    BID_SIG,
+    BLIND_NIL_SIG,
+    EXCHANGE_SIG,
+    PLAY_SIG,
+    V_EXCHANGE_N,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+)
+from tricksim.simulator.rng import rand_float, random_card
+from tricksim.strategies.registry import Param, Strategy, register
 
 P_BID_P, P_NIL_PROB, P_BLIND_NIL_PROB = 0, 1, 2
 BINOMIAL_STEP = np.array([(13 - k) / (k + 1) for k in range(13)])

@@ -63,13 +63,35 @@ Numba drop the reference counting of the arrays.
 """
 import numpy as np
 from numba import njit
-
-from simulator.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit, highest_bit, lowest_bit, popcount
-from simulator.interface import (BID_SIG, BLIND_NIL_SIG, EXCHANGE_GIVE_FIRST, EXCHANGE_SIG, PLAY_SIG, V_BAG_LIMIT,
-                                 V_BAGS, V_BID, V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_LED_SUIT, V_MIN_BID,
-                                 V_NIL_ALLOWED, V_NPLAYED, V_PLAYED, V_SCORE, V_TARGET, V_TRICK, V_TRICK_NO, V_TRICKS,
-                                 V_VOID, V_WINNING_CARD, V_WINNING_SEAT)
-from strategies.registry import Param, Strategy, register
+from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit
+from tricksim.simulator.games.spades.policy import (
+    BID_SIG,
+    BLIND_NIL_SIG,
+    EXCHANGE_GIVE_FIRST,
+    EXCHANGE_SIG,
+    PLAY_SIG,
+    V_BAG_LIMIT,
+    V_BAGS,
+    V_BID,
+    V_DECK,
+    V_EXCHANGE_N,
+    V_EXCHANGE_ROLE,
+    V_LED_SUIT,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+    V_NPLAYED,
+    V_PLAYED,
+    V_SCORE,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOID,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+)
+from tricksim.strategies.registry import Param, Strategy, register
 
 SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included)
 FULL_DECK = np.int64((1 << 52) - 1)    # fallback when a hand-built view leaves V_DECK at 0

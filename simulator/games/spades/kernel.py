@@ -18,19 +18,50 @@ import importlib
 import warnings
 
 import numpy as np
-from numba import njit, types, typeof
+from numba import njit, typeof, types
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
-
-from simulator.borrow import alive_until_here, borrowed
-from simulator.cards import SPADES, SUIT_MASKS, beats, card_suit, lowest_bit, popcount
-from simulator.interface import (BID_FN, BLIND_NIL_FN, EXCHANGE_FN, EXCHANGE_GIVE_BACK, EXCHANGE_GIVE_FIRST,
-                                 PLAY_FN, V_BAG_LIMIT, V_BAGS, V_BID, V_BLIND, V_BLIND_NIL_VALUE, V_BROKEN, V_DEALER,
-                                 V_DECK, V_EXCHANGE_N, V_EXCHANGE_ROLE, V_HAND_NO, V_LED_SUIT, V_LEADER, V_MIN_BID,
-                                 V_NIL_ALLOWED, V_NIL_VALUE, V_NPLAYED, V_PLAYED, V_SCORE, V_SEAT, V_TARGET, V_TRICK,
-                                 V_TRICK_NO, V_TRICKS, V_VOID, V_WINNING_CARD, V_WINNING_SEAT, VIEW_SIZE)
-from simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
-from simulator.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
+from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.borrow import alive_until_here, borrowed
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
+from tricksim.simulator.games.spades.policy import (
+    BID_FN,
+    BLIND_NIL_FN,
+    EXCHANGE_FN,
+    EXCHANGE_GIVE_BACK,
+    EXCHANGE_GIVE_FIRST,
+    PLAY_FN,
+    V_BAG_LIMIT,
+    V_BAGS,
+    V_BID,
+    V_BLIND,
+    V_BLIND_NIL_VALUE,
+    V_BROKEN,
+    V_DEALER,
+    V_DECK,
+    V_EXCHANGE_N,
+    V_EXCHANGE_ROLE,
+    V_HAND_NO,
+    V_LEADER,
+    V_LED_SUIT,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+    V_NIL_VALUE,
+    V_NPLAYED,
+    V_PLAYED,
+    V_SCORE,
+    V_SEAT,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOID,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+    VIEW_SIZE,
+)
+from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
+from tricksim.simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
 
 # kernel codes of the enum flags: their index in rules.CHOICES
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
@@ -150,7 +181,7 @@ def check_game_end(kr, t0, t1):
 # table is fixed in the source (and so in the compile cache's key): a cached kernel never
 # meets other functions under its kind. Every other seating plays through PER_SEAT.
 PER_SEAT = 0
-INLINED = ("strategies.simple", "strategies.random", "strategies.heuristic")
+INLINED = tuple(f"tricksim.strategies.spades.{name}" for name in ("simple", "random", "heuristic"))
 # whether the lead inlines the strategy's play too (else it calls it): heuristic's play is large,
 # and compiled into both the lead and the follow it made the first run 58 instead of 37 s
 INLINED_AT_LEAD = (True, True, False)

@@ -1,0 +1,1 @@
+"""Spades for four players in two partnerships (RULES.md Part 1)."""

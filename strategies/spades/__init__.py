@@ -1,0 +1,1 @@
+"""Spades strategies: one module per strategy, each registering itself."""
