@@ -98,20 +98,21 @@ def walls(samples: list[tuple[float, float]]) -> np.ndarray:
 
 def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
     """CPU microseconds per hand of each step of a shard, on one thread (shard 0 warms up)."""
-    from tricksim.simulator import engine, output
+    from tricksim.simulator import rundir
+    from tricksim.simulator.games.spades import batch, tables
 
-    pol = engine._policies(cfg.seats)
+    pol = batch.seat_functions(cfg.seats)
     cpu = {"kernel": 0.0, "tables": 0.0, "parquet_and_fsync": 0.0}
     hands = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(shards + 1):
             first, n = i * cfg.shard, cfg.shard  # hand ids past the run's count are fine for the kernel
             t = time.process_time()
-            blocks = engine._run_kernel(cfg, pol, np.arange(first, first + n))
+            blocks = batch.play_blocks(cfg, pol, np.arange(first, first + n))
             t1 = time.process_time()
-            table = engine._hands_table(cfg, *blocks[:4], None)
+            table = tables.hands_table([s.spec for s in cfg.seats], blocks.hands, None)
             t2 = time.process_time()
-            output.write_parquet_atomic(table, Path(tmp) / f"{i}.parquet")
+            rundir.write_parquet_atomic(table, Path(tmp) / f"{i}.parquet", tables.ENCODING)
             t3 = time.process_time()
             if i:
                 hands += n

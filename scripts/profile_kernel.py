@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from tricksim.simulator import engine
+from tricksim.simulator.games.spades import batch
 from tricksim.simulator.games.spades import kernel as spades  # noqa: E402  (before numba: Numba reads its cache folder once)
 from tricksim.simulator.games.spades.rules import build_rules  # noqa: E402
 from tricksim.strategies.registry import parse_spec  # noqa: E402
@@ -73,16 +74,16 @@ def main() -> None:
     n = 1 << 17
     cfg = engine.RunConfig(rules=build_rules(a.preset), seats=(parse_spec(a.strategy),) * 4, seed=1,
                            mode="hands", count=n)
-    pol = engine._policies(cfg.seats)
+    pol = batch.seat_functions(cfg.seats)
     if a.per_seat:
-        engine._Policies.kind = property(lambda self: spades.PER_SEAT)
+        pol = pol._replace(kind=spades.PER_SEAT)
     ids = np.arange(n, dtype=np.int64)
-    engine._run_kernel(cfg, pol, ids[:1000])  # compile or load before the map is written
+    batch.play_blocks(cfg, pol, ids[:1000])  # compile or load before the map is written
     count = write_perf_map(os.getpid())
     print(f"pid {os.getpid()}: {count} functions in /tmp/perf-{os.getpid()}.map", flush=True)
     t0, runs = time.perf_counter(), 0
     while time.perf_counter() - t0 < a.seconds:
-        engine._run_kernel(cfg, pol, ids)
+        batch.play_blocks(cfg, pol, ids)
         runs += 1
     print(f"{runs * n:,} hands, {(time.perf_counter() - t0) / (runs * n) * 1e6:.3f} us per hand (wall)")
 

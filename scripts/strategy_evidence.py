@@ -70,7 +70,7 @@ def seat_stats(hands) -> dict[str, str]:
 def bags_per_hand(mode: str, hands_n: int, seed: int) -> str:
     """Bags per hand of team 0 playing bag_mode=MODE against the default heuristic (hands mode)."""
     seats = (parse_spec(f"heuristic:bag_mode={mode}"), parse_spec("heuristic")) * 2
-    h, _ = run_to_tables(RunConfig(rules=PRESETS["cardems"], seats=seats, seed=seed, count=hands_n))
+    h = run_to_tables(RunConfig(rules=PRESETS["cardems"], seats=seats, seed=seed, count=hands_n))["hands"]
     b = np.stack([h[f"bid_{s}"].to_numpy() for s in (0, 2)]).astype(np.int64)
     t = np.stack([h[f"tricks_{s}"].to_numpy() for s in (0, 2)]).astype(np.int64)
     contract = np.where(b > 0, b, 0).sum(axis=0)
@@ -105,8 +105,8 @@ def main():
                       str(res), "```", ""]
             print(lines[-3], flush=True)
     for preset in ("cardems", "classic"):  # classic adds Blind Nil (and its exchange)
-        h, _ = run_to_tables(RunConfig(rules=PRESETS[preset], seats=(parse_spec("heuristic"),) * 4, seed=a.seed,
-                                       mode="games", count=deals))
+        h = run_to_tables(RunConfig(rules=PRESETS[preset], seats=(parse_spec("heuristic"),) * 4, seed=a.seed,
+                                       mode="games", count=deals))["hands"]
         lines += [f"## heuristic self-play ({preset}, {deals:,} games, {h.num_rows:,} hands)", ""]
         lines += [f"- {k}: {v}" for k, v in seat_stats(h).items()] + [""]
     lines += [f"## Bag modes (cardems, team 0 with the mode vs default heuristic, {a.hands:,} hands each)", ""]

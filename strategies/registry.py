@@ -15,7 +15,7 @@ import pkgutil
 from dataclasses import dataclass, field
 
 import numpy as np
-from tricksim.simulator.games.spades.policy import N_PARAMS
+from tricksim.simulator.family import N_PARAMS, FamilyError, family
 
 
 class StrategyError(ValueError):
@@ -54,15 +54,18 @@ class Param:
         return self.choices[int(value)] if self.choices else f"{value:g}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Strategy:
     name: str
     description: str
-    blind_nil: object
-    bid: object
-    exchange: object
-    play: object
+    policies: dict            # slot name -> compiled function, one per slot of the game's family
     params: tuple[Param, ...] = ()
+    game: str = "spades"
+
+    @property
+    def functions(self) -> tuple:
+        """The policy functions in the order of the family's slots (as the engine takes them)."""
+        return tuple(self.policies[slot] for slot in family(self.game).policy_slots)
 
     def param_vector(self, values: dict[str, float] | None = None) -> np.ndarray:
         vec = np.zeros(N_PARAMS, dtype=np.float64)
@@ -92,6 +95,10 @@ class SeatStrategy:
         return self.strategy.param_vector(self.values)
 
     @property
+    def functions(self) -> tuple:
+        return self.strategy.functions
+
+    @property
     def spec(self) -> str:
         """Canonical spec string: every parameter spelled out."""
         vec = self.params
@@ -106,53 +113,67 @@ class SeatStrategy:
         return s.name + (":" + ",".join(parts) if parts else "")
 
 
-_REGISTRY: dict[str, Strategy] = {}
+_REGISTRY: dict[tuple[str, str], Strategy] = {}
 
 
 def register(strategy: Strategy) -> Strategy:
+    """Add ``strategy`` under (its game, its name); checks its slots against the game's family."""
+    try:
+        slots = family(strategy.game).policy_slots
+    except FamilyError as e:
+        raise StrategyError(f"strategy {strategy.name!r}: {e}") from None
+    if set(strategy.policies) != set(slots):
+        raise StrategyError(f"strategy {strategy.name!r} must give the {strategy.game} policies {', '.join(slots)}; "
+                            f"got {', '.join(strategy.policies) or 'none'}")
     if len(strategy.params) > N_PARAMS:
         raise StrategyError(f"strategy {strategy.name!r} has more than {N_PARAMS} parameters")
-    _REGISTRY[strategy.name] = strategy
+    _REGISTRY[(strategy.game, strategy.name)] = strategy
     return strategy
 
 
-PACKAGE = "tricksim.strategies.spades"  # the built-in strategies: one module each
+def _package(game: str) -> str:
+    return f"tricksim.strategies.{game}"  # the built-in strategies of a game: one module each
 
 
-def _load_all() -> None:
-    """Import every module of the built-in strategies' package once, so each registers itself."""
-    package = importlib.import_module(PACKAGE)
+def _load_all(game: str) -> None:
+    """Import every built-in strategy module of ``game`` once, so each registers itself."""
+    try:
+        package = importlib.import_module(_package(game))
+    except ModuleNotFoundError:
+        return
     for mod in pkgutil.iter_modules(package.__path__):
         if not mod.name.startswith("_"):
-            importlib.import_module(f"{PACKAGE}.{mod.name}")
+            importlib.import_module(f"{_package(game)}.{mod.name}")
 
 
-def available() -> dict[str, Strategy]:
-    _load_all()
-    return dict(sorted(_REGISTRY.items()))
+def available(game: str = "spades") -> dict[str, Strategy]:
+    """The strategies of ``game`` by name."""
+    _load_all(game)
+    return dict(sorted((name, s) for (g, name), s in _REGISTRY.items() if g == game))
 
 
-def get(name: str) -> Strategy:
+def get(name: str, game: str = "spades") -> Strategy:
     # fast path: a strategy lives in the module of the same name, so only it gets imported
     # (each imported strategy costs its compile-cache load at start-up)
-    if name not in _REGISTRY and name.isidentifier():
+    if (game, name) not in _REGISTRY and name.isidentifier():
+        module = f"{_package(game)}.{name}"
         try:
-            importlib.import_module(f"{PACKAGE}.{name}")
+            importlib.import_module(module)
         except ModuleNotFoundError as e:
-            if e.name != f"{PACKAGE}.{name}":
+            if e.name not in (module, _package(game)):
                 raise
-    if name in _REGISTRY:
-        return _REGISTRY[name]
-    strategies = available()
+    if (game, name) in _REGISTRY:
+        return _REGISTRY[(game, name)]
+    strategies = available(game)
     if name not in strategies:
-        raise StrategyError(f"unknown strategy {name!r}: allowed {' | '.join(strategies)}")
+        raise StrategyError(f"unknown {game} strategy {name!r}: allowed {' | '.join(strategies)}")
     return strategies[name]
 
 
-def parse_spec(spec: str) -> SeatStrategy:
-    """``NAME[:param=value,...]`` -> SeatStrategy; raises StrategyError."""
+def parse_spec(spec: str, game: str = "spades") -> SeatStrategy:
+    """``NAME[:param=value,...]`` -> SeatStrategy of ``game``; raises StrategyError."""
     name, _, rest = spec.strip().partition(":")
-    strategy = get(name.strip())
+    strategy = get(name.strip(), game)
     values = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         if "=" not in item:

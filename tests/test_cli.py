@@ -21,7 +21,7 @@ def run_main(args, capsys):
     (["simulate", "spades", "--hands", "10", "--out", "X", "--preset", "bridge"],
      "Error: unknown preset 'bridge': allowed cardems | zone | classic"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--strategy", "genius"],
-     "Error: unknown strategy 'genius': allowed "),
+     "Error: unknown spades strategy 'genius': allowed heuristic | random | simple"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--strategy", "random:nil_prob=2"],
      "Error: invalid value nil_prob='2': allowed a number from 0 to 1"),
     (["simulate", "spades", "--hands", "10", "--games", "3", "--out", "X"],
@@ -88,23 +88,23 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     exactly the data of an uninterrupted run."""
     import errno
 
-    from tricksim.simulator import output
+    from tricksim.simulator import rundir
 
     args = ["simulate", "spades", "--hands", "4000", "--shard-size", "500", "--strategy", "simple", "--seed", "3",
             "--threads", "1", "--quiet"]
     whole, broken = tmp_path / "whole", tmp_path / "broken"
     assert run_main(args + ["--out", str(whole)], capsys)[0] == 0
-    real, calls, half = output.write_parquet_staged, [], []
+    real, calls, half = rundir.write_parquet_staged, [], []
 
-    def fills_up(table, path):
+    def fills_up(table, path, how):
         calls.append(path)
         if len(calls) == 4:  # the disk fills up halfway through the fourth file
-            half.append(output._staging(path))
+            half.append(rundir._staging(path))
             half[0].write_bytes(b"PAR1 half a file")
             raise OSError(errno.ENOSPC, "No space left on device", str(half[0]))
-        return real(table, path)
+        return real(table, path, how)
 
-    monkeypatch.setattr(output, "write_parquet_staged", fills_up)
+    monkeypatch.setattr(rundir, "write_parquet_staged", fills_up)
     code, _, err = run_main(args + ["--out", str(broken)], capsys)
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"Error: writing {broken} stopped: No space left on device: ")
@@ -114,7 +114,7 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     assert [n for n in names if not n.endswith(".parquet")] == [half[0].name]
     # a reader of the folder meanwhile sees the whole shards only (pyarrow skips hidden files)
     assert pq.read_table(broken / "hands").num_rows == 500 * sum(n.endswith(".parquet") for n in names)
-    monkeypatch.setattr(output, "write_parquet_staged", real)
+    monkeypatch.setattr(rundir, "write_parquet_staged", real)
     assert run_main(args + ["--out", str(broken), "--resume"], capsys)[0] == 0
     assert all(p.suffix == ".parquet" for p in (broken / "hands").iterdir())
     assert pq.read_table(broken / "hands").sort_by("game_id").equals(pq.read_table(whole / "hands").sort_by("game_id"))

@@ -22,8 +22,8 @@ def spade_lengths(masks: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("jokers", [False, True])
 def test_spade_length_per_seat_is_hypergeometric(jokers):
     n = 100_000
-    h, _ = run_to_tables(RunConfig(rules=build_rules("cardems", [f"jokers={str(jokers).lower()}"]),
-                                   seats=(parse_spec("simple"),) * 4, seed=11, count=n))
+    h = run_to_tables(RunConfig(rules=build_rules("cardems", [f"jokers={str(jokers).lower()}"]),
+                                   seats=(parse_spec("simple"),) * 4, seed=11, count=n))["hands"]
     n_spades = 15 if jokers else 13  # jokers are spades; the removed 2s are red
     # exact P(k spades in 13 of 52 cards with n_spades spades)
     p = np.array([comb(n_spades, k) * comb(52 - n_spades, 13 - k) / comb(52, 13) for k in range(14)])
@@ -49,7 +49,7 @@ def test_spade_length_per_seat_is_hypergeometric(jokers):
 
 def test_each_card_goes_to_each_seat_a_quarter_of_the_time():
     n = 40_000
-    h, _ = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, seed=5, count=n))
+    h = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, seed=5, count=n))["hands"]
     counts = np.zeros((52, 4))
     for seat in range(4):
         m = h[f"dealt_{seat}"].to_numpy()

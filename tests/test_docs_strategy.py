@@ -27,8 +27,8 @@ def test_example_strategy_plugs_in_without_touching_the_simulator(tmp_path):
     load_example(tmp_path)
     assert get("greedy").params[0].name == "extra"
     seats = (parse_spec("greedy:extra=1"), parse_spec("simple"), parse_spec("greedy"), parse_spec("simple"))
-    hands, _ = run_to_tables(RunConfig(rules=build_rules("classic"), seats=seats, seed=3, count=500,
-                                       record_plays=True))
+    hands = run_to_tables(RunConfig(rules=build_rules("classic"), seats=seats, seed=3, count=500,
+                                       record_plays=True))["hands"]
     assert hands["strategy_0"][0].as_py() == "greedy:extra=1"
     # its bid is aces + spades from the queen up (+ extra for seat 0)
     for seat, extra in ((0, 1), (2, 0)):

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from tricksim.simulator import engine, output
+from tricksim.simulator import engine, rundir
 from tricksim.simulator.bits import popcount
 from tricksim.simulator.engine import RunConfig, RunError, run, run_to_tables
-from tricksim.simulator.games.spades import kernel
+from tricksim.simulator.games.spades import batch, kernel
 from tricksim.simulator.games.spades.rules import build_rules
-from tricksim.simulator.output import RunDirError, read_manifest
+from tricksim.simulator.rundir import RunDirError, read_manifest
 from tricksim.strategies.registry import parse_spec
 
 RANDOM = parse_spec("random:nil_prob=0.2,blind_nil_prob=0.2")
@@ -29,16 +29,18 @@ def cfg(**kw):
 @pytest.mark.parametrize("mode, count, limit", [("hands", 3000, 1000), ("games", 150, 60)])
 def test_same_data_for_any_threads_and_shard_size(mode, count, limit):
     c = cfg(mode=mode, count=count, hand_limit=limit, record_plays=True)
-    ref_h, ref_g = run_to_tables(c, threads=1)
+    tables = run_to_tables(c, threads=1)
+    ref_h, ref_g = tables["hands"], tables.get("games")
     for threads, shard in [(2, None), (2, 7), (1, 64)]:
-        h, g = run_to_tables(cfg(mode=mode, count=count, hand_limit=limit, record_plays=True, shard_size=shard),
+        tables = run_to_tables(cfg(mode=mode, count=count, hand_limit=limit, record_plays=True, shard_size=shard),
                              threads=threads)
+        h, g = tables["hands"], tables.get("games")
         assert h.equals(ref_h), (threads, shard)
         if mode == "games":
             assert g.equals(ref_g)
 
 
-@pytest.mark.parametrize("mode", engine.MODES)
+@pytest.mark.parametrize("mode", ("hands", "games"))
 @pytest.mark.parametrize("count", [1, 999, 262_144, 262_145, 786_432, 2_000_000, 100_000_000, 10**12])
 def test_default_shards_are_even_in_number_and_equal_in_size(mode, count):
     c = cfg(mode=mode, count=count)
@@ -46,7 +48,7 @@ def test_default_shards_are_even_in_number_and_equal_in_size(mode, count):
     assert (c.n_shards - 1) * c.shard + last == count
     assert c.shard - last < c.n_shards  # the last shard short by fewer hands (games) than there are shards
     assert c.n_shards == 1 or c.n_shards % 2 == 0
-    assert c.shard <= 1.5 * engine.DEFAULT_SHARD[mode]
+    assert c.shard <= 1.5 * c.family.default_shard[mode]
     assert cfg(mode=mode, count=count, shard_size=7).shard == 7
 
 
@@ -55,10 +57,13 @@ def test_a_built_in_compiled_into_the_kernel_plays_like_the_per_seat_path(spec, 
     # self-play of a built-in takes a kernel with the strategy compiled in; the per-seat
     # path (function pointers) must play the same cards, bids and Blind Nils
     c = cfg(seats=(parse_spec(spec),) * 4, mode="games", count=60, hand_limit=80, record_plays=True)
-    assert engine._policies(c.seats).kind != kernel.PER_SEAT
-    fast_h, fast_g = run_to_tables(c)
-    monkeypatch.setattr(engine._Policies, "kind", property(lambda self: kernel.PER_SEAT))
-    slow_h, slow_g = run_to_tables(c)
+    assert batch.seat_functions(c.seats).kind != kernel.PER_SEAT
+    tables = run_to_tables(c)
+    fast_h, fast_g = tables["hands"], tables.get("games")
+    compiled_in = batch.seat_functions
+    monkeypatch.setattr(batch, "seat_functions", lambda seats: compiled_in(seats)._replace(kind=kernel.PER_SEAT))
+    tables = run_to_tables(c)
+    slow_h, slow_g = tables["hands"], tables.get("games")
     assert fast_h.equals(slow_h) and fast_g.equals(slow_g)
     if spec.startswith("random"):  # classic rules: Blind Nils and their exchange were played too
         assert sum(fast_h[f"blind_{s}"].to_numpy().sum() for s in range(4)) > 0
@@ -66,9 +71,10 @@ def test_a_built_in_compiled_into_the_kernel_plays_like_the_per_seat_path(spec, 
 
 def test_only_one_built_in_with_one_parameter_row_is_compiled_in():
     def kind(*specs):
-        return engine._policies([parse_spec(s) for s in specs]).kind
-    assert kind(*["simple"] * 4) == 1 + kernel.INLINED.index("tricksim.strategies.spades.simple")
-    assert kind(*["heuristic:bag_mode=avoid"] * 4) == 1 + kernel.INLINED.index("tricksim.strategies.spades.heuristic")
+        return batch.seat_functions([parse_spec(s) for s in specs]).kind
+    simple, heuristic = kind(*["simple"] * 4), kind(*["heuristic:bag_mode=avoid"] * 4)
+    assert kernel.PER_SEAT not in (simple, heuristic) and simple != heuristic
+    assert kind(*["heuristic"] * 4) == heuristic
     assert kind("simple", "simple", "simple", "heuristic") == kernel.PER_SEAT
     assert kind("simple", "simple", "simple", "simple:nil=0") == kernel.PER_SEAT
 
@@ -77,28 +83,30 @@ def test_games_that_outgrow_the_rows_of_a_call_continue_in_the_next_call(monkeyp
     # random players rarely reach 500: their games run to the hand limit and fill the rows allocated
     # (GAME_ROWS a game) long before the last game, so the kernel is called again for the rest
     c = cfg(mode="games", count=40, hand_limit=200)
-    h, g = run_to_tables(c, threads=2)
-    assert h.num_rows > 40 * engine.GAME_ROWS
+    tables = run_to_tables(c, threads=2)
+    h, g = tables["hands"], tables.get("games")
+    assert h.num_rows > 40 * batch.GAME_ROWS
     gid = h["game_id"].to_numpy()
     hand_no = h["hand_no"].to_numpy()
     assert np.all(np.diff(gid) >= 0)
     for game, n in zip(g["game_id"].to_numpy(), g["hands"].to_numpy()):
         assert np.array_equal(hand_no[gid == game], np.arange(n))
-    monkeypatch.setattr(engine, "GAME_ROWS", 200)  # now every game fits in the first call
-    h1, g1 = run_to_tables(c)
+    monkeypatch.setattr(batch, "GAME_ROWS", 200)  # now every game fits in the first call
+    tables = run_to_tables(c)
+    h1, g1 = tables["hands"], tables.get("games")
     assert h1.equals(h) and g1.equals(g)
 
 
 def test_different_seeds_differ_and_hand_i_is_fixed():
-    a, _ = run_to_tables(cfg(count=500))
-    b, _ = run_to_tables(cfg(count=500, seed=8))
+    a = run_to_tables(cfg(count=500))["hands"]
+    b = run_to_tables(cfg(count=500, seed=8))["hands"]
     assert not a["dealt_0"].equals(b["dealt_0"])
-    c, _ = run_to_tables(cfg(count=200))  # a prefix of the same run: the same deals
+    c = run_to_tables(cfg(count=200))["hands"]  # a prefix of the same run: the same deals
     assert a.slice(0, 200)["dealt_0"].equals(c["dealt_0"])
 
 
 def test_invariants_of_random_play():
-    h, _ = run_to_tables(cfg(count=2000, record_plays=True, rules=build_rules("classic", ["jokers=true"])))
+    h = run_to_tables(cfg(count=2000, record_plays=True, rules=build_rules("classic", ["jokers=true"])))["hands"]
     dealt = np.stack([h[f"dealt_{s}"].to_numpy() for s in range(4)])
     held = np.stack([h[f"held_{s}"].to_numpy() for s in range(4)])
     tricks = np.stack([h[f"tricks_{s}"].to_numpy() for s in range(4)])
@@ -142,7 +150,8 @@ def test_run_on_worker_threads_writes_the_same_rows(tmp_path, mode, count, shard
     # many shards: each worker thread computes and writes whole shards, finishing out of order;
     # one shard: the shard is split between the threads
     c = cfg(mode=mode, count=count, shard_size=shard, hand_limit=60)
-    ref_h, ref_g = run_to_tables(c, threads=1)
+    tables = run_to_tables(c, threads=1)
+    ref_h, ref_g = tables["hands"], tables.get("games")
     info = run(c, tmp_path / "run", threads=2, progress=False)
     assert info["threads"] == 2 and info["hands_this_session"] == ref_h.num_rows
     assert _read(tmp_path / "run").equals(ref_h)
@@ -163,12 +172,12 @@ def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
     real = engine.RunDir.stage_shard
     calls = []
 
-    def dying(self, index, hands, games):
+    def dying(self, index, tables):
         if len(calls) == 4:  # the process dies here, half-way through writing this shard
-            output._staging(Path(out) / "hands" / output.shard_name(index)).write_bytes(b"half a file")
+            rundir._staging(Path(out) / "hands" / rundir.shard_name(index)).write_bytes(b"half a file")
             raise KeyboardInterrupt
         calls.append(index)
-        return real(self, index, hands, games)
+        return real(self, index, tables)
 
     monkeypatch.setattr(engine.RunDir, "stage_shard", dying)
     with pytest.raises(KeyboardInterrupt):
@@ -216,7 +225,8 @@ def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
         return highest_bit(hand) if view[V_NPLAYED] == 0 else highest_bit(legal)
 
     base = random_strategy.STRATEGY
-    cheat = SeatStrategy(Strategy("cheat", "test", base.blind_nil, base.bid, base.exchange, play, base.params))
+    cheat = SeatStrategy(Strategy(name="cheat", description="test", policies={**base.policies, "play": play},
+                                  params=base.params))
     c = cfg(rules=build_rules("cardems"), seats=(cheat,) + (RANDOM,) * 3, count=4000, shard_size=500)
     with pytest.raises(RunError, match=r"strategy 'cheat' at seat 0 made illegal card \d+ in game \d+, hand 0"):
         run(c, tmp_path / "run", threads=2, progress=False)
@@ -226,7 +236,7 @@ def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
 
 def test_replayed_hands_are_the_rows_of_the_full_run():
     c = cfg(count=400)
-    full, _ = run_to_tables(c)
+    full = run_to_tables(c)["hands"]
     ids = [17, 5, 399, 5]
     again = engine.replay_hands(c, ids, threads=1)
     assert again.num_rows == len(ids)

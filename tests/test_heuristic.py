@@ -148,7 +148,7 @@ def bid(hand_text: str, view: np.ndarray | None = None, **param_values) -> int:
 # ------------------------------------------------------------------ registry
 def test_registered_with_documented_params():
     s = get("heuristic")
-    assert s.play is H.play and s.bid is H.bid
+    assert s.policies["play"] is H.play and s.policies["bid"] is H.bid
     names = [p.name for p in s.params]
     for required in ("bid_adjust", "nil", "nil_threshold", "blind_nil_margin", "bag_mode", "bag_guard",
                      "target_caution"):
@@ -429,7 +429,7 @@ def play_out(seed, dealer, seat_params, seat_strats, deck, score, bags):
     for k in range(4):
         s = (dealer + 1 + k) & 3
         v[V_SEAT], v[V_NIL_ALLOWED], v[V_MIN_BID] = s, 1, 1
-        b = int(seat_strats[s].bid(np.int64(s), np.int64(hands[s]), v, seat_params[s], RNG))
+        b = int(seat_strats[s].policies["bid"](np.int64(s), np.int64(hands[s]), v, seat_params[s], RNG))
         assert b == 0 or 1 <= b <= 13
         v[V_BID + s] = b
     v[V_NIL_ALLOWED] = v[V_MIN_BID] = 0
@@ -442,7 +442,7 @@ def play_out(seed, dealer, seat_params, seat_strats, deck, score, bags):
             s = (leader + k) & 3
             v[V_SEAT] = s
             legal = legal_mask(hands[s], v)
-            c = int(seat_strats[s].play(np.int64(s), np.int64(hands[s]), np.int64(legal), v, seat_params[s], RNG))
+            c = int(seat_strats[s].policies["play"](np.int64(s), np.int64(hands[s]), np.int64(legal), v, seat_params[s], RNG))
             assert 0 <= c <= 53 and (legal >> c) & 1, (seed, t, s, c)
             hands[s] ^= 1 << c
             if k == 0:
@@ -507,8 +507,8 @@ def test_engine_sanity_numbers():
     from tricksim.simulator.games.spades.rules import build_rules
 
     seats = [parse_spec("heuristic")] * 4
-    hands, _ = engine.run_to_tables(engine.RunConfig(rules=build_rules("cardems"), seats=seats, seed=1,
-                                                     mode="hands", count=4000))
+    hands = engine.run_to_tables(engine.RunConfig(rules=build_rules("cardems"), seats=seats, seed=1,
+                                                     mode="hands", count=4000))["hands"]
     d = hands.to_pandas()
     made = []
     for a, b in ((0, 2), (1, 3)):
@@ -518,8 +518,8 @@ def test_engine_sanity_numbers():
         made.append((taken >= contract)[contract > 0])
     assert np.concatenate(made).mean() >= 0.8
     seats = [parse_spec("heuristic"), parse_spec("random")] * 2
-    _, games = engine.run_to_tables(engine.RunConfig(rules=build_rules("cardems"), seats=seats, seed=1,
-                                                     mode="games", count=300, hand_limit=1000))
+    games = engine.run_to_tables(engine.RunConfig(rules=build_rules("cardems"), seats=seats, seed=1,
+                                                     mode="games", count=300, hand_limit=1000))["games"]
     assert (games.column("winner").to_numpy() == 0).mean() >= 0.97
 
 

@@ -1,13 +1,16 @@
-"""The Parquet files: read back unchanged, with the encodings output.py promises."""
+"""The Parquet files: read back unchanged, with the encodings rundir.py and the Spades tables promise."""
 import json
 import subprocess
 import sys
 
 import numpy as np
 import pyarrow.parquet as pq
-from tricksim.simulator.engine import RunConfig, _column, _dictionary_column, run, run_to_tables
+from tricksim.simulator import columns
+from tricksim.simulator.columns import dictionary_column
+from tricksim.simulator.engine import RunConfig, run, run_to_tables
 from tricksim.simulator.games.spades.rules import build_rules
-from tricksim.simulator.output import _staging, commit, write_parquet_atomic, write_parquet_staged
+from tricksim.simulator.games.spades.tables import ENCODING
+from tricksim.simulator.rundir import _staging, commit, write_parquet_atomic, write_parquet_staged
 from tricksim.strategies.registry import parse_spec
 
 
@@ -20,10 +23,11 @@ def _encodings(path, column):
 def test_hands_and_games_round_trip_with_the_chosen_encodings(tmp_path):
     cfg = RunConfig(rules=build_rules("classic"), seats=(parse_spec("simple"),) * 4, seed=5, mode="games",
                     count=50, record_plays=True)
-    hands, games = run_to_tables(cfg)
+    tables = run_to_tables(cfg)
+    hands, games = tables["hands"], tables.get("games")
     for name, table in (("hands", hands), ("games", games)):
         path = tmp_path / f"{name}.parquet"
-        write_parquet_atomic(table, path)
+        write_parquet_atomic(table, path, ENCODING)
         assert pq.read_table(path).equals(table)
         assert not list(tmp_path.glob(".*"))  # no staging file left
     h, g = tmp_path / "hands.parquet", tmp_path / "games.parquet"
@@ -42,9 +46,9 @@ def test_every_column_is_required(tmp_path):
     levels (a third of the writing time of the hands file)."""
     cfg = RunConfig(rules=build_rules("cardems"), seats=(parse_spec("random"),) * 4, seed=2, mode="games",
                     count=20, record_plays=True)
-    for name, table in zip(("hands", "games"), run_to_tables(cfg)):
+    for name, table in run_to_tables(cfg).items():
         path = tmp_path / f"{name}.parquet"
-        write_parquet_atomic(table, path)
+        write_parquet_atomic(table, path, ENCODING)
         read = pq.read_table(path)
         assert read.equals(table) and not any(field.nullable for field in read.schema)
         schema = pq.ParquetFile(path).schema
@@ -54,17 +58,17 @@ def test_every_column_is_required(tmp_path):
 
 
 def test_columns_are_built_from_the_kernel_arrays_unchanged():
-    """engine._column wraps numpy buffers for Arrow; bools are bit-packed (lengths not a multiple of 8)."""
+    """columns.column wraps numpy buffers for Arrow; bools are bit-packed (lengths not a multiple of 8)."""
     rng = np.random.default_rng(0)
     for n in (0, 1, 7, 8, 9, 1001):
         for dtype in (np.int8, np.int16, np.int32, np.int64):
             values = rng.integers(-100, 100, n).astype(dtype)
-            assert _column(values).to_pylist() == values.tolist()
+            assert columns.column(values).to_pylist() == values.tolist()
         flags = rng.integers(0, 2, n).astype(bool)
-        assert _column(flags).to_pylist() == flags.tolist()
+        assert columns.column(flags).to_pylist() == flags.tolist()
     codes = np.array([2, 0, 1, 2], np.int64)
-    assert _dictionary_column(codes, ("target", "mercy", "limit")).to_pylist() == ["limit", "target", "mercy", "limit"]
-    assert _dictionary_column(np.zeros(2, np.int8), ["simple:x=é"]).to_pylist() == ["simple:x=é"] * 2
+    assert dictionary_column(codes, ("target", "mercy", "limit")).to_pylist() == ["limit", "target", "mercy", "limit"]
+    assert dictionary_column(np.zeros(2, np.int8), ["simple:x=é"]).to_pylist() == ["simple:x=é"] * 2
 
 
 def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
@@ -80,7 +84,7 @@ def test_a_quiet_simulation_does_not_import_pandas(tmp_path):
 def test_two_writers_of_one_shard_each_write_a_file_of_their_own(tmp_path):
     """Two processes (or a retried distributed task) writing the same shard at once must not write
     into one staging file: each stages its own, and whichever renames last leaves a whole file."""
-    hands, _ = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, count=300))
+    hands = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, count=300))["hands"]
     path = tmp_path / "part-000000.parquet"
     first, second = write_parquet_staged(hands, path), write_parquet_staged(hands, path)
     assert first != second and first.name.startswith(".") and first.name.endswith(".tmp")

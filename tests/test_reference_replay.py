@@ -96,7 +96,8 @@ def _simulate(config, strategy, mode, size):
     extra = {"shard_size": 7} if strategy == "mixed" else {}
     cfg = engine.RunConfig(rules=rules, seats=_seats(strategy), seed=seed, mode=mode, count=count,
                            hand_limit=hand_limit, record_plays=True, **extra)
-    hands, games = engine.run_to_tables(cfg)
+    tables = engine.run_to_tables(cfg)
+    hands, games = tables["hands"], tables.get("games")
     return rules, seed, hand_limit, count, hands, games
 
 
@@ -426,6 +427,7 @@ def test_same_tables_whatever_the_threads_and_shards():
     rules, seed, hand_limit, count, hands, games = simulate(*MIXED)  # shard_size=7, all threads
     cfg = engine.RunConfig(rules=rules, seats=_seats("mixed"), seed=seed, mode="games", count=count,
                            hand_limit=hand_limit, record_plays=True)
-    one_hands, one_games = engine.run_to_tables(cfg, threads=1)  # the default shard size
+    tables = engine.run_to_tables(cfg, threads=1)
+    one_hands, one_games = tables["hands"], tables.get("games")  # the default shard size
     assert one_games.equals(games)
     assert one_hands.equals(hands)

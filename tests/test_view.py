@@ -64,13 +64,13 @@ def audited_play(seat, hand, legal, view, params, rng):
 @pytest.mark.parametrize("preset", ["cardems", "classic"])
 def test_the_view_matches_the_trick_at_every_play(preset):
     base = random_strategy.STRATEGY
-    auditor = SeatStrategy(Strategy("auditor", "test", base.blind_nil, base.bid, base.exchange, audited_play,
-                                    base.params))
+    auditor = SeatStrategy(Strategy(name="auditor", description="test",
+                                    policies={**base.policies, "play": audited_play}, params=base.params))
     rnd = parse_spec("random:nil_prob=0.2,blind_nil_prob=0.3")
     for seats in ((auditor, rnd, auditor, rnd), (rnd, auditor, rnd, auditor)):
         cfg = RunConfig(rules=build_rules(preset), seats=seats, seed=21, mode="games", count=60, hand_limit=30)
         try:
-            hands, _ = run_to_tables(cfg)
+            hands = run_to_tables(cfg)["hands"]
         except RunError as e:  # the auditor found a view that does not match the trick
             pytest.fail(str(e))
         assert hands.num_rows > 500

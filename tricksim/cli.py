@@ -12,8 +12,7 @@ import sys
 
 import click
 
-GAMES = ("spades",)
-PLANNED = {"tarot": "French Tarot (RULES.md Part 2) is planned but not implemented yet"}
+PLANNED = {"tarot": "French Tarot (docs/rules.md) is planned but not implemented yet"}
 
 
 class InputError(click.ClickException):
@@ -23,10 +22,12 @@ class InputError(click.ClickException):
 
 
 def _game(ctx, param, value):
-    if value in GAMES:
+    from tricksim.simulator.family import names
+
+    if value in names():
         return value
     why = f" ({PLANNED[value]})" if value in PLANNED else ""
-    raise InputError(f"unknown game {value!r}{why}: allowed {' | '.join(GAMES)}")
+    raise InputError(f"unknown game {value!r}{why}: allowed {' | '.join(names())}")
 
 
 def _fail_from(exc: Exception):
@@ -57,7 +58,7 @@ def cli():
 
 
 # ------------------------------------------------------------------ simulate
-def _seat_strategies(strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
+def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
     from tricksim.strategies.registry import parse_spec
 
     default = strategy or default_strategy()
@@ -72,7 +73,7 @@ def _seat_strategies(strategy: str | None, seat: tuple[str, ...], team: tuple[st
         if not sep or s.strip() not in ("0", "1", "2", "3"):
             raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N = 0, 1, 2 or 3")
         specs[int(s)] = spec
-    return tuple(parse_spec(s) for s in specs)
+    return tuple(parse_spec(s, game) for s in specs)
 
 
 def default_strategy() -> str:
@@ -112,12 +113,14 @@ def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team,
     if (hands is None) == (games is None):
         raise InputError("give exactly one of --hands N or --games N")
     from tricksim.simulator.engine import RunConfig, RunError, run
-    from tricksim.simulator.games.spades.rules import RulesError, build_rules
-    from tricksim.simulator.output import RunDirError
+    from tricksim.simulator.family import family
+    from tricksim.simulator.games.spades.rules import RulesError
+    from tricksim.simulator.rundir import RunDirError
     from tricksim.strategies.registry import StrategyError
 
     try:
-        cfg = RunConfig(rules=build_rules(preset, rules), preset=preset, seats=_seat_strategies(strategy, seat, team),
+        cfg = RunConfig(game=game, rules=family(game).build_rules(preset, rules), preset=preset,
+                        seats=_seat_strategies(game, strategy, seat, team),
                         seed=seed, mode="hands" if hands else "games", count=hands or games,
                         hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
         info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False)
@@ -176,6 +179,8 @@ def nil(runs, by, save, chart, what_if, seed):
     """
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.nil import FEATURES, nil_report
+    from tricksim.jobs import JobError
+    from tricksim.jobs.whatif import nil_what_if
 
     if by is not None and by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
@@ -185,52 +190,15 @@ def nil(runs, by, save, chart, what_if, seed):
         if what_if is not None:
             if len(runs) != 1:
                 raise InputError(f"--what-if takes one run directory, got {len(runs)}")
-            click.echo(_what_if_nil(runs[0], what_if, seed or 0, by, save, chart))
+            click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, save=save, chart=chart))
         else:
             click.echo(nil_report(list(runs), by=by, save=save, chart=chart))
-    except AnalysisError as e:
+    except (AnalysisError, JobError) as e:
         _fail_from(e)
     except OSError as e:
         if not (save or chart):
             raise
         _cannot_write(" or ".join(p for p in (save, chart) if p), e)
-
-
-def _what_if_nil(run_dir, n: int, seed: int, by, save, chart) -> str:
-    """``nil --what-if``: sample non-Nil seat-hands (analysis), replay them forced to Nil (engine), report (analysis)."""
-    from tricksim.analysis.io import open_run
-    from tricksim.analysis.whatif import check_run, sample_non_nil, what_if_report
-    from tricksim.simulator.engine import RunConfig, RunError, replay_hands
-    from tricksim.simulator.games.spades.rules import RulesError, SpadesRules
-    from tricksim.strategies.registry import SeatStrategy, StrategyError, available, parse_spec
-
-    run = open_run(run_dir)
-    check_run(run)
-    m = run.manifest
-    try:
-        seats = [parse_spec(s) for s in m.get("seats") or []]
-        base = dict(rules=SpadesRules.from_dict(m.get("rules") or {}), preset=m.get("preset") or "custom",
-                    seed=int(m["seed"]), mode="hands", count=int(m["count"]))
-    except (StrategyError, RulesError, KeyError, TypeError, ValueError) as e:
-        raise InputError(f"{run.path}: cannot rebuild the run from manifest.json ({e})") from None
-    if len(seats) != 4:
-        raise InputError(f"{run.path}: manifest.json must list 4 seat strategies")
-    forced = []
-    for s in seats:
-        if "force_nil" not in (p.name for p in s.strategy.params):
-            able = [k for k, v in available().items() if "force_nil" in (p.name for p in v.params)]
-            raise InputError(f"strategy {s.strategy.name!r} has no force_nil parameter, so --what-if cannot force it "
-                             f"to Nil (strategies with one: {' | '.join(able) or 'none'})")
-        forced.append(SeatStrategy(s.strategy, {**s.values, "force_nil": 1.0}))
-    sample = sample_non_nil(run, n, seed=seed, by=by)
-    replays = {}
-    try:
-        for s in sample.seats():
-            cfg = RunConfig(seats=tuple(forced[i] if i == s else seats[i] for i in range(4)), **base)
-            replays[s] = replay_hands(cfg, sample.ids_for_seat(s))
-    except RunError as e:
-        _fail_from(e)
-    return what_if_report(sample, replays, save=save, chart=chart)
 
 
 @cli.command()
@@ -272,65 +240,14 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
     Example:
       tricksim compare heuristic:bag_mode=avoid heuristic:bag_mode=take --games 5000
     """
-    import itertools
-    from pathlib import Path
+    from tricksim.jobs import JobError
+    from tricksim.jobs.compare import duplicate_matches
 
-    from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
-    from tricksim.analysis.io import atomic_output
-    from tricksim.simulator.engine import RunConfig, RunError, run
-    from tricksim.simulator.games.spades.rules import RulesError, build_rules
-    from tricksim.simulator.output import RunDirError
-    from tricksim.strategies.registry import StrategyError, parse_spec
-
-    if len(specs) < 2:
-        raise InputError("compare needs at least two strategy specs, e.g. heuristic random")
     try:
-        rule_set = build_rules(preset, rules)
-        seats = {s: parse_spec(s) for s in specs}
-    except (RulesError, StrategyError) as e:
+        duplicate_matches(specs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit, out=out,
+                          threads=threads, echo=click.echo)
+    except JobError as e:
         _fail_from(e)
-    base = Path(out or f"data/compare/{preset}-seed{seed}")
-    results = {}
-    for i, (a, b) in enumerate(itertools.combinations(specs, 2)):
-        dirs = []
-        for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
-            d = base / f"match{i}-{tag}"
-            cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed, mode="games",
-                            count=games, hand_limit=hand_limit)
-            try:
-                # the same match again is reused (an interrupted one finished); another replaces it
-                same = d.exists() and _plan_of(d) == cfg.plan()
-                run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
-            except (RunError, RunDirError) as e:
-                _fail_from(e)
-            dirs.append(d)
-        results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b)
-        click.echo(format_duplicate(results[(a, b)]))
-        click.echo("")
-    if len(specs) > 2:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        table = standings(results)[["strategy", "opponents", "text"]]
-        click.echo("Standings (mean paired win rate over opponents, 95 % interval, n = deal pairs)")
-        click.echo(table.rename(columns={"text": "win rate"}).to_string(index=False))
-        fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
-        plot_round_robin(ax, results)
-        fig.tight_layout()
-        with atomic_output(base / "round_robin.png") as tmp:
-            fig.savefig(tmp, dpi=120)
-        click.echo(f"wrote {base / 'round_robin.png'}")
-
-
-def _plan_of(run_dir):
-    from tricksim.simulator.output import RunDirError, read_manifest
-
-    try:
-        return read_manifest(run_dir).get("plan")
-    except RunDirError:
-        return None
 
 
 # --------------------------------------------------------------- rules, strategies

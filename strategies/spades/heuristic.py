@@ -91,6 +91,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
+from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.strategies.registry import Param, Strategy, register
 
 SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included)
@@ -834,5 +835,7 @@ STRATEGY = register(Strategy(
     name="heuristic",
     description="score-aware player: honour/length/ruff bidding, Nil by danger score, card counting, "
                 "second hand low / third hand high, Nil cover and attack, bag control",
-    blind_nil=blind_nil, bid=bid, exchange=exchange, play=play, params=PARAMS,
+    policies=dict(blind_nil=blind_nil, bid=bid, exchange=exchange, play=play), params=PARAMS,
 ))
+# self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)
+compile_in(__name__, blind_nil, bid, play, at_lead=False)

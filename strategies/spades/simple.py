@@ -26,6 +26,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
+from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.strategies.registry import Param, Strategy, register
 
 P_NIL, P_FORCE_NIL = 0, 1
@@ -160,7 +161,9 @@ def play(seat, hand, legal, view, params, rng):
 STRATEGY = register(Strategy(
     name="simple",
     description="baseline heuristic: count sure tricks, win cheaply, duck under partner",
-    blind_nil=blind_nil, bid=bid, exchange=exchange, play=play,
+    policies=dict(blind_nil=blind_nil, bid=bid, exchange=exchange, play=play),
     params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)", lo=0, hi=1),
             Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies)", lo=0, hi=1)),
 ))
+# self-play gets a kernel with this strategy compiled in (docs/performance.md P4)
+compile_in(__name__, blind_nil, bid, play)

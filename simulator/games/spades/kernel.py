@@ -14,8 +14,8 @@ compiled scoring code, for tests and tools.
 """
 from __future__ import annotations
 
-import importlib
 import warnings
+import zlib
 
 import numpy as np
 from numba import njit, typeof, types
@@ -173,34 +173,45 @@ def check_game_end(kr, t0, t1):
 
 
 # ---------------------------------------------------------------- policy calls
-# How the kernel calls the seat policies (argument ``policy_kind``). PER_SEAT: each seat's
-# own functions, through their function pointers, with its own parameter row. Kind i + 1:
-# the built-in strategy module INLINED[i] at every seat with one parameter row; that kind
-# has a kernel of its own with the strategy's Blind Nil, bid and play functions compiled
-# into it, which takes 0.6-0.8 of the per-seat path's time (docs/architecture.md). The
-# table is fixed in the source (and so in the compile cache's key): a cached kernel never
-# meets other functions under its kind. Every other seating plays through PER_SEAT.
+# How the kernel calls the seat policies (argument ``policy_kind``). PER_SEAT: each seat's own
+# functions, through their function pointers, with its own parameter row. Any other kind: one
+# strategy at every seat with one parameter row, compiled into a kernel of its own (its Blind Nil,
+# bid and play inlined into the loops; docs/performance.md P4). A strategy of the package asks for
+# this with ``compile_in``; the kernel names none of them. A kind is a hash of the strategy's module
+# name, so it is the same in every process and the compile cache (keyed by the kind, and kept per
+# hash of the package sources) never serves one strategy's kernel for another.
 PER_SEAT = 0
-INLINED = tuple(f"tricksim.strategies.spades.{name}" for name in ("simple", "random", "heuristic"))
-# whether the lead inlines the strategy's play too (else it calls it): heuristic's play is large,
-# and compiled into both the lead and the follow it made the first run 58 instead of 37 s
-INLINED_AT_LEAD = (True, True, False)
+_COMPILED_IN: dict[int, tuple] = {}  # kind -> (blind_nil, bid, play, inline_at_lead)
 
 
-def policy_kind_of(blind_fns, bid_fns, play_fns, same_params: bool) -> int:
-    """The kind of policy call for seats with these functions (see above)."""
-    if same_params:
-        for i, name in enumerate(INLINED):
-            m = importlib.import_module(name)
-            if all(f is m.blind_nil for f in blind_fns) and all(f is m.bid for f in bid_fns) \
-                    and all(f is m.play for f in play_fns):
-                return i + 1
+def compile_in(module: str, blind_nil, bid, play, *, at_lead: bool = True) -> int:
+    """Give the strategy of ``module`` (a module of ``tricksim.strategies``) a kernel of its own for
+    self-play; returns its kind. ``at_lead=False`` calls its play at the lead instead of inlining it
+    there too (a large play function compiled twice costs compile time: docs/performance.md P5)."""
+    if not module.startswith("tricksim.strategies."):
+        raise ValueError(f"only the package's own strategies are compiled in (their sources key the cache): {module}")
+    kind = 1 + zlib.crc32(module.encode()) % (1 << 30)
+    known = _COMPILED_IN.get(kind)
+    if known is not None and known[:3] != (blind_nil, bid, play):
+        raise ValueError(f"kernel kind {kind} of {module} is taken by another strategy")
+    _COMPILED_IN[kind] = (blind_nil, bid, play, at_lead)
+    return kind
+
+
+def policy_kind_of(functions, same_params: bool) -> int:
+    """The kind of policy call for seats playing ``functions`` (per seat: blind_nil, bid, exchange, play)."""
+    if same_params and all(f == functions[0] for f in functions):
+        blind_nil, bid, _, play = functions[0]
+        for kind, compiled in _COMPILED_IN.items():
+            if compiled[:3] == (blind_nil, bid, play):
+                return kind
     return PER_SEAT
 
 
-def _inlined(policy: str, lead: bool = False):
-    """A stub ``call(kind, args)`` that compiles into ``INLINED[kind - 1].<policy>(*args)``, inlined
-    (for ``lead``: where ``INLINED_AT_LEAD`` says so, else a call)."""
+def _inlined(policy: int, lead: bool = False):
+    """A stub ``call(kind, args)`` that compiles into the compiled-in strategy's function number
+    ``policy`` (0 blind_nil, 1 bid, 2 play) called on ``args``, inlined (for ``lead``: unless the
+    strategy asked for a call there)."""
     def call(kind, args):
         pass
 
@@ -208,10 +219,11 @@ def _inlined(policy: str, lead: bool = False):
     def compiled(kind, args):
         if not (isinstance(kind, types.IntegerLiteral) and kind.literal_value != PER_SEAT):
             return lambda kind, args: np.int64(-1)  # not reached: PER_SEAT calls each seat's function
-        fn = getattr(importlib.import_module(INLINED[kind.literal_value - 1]), policy)
-        if INLINED_AT_LEAD[kind.literal_value - 1] or not lead:
+        entry = _COMPILED_IN[kind.literal_value]
+        fn = entry[policy]
+        if entry[3] or not lead:
             fn = njit(inline="always")(fn.py_func)
-        # the policies take 4, 5 or 6 arguments (interface.py); spelled out, as with *args the
+        # the policies take 4, 5 or 6 arguments (policy.py); spelled out, as with *args the
         # literal typing failed and the fallback above was compiled instead
         if len(args) == 4:
             return lambda kind, args: fn(args[0], args[1], args[2], args[3])
@@ -222,8 +234,8 @@ def _inlined(policy: str, lead: bool = False):
     return call
 
 
-_blind_nil_inlined, _bid_inlined, _play_inlined = _inlined("blind_nil"), _inlined("bid"), _inlined("play")
-_lead_inlined = _inlined("play", lead=True)
+_blind_nil_inlined, _bid_inlined, _play_inlined = _inlined(0), _inlined(1), _inlined(2)
+_lead_inlined = _inlined(2, lead=True)
 
 
 # ------------------------------------------------------------------ one hand

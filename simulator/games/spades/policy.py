@@ -70,5 +70,3 @@ BLIND_NIL_FN = types.FunctionType(BLIND_NIL_SIG)
 BID_FN = types.FunctionType(BID_SIG)
 EXCHANGE_FN = types.FunctionType(EXCHANGE_SIG)
 PLAY_FN = types.FunctionType(PLAY_SIG)
-
-N_PARAMS = 32  # length of each seat's parameter vector (unused slots are 0)

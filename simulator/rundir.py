@@ -1,10 +1,10 @@
-"""Run directories: the Parquet schema, atomic shard files, manifest and resume.
+"""Run directories: atomic shard files, manifest and resume, for every game family.
 
-Layout of a run directory::
+Layout of a run directory (the tables are the family's; Spades: ``hands``, and
+``games`` in games mode)::
 
-    DIR/manifest.json           what was run (plan) and how it went (status, counts, timings)
-    DIR/hands/part-000000.parquet   one row per hand, one file per shard
-    DIR/games/part-000000.parquet   games mode: one row per game
+    DIR/manifest.json                what was run (plan) and how it went (status, counts, timings)
+    DIR/<table>/part-000000.parquet  one file per shard in each table's folder
 
 A shard file appears only complete: it is written to a hidden ``.*.tmp`` file,
 flushed and renamed. A shard counts as done when all of its files exist, so a run killed
@@ -19,50 +19,30 @@ import secrets
 import shutil
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
-# Encoding options, chosen by measurement on a 262,144-hand shard (README, Speed and memory;
-# docs/output.md): no compression but for the plays (zstd-1 was 54 B/hand at 0.74 us of CPU per
-# hand; lz4 on every column but the masks 72.9 B at 0.44 us: the random 64-bit masks do not
-# compress; the plays halve with lz4); the small integer columns delta-encoded (bit-packed
-# differences: as small as dictionary encoding, 0.33 instead of 0.44 us a hand, since
-# nothing is hashed), the Blind Nil flags run-length encoded, the masks plain; min/max
-# statistics only where readers filter (game_id, hand_no). Plain small integers would be faster
-# still but Parquet stores int8 and int16 as 4-byte INT32: 110 instead of 75 B a hand.
-COMPRESSED = ("plays",)
-DELTA_ENCODED = ("game_id", "hand_no", "dealer", "first_leader", "bid_", "tricks_", "score_", "bags_", "total_",
-                 "hands", "winner")
-RUN_LENGTH_ENCODED = ("blind_",)
-NO_DICTIONARY = ("dealt_", "held_", "plays")
-STATISTICS = ["game_id", "hand_no"]
 ROW_GROUP = 1 << 17  # rows per row group: bounds the writer's buffers and lets readers stream
 
-def _required(fields) -> pa.Schema:
+
+class Encoding(NamedTuple):
+    """How a family's columns are written, by column-name prefix (docs/performance.md P9, P10)."""
+
+    compressed: tuple[str, ...] = ()      # lz4; every other column uncompressed
+    delta: tuple[str, ...] = ()           # DELTA_BINARY_PACKED
+    run_length: tuple[str, ...] = ()      # RLE
+    no_dictionary: tuple[str, ...] = ()   # plain; the rest dictionary-encoded unless delta or RLE
+    statistics: tuple[str, ...] = ()      # min/max statistics, only where readers filter
+
+
+def required_schema(fields) -> pa.Schema:
     """A schema of required (non-nullable) columns: no value is ever missing, and the writer then
-    skips a definition level per value (hands file written and flushed: 0.70 of the time)."""
+    skips a definition level per value (docs/performance.md P10)."""
     return pa.schema([pa.field(name, kind, nullable=False) for name, kind in fields])
-
-
-HANDS_SCHEMA = _required(
-    [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
-    + [(f"dealt_{s}", pa.int64()) for s in range(4)]
-    + [(f"held_{s}", pa.int64()) for s in range(4)]
-    + [(f"bid_{s}", pa.int8()) for s in range(4)]
-    + [(f"blind_{s}", pa.bool_()) for s in range(4)]
-    + [(f"tricks_{s}", pa.int8()) for s in range(4)]
-    + [("score_0", pa.int32()), ("score_1", pa.int32()), ("bags_0", pa.int16()), ("bags_1", pa.int16()),
-       ("total_0", pa.int32()), ("total_1", pa.int32())]
-    + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
-)
-PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=False), 52), nullable=False)
-GAMES_SCHEMA = _required([
-    ("game_id", pa.int64()), ("hands", pa.int32()), ("total_0", pa.int32()), ("total_1", pa.int32()),
-    ("winner", pa.int8()), ("end", pa.dictionary(pa.int8(), pa.string())),
-])
 
 
 class RunDirError(ValueError):
@@ -100,23 +80,23 @@ def _write_json_atomic(path: Path, data: dict) -> None:
     commit(tmp)
 
 
-def write_parquet_staged(table: pa.Table, path: Path) -> Path:
+def write_parquet_staged(table: pa.Table, path: Path, how: Encoding = Encoding()) -> Path:
     """Encode ``table`` into its staging file: written but not yet durable; ``commit`` makes it ``path``."""
     tmp = _staging(path)
     with open(tmp, "wb") as f:
         names = table.column_names
-        encoding = {c: "DELTA_BINARY_PACKED" for c in names if c.startswith(DELTA_ENCODED)}
-        encoding.update({c: "RLE" for c in names if c.startswith(RUN_LENGTH_ENCODED)})
+        encoding = {c: "DELTA_BINARY_PACKED" for c in names if c.startswith(how.delta)}
+        encoding.update({c: "RLE" for c in names if c.startswith(how.run_length)})
         pq.write_table(table, f, row_group_size=ROW_GROUP,
-                       compression={c: "lz4" if c.startswith(COMPRESSED) else "none" for c in names},
-                       use_dictionary=[c for c in names if not c.startswith(NO_DICTIONARY) and c not in encoding],
-                       write_statistics=[c for c in STATISTICS if c in names],
+                       compression={c: "lz4" if c.startswith(how.compressed) else "none" for c in names},
+                       use_dictionary=[c for c in names if not c.startswith(how.no_dictionary) and c not in encoding],
+                       write_statistics=[c for c in how.statistics if c in names],
                        column_encoding=encoding)
     return tmp
 
 
-def write_parquet_atomic(table: pa.Table, path: Path) -> None:
-    commit(write_parquet_staged(table, path))
+def write_parquet_atomic(table: pa.Table, path: Path, how: Encoding = Encoding()) -> None:
+    commit(write_parquet_staged(table, path, how))
 
 
 def read_manifest(out: Path) -> dict:
@@ -131,11 +111,12 @@ def read_manifest(out: Path) -> dict:
 class RunDir:
     """One run's output directory, opened for writing (fresh, overwrite or resume)."""
 
-    def __init__(self, out: str | os.PathLike, plan: dict, *, overwrite: bool = False, resume: bool = False,
-                 games_mode: bool = False):
+    def __init__(self, out: str | os.PathLike, plan: dict, *, tables: tuple[str, ...], encoding: Encoding = Encoding(),
+                 overwrite: bool = False, resume: bool = False):
         self.path = Path(out)
         self.plan = plan
-        self.games_mode = games_mode
+        self.tables = tables  # one folder each, one file a shard in each
+        self.encoding = encoding
         if overwrite and resume:
             raise RunDirError("--overwrite and --resume exclude each other: choose one")
         try:
@@ -167,9 +148,8 @@ class RunDir:
             shutil.rmtree(self.path)
         elif existing:
             raise RunDirError(f"--out {self.path} is not empty: pass --overwrite to replace it or --resume to finish it")
-        (self.path / "hands").mkdir(parents=True, exist_ok=True)
-        if self.games_mode:
-            (self.path / "games").mkdir(exist_ok=True)
+        for table in self.tables:
+            (self.path / table).mkdir(parents=True, exist_ok=True)
         if not (self.path / MANIFEST).exists():
             self.write_manifest(status="running")
 
@@ -178,19 +158,17 @@ class RunDir:
         _write_json_atomic(self.path / MANIFEST, data)
 
     def shard_done(self, index: int) -> bool:
-        name = shard_name(index)
-        if not (self.path / "hands" / name).exists():
-            return False
-        return not self.games_mode or (self.path / "games" / name).exists()
+        return all((self.path / table / shard_name(index)).exists() for table in self.tables)
 
-    def stage_shard(self, index: int, hands: pa.Table, games: pa.Table | None) -> list[Path]:
+    def stage_shard(self, index: int, tables: dict[str, pa.Table]) -> list[Path]:
         """Write a shard's files as temporaries; ``commit_shard`` makes them the shard."""
-        staged = [] if games is None else [write_parquet_staged(games, self.path / "games" / shard_name(index))]
-        return [*staged, write_parquet_staged(hands, self.path / "hands" / shard_name(index))]
+        assert tuple(tables) == self.tables, (tuple(tables), self.tables)
+        return [write_parquet_staged(table, self.path / name / shard_name(index), self.encoding)
+                for name, table in tables.items()]
 
     @staticmethod
     def commit_shard(staged: list[Path]) -> None:
-        # games first: the hands file is the last to appear, so a shard is done only when both exist
+        # a shard is done only when all its files exist, so the order of the renames does not matter
         for tmp in staged:
             commit(tmp)
 

@@ -1,0 +1,69 @@
+"""The game-family seam: what the shared engine needs to know about a game.
+
+A family is one folder under ``simulator/games/`` whose ``family.py`` defines
+``FAMILY``; the engine, run directory, manifest, resume and progress are shared
+and take the family from the run's ``game``. Adding a game is a new folder, no
+edit here (docs/architecture.md: how to add a game family).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from typing import Callable, Mapping, Protocol
+
+import numpy as np
+import pyarrow as pa
+
+from tricksim.simulator.rundir import Encoding
+
+N_PARAMS = 32  # length of each seat's parameter vector (unused slots are 0): parameters are data, never compiled in
+
+
+class FamilyError(ValueError):
+    """An unknown game (one-line message)."""
+
+
+class SeatPolicy(Protocol):
+    """One seat's resolved strategy, as the engine takes it (the registry's ``SeatStrategy`` is one)."""
+
+    spec: str            # canonical: every parameter spelled out; recorded in the data and the manifest
+    short_spec: str      # only the parameters that differ from the defaults, for messages
+    params: np.ndarray   # float64[N_PARAMS]
+    functions: tuple     # compiled policy functions, in the order of the family's ``policy_slots``
+
+
+@dataclass(frozen=True, kw_only=True)
+class Family:
+    name: str
+    seats: int                                   # players at the table (data: Tarot has 3-, 4- and 5-seat variants)
+    modes: tuple[str, ...]                       # what a run counts: e.g. hands, games, deals
+    policy_slots: tuple[str, ...]                # a strategy's decision functions, in kernel order
+    rules_type: type
+    presets: Mapping[str, object]
+    build_rules: Callable                        # (preset, ["key=value", ...]) -> rules; raises ValueError
+    tables: Callable[[str], tuple[str, ...]]     # mode -> the tables a run writes, one file each per shard
+    encoding: Encoding                           # how those tables' columns are written
+    default_shard: Mapping[str, int]             # mode -> about this many units per shard (one a worker in memory)
+    compute: Callable                            # (cfg, unit ids, workers) -> {table: pa.Table} for those units
+    describe: str = ""
+
+    def __post_init__(self):
+        assert set(self.default_shard) == set(self.modes)
+
+
+def names() -> tuple[str, ...]:
+    """The games this installation plays: every folder of ``simulator/games`` with a family."""
+    from tricksim.simulator import games
+
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(games.__path__) if m.ispkg))
+
+
+def family(name: str) -> Family:
+    """The family of game ``name``; raises FamilyError naming the allowed games."""
+    if name not in names():
+        raise FamilyError(f"unknown game {name!r}: allowed {' | '.join(names())}")
+    return importlib.import_module(f"tricksim.simulator.games.{name}.family").FAMILY
+
+
+Tables = dict[str, pa.Table]

@@ -1,0 +1,157 @@
+"""Driving the Spades batch kernel: units in, named columns and Arrow tables out.
+
+``compute(cfg, game_ids, workers)`` plays the games (hands mode: single hands)
+``game_ids`` and returns the run's tables for them. Games mode cannot know how
+many hands a game takes, so rows are allocated per call (``GAME_ROWS`` a game,
+at most ``CALL_ROWS``); when a call's rows run out the kernel stops at that
+game and the next call continues from it, with the same streams and so the same
+result (docs/performance.md P7).
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
+
+import numpy as np
+
+from tricksim.simulator.games.spades import kernel
+from tricksim.simulator.games.spades.tables import games_table, hands_table
+
+GAME_ROWS = 32          # rows allocated per game in games mode (about 14 used; untouched pages cost nothing)
+CALL_ROWS = 1 << 20     # most rows one kernel call fills: bounds its arrays whatever the shard size
+MIN_SPLIT = 256         # fewest games worth a thread of their own
+
+
+class PolicyFault(ValueError):
+    """A strategy returned a bid, exchange or card the rules forbid."""
+
+
+class HandColumns(NamedTuple):
+    """One row per hand, as the kernel writes them (views of its blocks; see ``_blocks``)."""
+
+    game_id: np.ndarray       # int64[rows]
+    hand_no: np.ndarray       # int64[rows]
+    dealer: np.ndarray        # int64[rows]
+    first_leader: np.ndarray  # int64[rows]
+    dealt: np.ndarray         # int64[4, rows]: each seat's cards as dealt
+    held: np.ndarray          # int64[4, rows]: after the Blind Nil exchange
+    bid: np.ndarray           # int8[4, rows]
+    blind: np.ndarray         # int8[4, rows]
+    tricks: np.ndarray        # int8[4, rows]
+    score: np.ndarray         # int32[2, rows]: each team's points this hand
+    bags: np.ndarray          # int32[2, rows]: running bags after the hand
+    total: np.ndarray         # int32[2, rows]: running totals after the hand
+
+
+class GameColumns(NamedTuple):
+    hands: np.ndarray   # int64[n]
+    total: np.ndarray   # int64[2, n]
+    winner: np.ndarray  # int64[n]
+    end: np.ndarray     # int64[n]: kernel.END_* code
+
+
+class Blocks(NamedTuple):
+    """The kernel's output arrays as allocated (it writes them by position: kernel.simulate_block)."""
+
+    ids: np.ndarray     # int64[4, rows]: game_id, hand_no, dealer, first_leader
+    masks: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3
+    small: np.ndarray   # int8[12, rows]: bid 0..3, blind 0..3, tricks 0..3
+    scores: np.ndarray  # int32[6, rows]: score 0..1, bags 0..1, total 0..1
+    plays: np.ndarray   # int8[rows, 52] (int8[1, 52] when the plays are not recorded)
+    games: np.ndarray   # int64[5, n_games]: hands, total 0..1, winner, end
+
+    @property
+    def hands(self) -> HandColumns:
+        ids, masks, small, scores = self.ids, self.masks, self.small, self.scores
+        return HandColumns(ids[0], ids[1], ids[2], ids[3], masks[:4], masks[4:], small[:4], small[4:8], small[8:],
+                           scores[:2], scores[2:4], scores[4:])
+
+    @property
+    def game_columns(self) -> GameColumns:
+        g = self.games
+        return GameColumns(g[0], g[1:3], g[3], g[4])
+
+
+class SeatFunctions(NamedTuple):
+    """The seat policies as the kernel takes them: one tuple of four functions per slot, and the parameters."""
+
+    blind_nil: tuple
+    bid: tuple
+    exchange: tuple
+    play: tuple
+    params: np.ndarray  # float64[4, N_PARAMS]
+    kind: int           # kernel.PER_SEAT, or the kind of the one strategy compiled in
+
+
+def seat_functions(seats) -> SeatFunctions:
+    params = np.ascontiguousarray(np.stack([s.params for s in seats]), dtype=np.float64)
+    functions = [tuple(s.functions) for s in seats]
+    kind = kernel.policy_kind_of(functions, bool((params == params[0]).all()))
+    return SeatFunctions(*(tuple(f[slot] for f in functions) for slot in range(4)), params, kind)
+
+
+def compute(cfg, game_ids: np.ndarray, workers: int = 1, policies: SeatFunctions | None = None) -> dict:
+    """The hands (and games) tables of the games ``game_ids``, in that order, computed on ``workers`` threads."""
+    blocks = play_blocks(cfg, policies or seat_functions(cfg.seats), np.ascontiguousarray(game_ids, np.int64),
+                         workers)
+    hands = hands_table([s.spec for s in cfg.seats], blocks.hands, blocks.plays if cfg.record_plays else None)
+    if cfg.mode != "games":
+        return {"hands": hands}
+    if game_ids.size and not np.array_equal(game_ids, np.arange(game_ids[0], game_ids[0] + game_ids.size)):
+        raise ValueError("a games table needs consecutive game ids")
+    return {"games": games_table(int(game_ids[0]) if game_ids.size else 0, blocks.game_columns, kernel.END_NAMES),
+            "hands": hands}
+
+
+def play_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray, workers: int = 1) -> Blocks:
+    """The kernel's blocks for the games ``game_ids`` (in that order, in consecutive rows)."""
+    if workers > 1 and game_ids.size >= 2 * MIN_SPLIT:
+        # the kernel releases the GIL: each thread plays a contiguous part, in the order of game_ids
+        parts = np.array_split(game_ids, min(workers, game_ids.size // MIN_SPLIT))
+        with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+            return _joined(list(pool.map(lambda part: play_blocks(cfg, pol, part), parts)), cfg.record_plays)
+    games_mode = cfg.mode == "games"
+    hand_limit = cfg.hand_limit if games_mode else 1
+    calls = []
+    done = 0
+    while not calls or done < game_ids.size:  # one call, unless the games outrun the rows allocated
+        rest = game_ids[done:]
+        rows = max(min(rest.size * min(GAME_ROWS, hand_limit), CALL_ROWS), hand_limit)  # the next game always fits
+        b = _kernel_call(cfg, pol, rest, rows, hand_limit)
+        overflowed = np.flatnonzero(b.games[4] == kernel.END_OVERFLOW)
+        played = int(overflowed[0]) if overflowed.size else rest.size
+        used = int(b.games[0, :played].sum())
+        calls.append(Blocks(b.ids[:, :used], b.masks[:, :used], b.small[:, :used], b.scores[:, :used],
+                            b.plays[:used] if cfg.record_plays else b.plays, b.games[:, :played]))
+        done += played
+    return calls[0] if len(calls) == 1 else _joined(calls, cfg.record_plays)
+
+
+def _joined(parts: list[Blocks], record_plays: bool) -> Blocks:
+    """The blocks of consecutive kernel calls as one."""
+    joined = [np.concatenate([p[k] for p in parts], axis=1) for k in (0, 1, 2, 3)]
+    plays = np.concatenate([p.plays for p in parts]) if record_plays else parts[0].plays
+    return Blocks(*joined, plays, np.concatenate([p.games for p in parts], axis=1))
+
+
+def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_limit: int) -> Blocks:
+    """One kernel call with room for ``rows`` hands; raises PolicyFault when a strategy broke the rules."""
+    n_games = game_ids.shape[0]
+    # np.empty: every row the caller keeps is written by the kernel
+    b = Blocks(ids=np.empty((4, rows), np.int64), masks=np.empty((8, rows), np.int64),
+               small=np.empty((12, rows), np.int8), scores=np.empty((6, rows), np.int32),
+               plays=np.empty((rows if cfg.record_plays else 1, 52), np.int8), games=np.zeros((5, n_games), np.int64))
+    faults = np.zeros((4, n_games), np.int64)  # code, hand_no, seat, value
+    kernel.kernel_for(pol.kind)(
+        cfg.rules.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind,
+        kernel.deck_template(cfg.rules), np.int64(cfg.seed), game_ids, np.int64(hand_limit), cfg.mode == "games",
+        cfg.record_plays, b.ids, b.masks, b.small, b.scores, b.plays, b.games, faults)
+    bad = np.flatnonzero(faults[0])
+    if bad.size:
+        i = bad[0]
+        code, hand_no, seat, value = faults[:, i]
+        what = {kernel.ERR_BID: f"illegal bid {value}", kernel.ERR_EXCHANGE: "an illegal exchange",
+                kernel.ERR_PLAY: f"illegal card {value}"}[int(code)]
+        raise PolicyFault(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made {what} "
+                          f"in game {int(game_ids[i])}, hand {hand_no}")
+    return b

@@ -1,0 +1,20 @@
+"""Spades as a game family of the shared engine (see ``tricksim.simulator.family``)."""
+from tricksim.simulator.family import Family
+from tricksim.simulator.games.spades import batch
+from tricksim.simulator.games.spades.rules import PRESETS, SpadesRules, build_rules
+from tricksim.simulator.games.spades.tables import ENCODING
+
+FAMILY = Family(
+    name="spades",
+    seats=4,
+    modes=("hands", "games"),
+    policy_slots=("blind_nil", "bid", "exchange", "play"),
+    rules_type=SpadesRules,
+    presets=PRESETS,
+    build_rules=build_rules,
+    tables=lambda mode: ("games", "hands") if mode == "games" else ("hands",),
+    encoding=ENCODING,
+    default_shard={"hands": 1 << 18, "games": 1 << 13},
+    compute=batch.compute,
+    describe="Spades for four in two partnerships (RULES.md Part 1)",
+)

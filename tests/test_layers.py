@@ -1,0 +1,92 @@
+"""The layers point one way (docs/architecture.md), checked on every import statement of the package.
+
+    tricksim.cli                      the command line: may import anything
+    tricksim.jobs                     study orchestration: anything but the command line
+    tricksim.strategies, .analysis    above the core, beside each other: the core and themselves
+    tricksim.simulator                the core: only itself
+
+Imports inside functions count too. Scripts use the public API only (no private names).
+"""
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FOLDERS = {"simulator": "tricksim.simulator", "strategies": "tricksim.strategies", "analysis": "tricksim.analysis",
+           "tricksim": "tricksim"}
+ALLOWED = {
+    "tricksim.simulator": ("tricksim.simulator",),
+    "tricksim.strategies": ("tricksim.simulator", "tricksim.strategies"),
+    "tricksim.analysis": ("tricksim.simulator", "tricksim.analysis"),
+    "tricksim.jobs": ("tricksim.simulator", "tricksim.strategies", "tricksim.analysis", "tricksim.jobs"),
+    "tricksim.cli": ("tricksim",),
+}
+
+
+def module_name(path: Path) -> str:
+    folder, *rest = path.relative_to(ROOT).with_suffix("").parts
+    name = ".".join([FOLDERS[folder], *rest])
+    return name.removesuffix(".__init__")
+
+
+def layer(module: str) -> str:
+    for prefix in sorted(ALLOWED, key=len, reverse=True):
+        if module == prefix or module.startswith(prefix + "."):
+            return prefix
+    return "tricksim"  # the package root: tricksim/__init__.py
+
+
+def imports(path: Path, module: str):
+    """(line, imported module) of every import in the file, relative ones resolved."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[:len(parts) - node.level + 1] + ([base] if base else []))
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}" if node.module is None else base
+
+
+SOURCES = sorted(p for folder in FOLDERS for p in (ROOT / folder).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(ROOT)) for p in SOURCES])
+def test_imports_point_down(path):
+    module = module_name(path)
+    allowed = ALLOWED.get(layer(module), ("tricksim.simulator",))
+    wrong = [f"line {line}: {name}" for line, name in imports(path, module)
+             if (name == "tricksim" or name.startswith("tricksim.")) and name != "tricksim"
+             and not any(name == a or name.startswith(a + ".") for a in allowed)]
+    assert not wrong, f"{module} ({layer(module)}) may import only {', '.join(allowed)}: {'; '.join(wrong)}"
+
+
+def test_the_checker_sees_a_wrong_import(tmp_path):
+    # the core importing a strategy, inside a function, is caught
+    bad = ROOT / "simulator" / "engine.py"
+    found = [n for _, n in imports(bad, "tricksim.simulator.engine")]
+    assert "tricksim.simulator.family" in found
+    src = tmp_path / "x.py"
+    src.write_text("def f():\n    from tricksim.strategies.registry import get\n")
+    assert [n for _, n in imports(src, "tricksim.simulator.x")] == ["tricksim.strategies.registry"]
+
+
+SCRIPTS = sorted((ROOT / "scripts").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.name for p in SCRIPTS])
+def test_scripts_use_the_public_api(path):
+    private = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tricksim"):
+            private += [f"line {node.lineno}: {a.name}" for a in node.names if a.name.startswith("_")]
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__") \
+                and isinstance(node.value, ast.Name) and node.value.id in ("engine", "batch", "kernel", "spades",
+                                                                         "rundir", "registry", "tables"):
+            private.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
+    assert not private, f"{path.name} uses private names: {'; '.join(private)}"

@@ -1,0 +1,66 @@
+"""Duplicate matches between strategies: the same deals, seats swapped, whole games to the target."""
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Callable
+
+from tricksim.jobs import JobError
+
+
+def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), seed: int = 0, hand_limit: int = 1000,
+                      out=None, threads: int | None = None, echo: Callable[[str], None] = print) -> dict:
+    """Every pair of ``specs`` plays a duplicate match (two runs: A-B-A-B and B-A-B-A on the same deals) kept
+    under ``out``; returns {(a, b): analysis.compare result}. With three or more specs, also the round robin's
+    standings (printed) and chart (``out/round_robin.png``)."""
+    from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
+    from tricksim.analysis.io import atomic_output
+    from tricksim.simulator.engine import RunConfig, RunError, run
+    from tricksim.simulator.games.spades.rules import RulesError, build_rules
+    from tricksim.simulator.rundir import RunDirError, read_manifest
+    from tricksim.strategies.registry import StrategyError, parse_spec
+
+    if len(specs) < 2:
+        raise JobError("compare needs at least two strategy specs, e.g. heuristic random")
+    try:
+        rule_set = build_rules(preset, rules)
+        seats = {s: parse_spec(s) for s in specs}
+    except (RulesError, StrategyError) as e:
+        raise JobError(str(e)) from None
+    base = Path(out or f"data/compare/{preset}-seed{seed}")
+    results = {}
+    for i, (a, b) in enumerate(itertools.combinations(specs, 2)):
+        dirs = []
+        for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
+            d = base / f"match{i}-{tag}"
+            cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed, mode="games",
+                            count=games, hand_limit=hand_limit)
+            try:
+                # the same match again is reused (an interrupted one finished); another replaces it
+                try:
+                    same = d.exists() and read_manifest(d).get("plan") == cfg.plan()
+                except RunDirError:
+                    same = False
+                run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
+            except (RunError, RunDirError) as e:
+                raise JobError(str(e)) from None
+            dirs.append(d)
+        results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b)
+        echo(format_duplicate(results[(a, b)]))
+        echo("")
+    if len(specs) > 2:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        table = standings(results)[["strategy", "opponents", "text"]]
+        echo("Standings (mean paired win rate over opponents, 95 % interval, n = deal pairs)")
+        echo(table.rename(columns={"text": "win rate"}).to_string(index=False))
+        fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
+        plot_round_robin(ax, results)
+        fig.tight_layout()
+        with atomic_output(base / "round_robin.png") as tmp:
+            fig.savefig(tmp, dpi=120)
+        echo(f"wrote {base / 'round_robin.png'}")
+    return results
