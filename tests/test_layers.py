@@ -90,3 +90,11 @@ def test_scripts_use_the_public_api(path):
                                                                          "rundir", "registry", "tables"):
             private.append(f"line {node.lineno}: {node.value.id}.{node.attr}")
     assert not private, f"{path.name} uses private names: {'; '.join(private)}"
+
+
+def test_pyproject_lists_every_package():
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {module_name(p) for folder in FOLDERS for p in (ROOT / folder).rglob("__init__.py")}
+    assert found == listed, f"missing from pyproject.toml: {sorted(found - listed)}; not a package: {sorted(listed - found)}"
