@@ -17,7 +17,7 @@ memory. Nothing downstream needs the row order: every consumer joins on
 Import cost matters (the post-simulation summary uses this module): only
 pyarrow and numpy are imported. The files are scanned with
 ``pyarrow.parquet.ParquetFile.iter_batches`` rather than ``pyarrow.dataset``
-because importing ``pyarrow.dataset`` pulls in pandas (0.3–0.6 s here); the
+because importing ``pyarrow.dataset`` pulls in pandas (docs/performance.md P11); the
 projection and batch-wise decoding are the same.
 """
 from __future__ import annotations
@@ -310,8 +310,8 @@ def _to_numpy(col) -> np.ndarray:
     """A null-free Arrow column as a numpy array.
 
     Integers and floats are viewed straight from the Arrow buffer, booleans
-    unpacked from their bitmap: ``Array.to_numpy`` would import pandas (about
-    0.4 s), which the post-simulation summary must not pay.
+    unpacked from their bitmap: ``Array.to_numpy`` would import pandas
+    (docs/performance.md P11), which the post-simulation summary must not pay.
     """
     if isinstance(col, pa.ChunkedArray):
         if col.num_chunks == 0:

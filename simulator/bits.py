@@ -111,7 +111,7 @@ def _highest_bit_jit(x):
 def _nth_set_bit_jit(mask, k):
     if _pdep_compiles():
         # pdep puts bit k of its first argument on the k-th set bit of the mask: no loop, no branch
-        # to mispredict (random's kernel: 0.84-0.87 of its time with the loop, on this project's Zen 3)
+        # to mispredict (docs/performance.md P15)
         return lambda mask, k: _cttz(_pdep(np.int64(1) << np.int64(k), np.int64(mask)))
     return lambda mask, k: _nth_set_bit_loop(np.int64(mask), k)
 

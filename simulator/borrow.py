@@ -3,7 +3,7 @@
 Every array Numba hands from one variable to another (a call, a tuple of policy
 arguments, an inlined function's parameters) has its reference count raised and
 lowered with atomic instructions. In the Spades kernel that was 15 pairs per hand
-plus three per policy call, and 12-20 % of the kernel's time (docs/architecture.md).
+plus three per policy call, a large share of the kernel's time (docs/performance.md P6).
 A *borrowed* array is the same data, shape and strides with no memory owner
 (a null meminfo): Numba's reference counting does nothing for it, and LLVM, seeing
 the null constant, removes those instructions altogether.

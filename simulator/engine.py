@@ -143,9 +143,7 @@ def run_to_tables(cfg: RunConfig, threads: int | None = None) -> Tables:
 
 def _reuse_freed_memory() -> None:
     """Let glibc serve each shard's large arrays from its heap and keep what a shard frees for the
-    next one, instead of mapping fresh pages every time: page faults took 0.13-0.25 us of CPU per
-    hand (7-10 %) and 35,000-44,000 faults per 2 million hands, 0.04-0.14 us and a few thousand
-    with this (docs/architecture.md). The process keeps up to 1 GiB of freed memory. Does nothing
+    next one, instead of mapping fresh pages every time (page faults: docs/performance.md P8). The process keeps up to 1 GiB of freed memory. Does nothing
     where the C library is not glibc."""
     try:
         libc = ctypes.CDLL("libc.so.6")
@@ -169,7 +167,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     Why threads around a serial kernel rather than a ``prange`` kernel and a
     writer thread: there the writer competed with the kernel's threads for the
     cores, and the kernel's static split and spinning threads left cores idle
-    (docs/architecture.md has the measurements).
+    (docs/performance.md P1).
     """
     from tqdm import tqdm
 

@@ -418,7 +418,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         for s in range(4):
             view[V_TRICK + s] = -1
         # the lead, then the three cards that follow it: the lead apart, with no test of k in the
-        # loop, simple's kernel takes 0.85-1.00 of the time of one loop over four cards
+        # loop, is faster than one loop over four cards (docs/performance.md P19)
         s = leader
         h = hands[s]
         if t == 0 and kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
@@ -540,7 +540,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
                np.empty(VIEW_SIZE, dtype=np.int64), np.empty(1, dtype=np.uint64), np.empty(2, dtype=np.int64),
                np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64))
     # every array of the loop is borrowed (simulator/borrow.py): no reference counting per hand and per
-    # policy call (12-20 % of the kernel's time); the arguments are held by the caller, `scratch` below
+    # policy call (docs/performance.md P6); the arguments are held by the caller, `scratch` below
     deck, hands, tricks = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2])
     view, rng, totals = borrowed(scratch[3]), borrowed(scratch[4]), borrowed(scratch[5])
     bags, error = borrowed(scratch[6]), borrowed(scratch[7])

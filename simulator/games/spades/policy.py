@@ -3,7 +3,7 @@
 A strategy is four ``@njit`` functions with the fixed signatures below. The
 kernel calls them through Numba first-class function types, so one compiled
 kernel serves every strategy and the compile cache survives new processes
-(see docs/architecture.md for the measurements behind that choice).
+(docs/architecture.md; measurements: docs/performance.md P3).
 
 Information hygiene is enforced by what the kernel passes, not by
 convention: a policy receives its own hand (never before the Blind Nil
