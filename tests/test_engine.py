@@ -181,6 +181,8 @@ def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
     assert pq.read_table(Path(out) / "games").sort_by("game_id").equals(pq.read_table(Path(full) / "games").sort_by("game_id"))
 
 
+@pytest.mark.needs_jit("three 200,000-hand runs in subprocesses, timed against a kill: about 4.5 min as pure "
+                        "Python (resume itself is tested in-process by test_resume_after_a_failure_mid_run)")
 def test_resume_after_kill_9(tmp_path):
     """A real process killed at a random moment, then --resume: exactly the rows of a clean run."""
     args = ["--hands", "200000", "--shard-size", "20000", "--seed", "3", "--strategy", "random", "--quiet",
