@@ -26,7 +26,12 @@ def cfg(**kw):
     return RunConfig(**base)
 
 
-@pytest.mark.parametrize("mode, count, limit", [("hands", 3000, 1000), ("games", 150, 60)])
+@pytest.mark.parametrize("mode, count, limit", [
+    ("hands", 3000, 1000),
+    pytest.param("games", 150, 60, marks=pytest.mark.needs_jit(
+        "150 games of random play to 60 hands, four times over: about 1 min as pure Python under coverage; the "
+        "same paths run in the hands case and in test_run_on_worker_threads_writes_the_same_rows[games-120-16]")),
+])
 def test_same_data_for_any_threads_and_shard_size(mode, count, limit):
     c = cfg(mode=mode, count=count, hand_limit=limit, record_plays=True)
     ref_h, ref_g = run_to_tables(c, threads=1)
