@@ -5,21 +5,25 @@ A card set is an ``int64`` whose bit ``c`` is set when the set holds card ``c``
 
 The bit helpers are plain Python functions (so tests and ``NUMBA_DISABLE_JIT=1``
 runs work) with a Numba ``overload`` that lowers them to single LLVM
-instructions inside compiled code.
+instructions inside compiled code. The intrinsics behind those overloads
+(``_ctpop`` ...) cannot run in plain Python: under ``NUMBA_DISABLE_JIT=1``
+each name is bound to a Python function with the same result instead.
 """
 from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.core.extending import intrinsic, overload
+
+_U64 = (1 << 64) - 1  # an int64 mask as the 64 bits the compiled code sees (bit 63 set: negative)
 
 
 # ---------------------------------------------------------------- bit helpers
 def popcount(x):
-    """Number of set bits of a non-negative mask."""
-    return bin(int(x)).count("1")
+    """Number of set bits of a mask (of its 64 bits when negative, as compiled)."""
+    return (int(x) & _U64).bit_count()
 
 
 def lowest_bit(x):
@@ -29,8 +33,8 @@ def lowest_bit(x):
 
 
 def highest_bit(x):
-    """Index of the highest set bit (x != 0)."""
-    return int(x).bit_length() - 1
+    """Index of the highest set bit (x != 0; 63 when negative, as compiled)."""
+    return (int(x) & _U64).bit_length() - 1
 
 
 def nth_set_bit(mask, k):
@@ -90,6 +94,30 @@ def _pdep(typingctx, x, mask):
         return builder.call(fn, args)
 
     return sig, codegen
+
+
+def _pdep_python(x, mask):
+    """``pdep`` in Python: bit i of ``x`` goes to the i-th set bit of ``mask``."""
+    x, m, out, i = int(x) & _U64, int(mask) & _U64, 0, 0
+    while m:
+        low = m & -m
+        if (x >> i) & 1:
+            out |= low
+        m ^= low
+        i += 1
+    return out - (1 << 64) if out >> 63 else out  # as int64
+
+
+if config.DISABLE_JIT:
+    # plain Python callers of the intrinsics (``_nth_set_bit_loop`` runs as Python then) get these;
+    # as compiled, the count of trailing (leading) zeros of 0 is not relied on
+    _ctpop = popcount
+    _cttz = lowest_bit
+
+    def _ctlz(x):
+        return 63 - highest_bit(x)
+
+    _pdep = _pdep_python
 
 
 @overload(popcount, jit_options={"cache": True})

@@ -16,10 +16,16 @@ Rules of use (the kernels follow them; nothing else should need these):
 * a borrowed array must not escape the call (returned or stored), since nothing
   keeps its memory alive then. Policies cannot do either: their signatures
   return an integer.
+
+Under ``NUMBA_DISABLE_JIT=1`` the kernels run as plain Python, where an
+intrinsic cannot be called: ``borrowed(a)`` is then ``a`` itself and
+``alive_until_here`` does nothing (Python's own reference counting keeps the
+arrays alive).
 """
 from __future__ import annotations
 
 from numba import types
+from numba.core import config
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
@@ -47,3 +53,12 @@ def alive_until_here(typingctx, arrays):
         return context.get_dummy_value()
 
     return types.none(arrays), codegen
+
+
+if config.DISABLE_JIT:
+    def borrowed(arr):  # the plain-Python stand-ins (see the module docstring)
+        """The array ``arr`` itself (Python mode)."""
+        return arr
+
+    def alive_until_here(arrays):
+        """Nothing to do in Python mode."""

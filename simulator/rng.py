@@ -8,11 +8,17 @@ bijective mixer; it passes BigCrush and costs a few instructions per draw.
 
 State lives in a ``uint64[1]`` array so policies can draw from it in place.
 All arithmetic here is ``uint64``; callers only see ``int64`` results.
+
+Under ``NUMBA_DISABLE_JIT=1`` the same functions run on NumPy ``uint64``
+scalars, which wrap around exactly as compiled code does (so the numbers are
+the same) but warn on every wrap: the functions that wrap on purpose are
+run with NumPy's overflow warning off then (``_wrapping``).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import config
 from tricksim.simulator.bits import nth_set_bit, popcount
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -23,6 +29,13 @@ STREAM_DEAL = 0
 STREAM_PLAY = 1  # decisions of the seat policies
 
 
+def _wrapping(fn):
+    """``fn`` as it is, compiled; as plain Python (NUMBA_DISABLE_JIT), ``fn`` without NumPy's warnings
+    for the uint64 overflow that SplitMix64 relies on."""
+    return np.errstate(over="ignore")(fn) if config.DISABLE_JIT else fn
+
+
+@_wrapping
 @njit(cache=True)
 def mix64(z):
     z = np.uint64(z)
@@ -31,6 +44,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
+@_wrapping
 @njit(cache=True)
 def stream_key(seed, game_id, hand_no, stream):
     """Starting state of the stream for one hand (all arguments int64 >= 0)."""
@@ -40,6 +54,7 @@ def stream_key(seed, game_id, hand_no, stream):
     return k
 
 
+@_wrapping
 @njit(cache=True)
 def next_u64(rng):
     rng[0] += GOLDEN

@@ -7,16 +7,26 @@
   kernel silently returns garbage. Set before anything imports numba; an
   explicit value in the environment wins.
 - Registers the ``slow`` marker (deselect with ``-m "not slow"``).
+- Registers ``needs_jit(reason)``: under ``NUMBA_DISABLE_JIT=1`` (the kernels
+  as plain Python, for coverage and debugging) such a test is skipped, and the
+  skip names its reason. For tests that time the compiled code or whose
+  workload takes minutes as pure Python; every other test runs in both modes.
 """
 import os
 import sys
 from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
 # Numba's cache key does not include the bounds-check flag: keep bounds-checked machine code in a
 # cache of its own so tests never slow down (or get slowed by) the user's cache.
 if os.environ["NUMBA_BOUNDSCHECK"] == "1" and "NUMBA_CACHE_DIR" not in os.environ:
     os.environ.setdefault("TRICKSIM_CACHE", str(Path.home() / ".cache" / "tricksim" / "boundscheck"))
+
+from numba.core import config as numba_config  # imported only after the environment above is set
+
+JIT_DISABLED = bool(numba_config.DISABLE_JIT)
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -27,3 +37,16 @@ for path in (str(ROOT), str(TESTS)):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running test (deselect with -m 'not slow')")
+    config.addinivalue_line("markers", "needs_jit(reason): skipped, with this reason, under NUMBA_DISABLE_JIT=1")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        marker = item.get_closest_marker("needs_jit")
+        if marker is None:
+            continue
+        reason = marker.args[0] if marker.args else marker.kwargs.get("reason", "")
+        if not reason:
+            raise pytest.UsageError(f"{item.nodeid}: needs_jit must say why the test cannot run without the JIT")
+        if JIT_DISABLED:
+            item.add_marker(pytest.mark.skip(reason=f"NUMBA_DISABLE_JIT=1: {reason}"))

@@ -9,6 +9,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.needs_jit("the benchmark times the compiled kernels; as pure Python its figures mean nothing "
+                        "and it takes over a minute")
 def test_tiny_benchmark_figures_come_from_its_raw_timings(tmp_path):
     out = tmp_path / "bench.json"
     hands, games = 4000, 300

@@ -3,7 +3,19 @@ every pair of cards)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
-from tricksim.simulator.bits import _nth_set_bit_loop, highest_bit, lowest_bit, nth_set_bit, popcount
+from tricksim.simulator.bits import (
+    _ctlz,
+    _ctpop,
+    _cttz,
+    _nth_set_bit_loop,
+    _pdep,
+    _pdep_compiles,
+    _pdep_python,
+    highest_bit,
+    lowest_bit,
+    nth_set_bit,
+    popcount,
+)
 from tricksim.simulator.games.spades.cards import SPADES, beating, beats, card_suit
 
 MASKS = st.integers(1, 2**54 - 1)  # card masks: bits 0..53
@@ -23,6 +35,33 @@ def test_compiled_bit_helpers_match_python(mask, data):
     assert _nth_set_bit_loop(mask, k) == bits[k]  # the version for machines without BMI2
     assert (popcount(mask), lowest_bit(mask), highest_bit(mask), nth_set_bit(mask, k)) == \
         (len(bits), bits[0], bits[-1], bits[k])
+
+
+INT64 = st.integers(-2**63, 2**63 - 1)
+
+
+@njit
+def _counts(x):
+    return _ctpop(x), _cttz(x), _ctlz(x)
+
+
+@njit
+def _pdep_compiled(x, mask):
+    return _pdep(x, mask)
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=INT64.filter(bool), mask=INT64)
+def test_intrinsics_and_their_python_stand_ins(x, mask):
+    """The intrinsics called directly on any int64 (as 64 bits): compiled, and under NUMBA_DISABLE_JIT=1
+    their plain-Python stand-ins, which this same test then calls."""
+    u, m = x % 2**64, mask % 2**64
+    assert _counts(x) == (u.bit_count(), (u & -u).bit_length() - 1, 64 - u.bit_length())
+    deposit = sum(1 << b for i, b in enumerate(b for b in range(64) if m >> b & 1) if u >> i & 1)
+    deposit -= (deposit >> 63) << 64  # as int64
+    assert _pdep_python(x, mask) == deposit
+    if _pdep_compiles():  # the instruction exists on this machine
+        assert _pdep_compiled(x, mask) == deposit
 
 
 def _suit(card):

@@ -24,6 +24,7 @@ print(json.dumps({"hits": sum(stats.cache_hits.values()), "misses": sum(stats.ca
 """
 
 
+@pytest.mark.needs_jit("reads the compile cache's statistics of compiled kernels")
 @pytest.mark.parametrize("seats", ["simple simple simple simple", "heuristic heuristic heuristic heuristic",
                                    "heuristic random simple heuristic"])
 def test_a_new_process_compiles_nothing(seats):

@@ -19,6 +19,8 @@ def spade_lengths(masks: np.ndarray) -> np.ndarray:
         [bin(int(m)).count("1") for m in masks & spades])
 
 
+@pytest.mark.needs_jit("a statistical test over 100,000 deals: about 50 s as pure Python; the pure-Python "
+                        "deals are the compiled ones, hash for hash (test_data_hashes.py runs in both modes)")
 @pytest.mark.parametrize("jokers", [False, True])
 def test_spade_length_per_seat_is_hypergeometric(jokers):
     n = 100_000
@@ -47,6 +49,8 @@ def test_spade_length_per_seat_is_hypergeometric(jokers):
         assert abs(k.mean() - 13 * n_spades / 52) < 4 * sqrt(var / n)
 
 
+@pytest.mark.needs_jit("a statistical test over 40,000 deals: about 20 s as pure Python; the pure-Python "
+                        "deals are the compiled ones, hash for hash (test_data_hashes.py runs in both modes)")
 def test_each_card_goes_to_each_seat_a_quarter_of_the_time():
     n = 40_000
     h = run_to_tables(RunConfig(rules=build_rules("cardems"), seats=(parse_spec("simple"),) * 4, seed=5, count=n))["hands"]

@@ -26,7 +26,12 @@ def cfg(**kw):
     return RunConfig(**base)
 
 
-@pytest.mark.parametrize("mode, count, limit", [("hands", 3000, 1000), ("games", 150, 60)])
+@pytest.mark.parametrize("mode, count, limit", [
+    ("hands", 3000, 1000),
+    pytest.param("games", 150, 60, marks=pytest.mark.needs_jit(
+        "150 games of random play to 60 hands, four times over: about 1 min as pure Python under coverage; the "
+        "same paths run in the hands case and in test_run_on_worker_threads_writes_the_same_rows[games-120-16]")),
+])
 def test_same_data_for_any_threads_and_shard_size(mode, count, limit):
     c = cfg(mode=mode, count=count, hand_limit=limit, record_plays=True)
     tables = run_to_tables(c, threads=1)
@@ -190,6 +195,8 @@ def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
     assert pq.read_table(Path(out) / "games").sort_by("game_id").equals(pq.read_table(Path(full) / "games").sort_by("game_id"))
 
 
+@pytest.mark.needs_jit("three 200,000-hand runs in subprocesses, timed against a kill: about 4.5 min as pure "
+                        "Python (resume itself is tested in-process by test_resume_after_a_failure_mid_run)")
 def test_resume_after_kill_9(tmp_path):
     """A real process killed at a random moment, then --resume: exactly the rows of a clean run."""
     args = ["--hands", "200000", "--shard-size", "20000", "--seed", "3", "--strategy", "random", "--quiet",

@@ -5,6 +5,7 @@ import sys
 
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 from tricksim.simulator import columns
 from tricksim.simulator.columns import dictionary_column
 from tricksim.simulator.engine import RunConfig, run, run_to_tables
@@ -41,6 +42,8 @@ def test_hands_and_games_round_trip_with_the_chosen_encodings(tmp_path):
     assert pq.ParquetFile(h).metadata.row_group(0).column(0).statistics is not None  # game_id: readers filter on it
 
 
+@pytest.mark.needs_jit("20 games of random play, most to the 1000-hand limit: about 30 s as pure Python under "
+                        "coverage; the other tests of this file write and read the same tables")
 def test_every_column_is_required(tmp_path):
     """No value is ever missing, so no column is nullable: the flat columns carry no definition
     levels (a third of the writing time of the hands file)."""

@@ -19,6 +19,7 @@ import zlib
 
 import numpy as np
 from numba import njit, typeof, types
+from numba.core import config
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
 from tricksim.simulator.bits import lowest_bit, popcount
@@ -213,7 +214,10 @@ def _inlined(policy: int, lead: bool = False):
     ``policy`` (0 blind_nil, 1 bid, 2 play) called on ``args``, inlined (for ``lead``: unless the
     strategy asked for a call there)."""
     def call(kind, args):
-        pass
+        # plain Python (NUMBA_DISABLE_JIT): the same call, uninlined; compiled code uses the overload
+        if kind == PER_SEAT:
+            return np.int64(-1)  # not reached, as in the overload
+        return _COMPILED_IN[kind][policy](*args)
 
     @overload(call, prefer_literal=True, inline="always")
     def compiled(kind, args):
@@ -512,7 +516,10 @@ _ENTRY_POINTS: dict = {}
 
 def kernel_for(policy_kind: int):
     """The compiled simulate_block for ``policy_kind``: loaded from Numba's cache, else compiled once.
-    Only explicit signatures are ever compiled, so every process finds them in the cache."""
+    Only explicit signatures are ever compiled, so every process finds them in the cache.
+    Under NUMBA_DISABLE_JIT: the plain Python simulate_block, for every kind."""
+    if config.DISABLE_JIT:
+        return getattr(simulate_block, "py_func", simulate_block)
     if policy_kind not in _ENTRY_POINTS:
         with warnings.catch_warnings():
             # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
