@@ -22,9 +22,9 @@ from numba import njit, typeof, types
 from numba.core import config
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
-from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
+from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.policy import (
     BID_FN,
     BLIND_NIL_FN,
@@ -32,49 +32,22 @@ from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
     PLAY_FN,
-    V_BAG_LIMIT,
-    V_BAGS,
     V_BID,
     V_BLIND,
-    V_BLIND_NIL_VALUE,
-    V_BROKEN,
-    V_DEALER,
-    V_DECK,
-    V_EXCHANGE_N,
-    V_EXCHANGE_ROLE,
-    V_HAND_NO,
-    V_LEADER,
-    V_LED_SUIT,
-    V_MIN_BID,
-    V_NIL_ALLOWED,
-    V_NIL_VALUE,
-    V_NPLAYED,
-    V_PLAYED,
-    V_SCORE,
     V_SEAT,
-    V_TARGET,
-    V_TRICK,
-    V_TRICK_NO,
-    V_TRICKS,
-    V_VOID,
-    V_WINNING_CARD,
-    V_WINNING_SEAT,
     VIEW_SIZE,
 )
-from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY, KernelRules, SpadesRules
-from tricksim.simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
-
-# kernel codes of the enum flags: their index in rules.CHOICES
-FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
-NIL_TRICKS_CONTRACT = CHOICES["nil_tricks"].index("contract")
-OVERFLOW_RESET = CHOICES["bag_overflow"].index("reset")
-ELIGIBLE_TRAILING = CHOICES["blind_nil_eligibility"].index("trailing")
-EXCHANGE_BIDDER_FIRST = CHOICES["exchange_order"].index("bidder_first")
-MERCY_BEFORE_TARGET = CHOICES["mercy_check"].index("before_target")
-
-# game end codes (games column `end`)
-END_NONE, END_TARGET, END_MERCY, END_LIMIT, END_OVERFLOW = 0, 1, 2, 3, 4
-END_NAMES = ("", "target", "mercy", "limit")
+from tricksim.simulator.games.spades.rules import KernelRules, SpadesRules
+from tricksim.simulator.games.spades.scoring import (  # noqa: F401 (END_* are the kernel's output codes)
+    END_LIMIT,
+    END_MERCY,
+    END_NAMES,
+    END_NONE,
+    END_OVERFLOW,
+    END_TARGET,
+    check_game_end,
+    score_team,
+)
 
 # policy faults reported back to the engine (errors[0])
 ERR_BID, ERR_EXCHANGE, ERR_PLAY = 1, 2, 3  # 0 = no fault
@@ -87,90 +60,6 @@ def deck_template(rules: SpadesRules) -> np.ndarray:
         removed = {"2h2d": (26, 13), "2c2d": (0, 13), "2c2h": (0, 26)}[rules.joker_removes]
         cards = [c for c in cards if c not in removed] + [52, 53]
     return np.array(cards, dtype=np.int64)
-
-
-# --------------------------------------------------------------------- scoring
-@njit(cache=True)
-def score_team(kr, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_before):
-    """Points and running bags after one hand for one team (RULES.md 1.4)."""
-    contract = 0
-    k = 0  # tricks of the non-Nil bidder(s)
-    n = 0  # tricks of the Nil bidder(s)
-    nil_points = 0
-    for i in range(2):
-        b = bid_a if i == 0 else bid_b
-        bl = blind_a if i == 0 else blind_b
-        t = tricks_a if i == 0 else tricks_b
-        if b == 0:
-            n += t
-            v = kr.blind_nil_value if bl != 0 else kr.nil_value
-            nil_points += v if t == 0 else -v
-        else:
-            contract += b
-            k += t
-    if kr.nil_tricks == NIL_TRICKS_CONTRACT:
-        k += n  # a Nil bidder's tricks help the partner's contract ...
-        n = 0   # ... and are bags only as overtricks
-    if k >= contract:
-        over = k - contract
-        points = 10 * contract + kr.bag_points * over
-        nil_bags = n
-    else:
-        over = 0
-        points = -10 * contract
-        nil_bags = n if kr.nil_bags_when_set != 0 else 0
-    points += kr.nil_trick_points * nil_bags + nil_points
-    bags = bags_before + over + nil_bags
-    if bags >= kr.bag_limit:
-        if kr.bag_overflow == OVERFLOW_RESET:
-            points -= kr.bag_penalty
-            bags = 0
-        else:
-            while bags >= kr.bag_limit:
-                points -= kr.bag_penalty
-                bags -= kr.bag_limit
-    return points, bags
-
-
-@njit(cache=True)
-def _target_winner(kr, t0, t1):
-    if (t0 >= kr.target or t1 >= kr.target) and t0 != t1:
-        return 0 if t0 > t1 else 1
-    return -1
-
-
-@njit(cache=True)
-def _mercy_winner(kr, t0, t1):
-    if kr.mercy == NO_MERCY:
-        return -1
-    m0 = t0 <= kr.mercy
-    m1 = t1 <= kr.mercy
-    if m0 and m1:
-        if t0 == t1:
-            return -1
-        return 0 if t0 > t1 else 1
-    if m0:
-        return 1
-    if m1:
-        return 0
-    return -1
-
-
-@njit(cache=True)
-def check_game_end(kr, t0, t1):
-    """(winner, end code) after a hand; winner -1 and END_NONE while the game goes on."""
-    if kr.mercy_check == MERCY_BEFORE_TARGET:
-        w = _mercy_winner(kr, t0, t1)
-        if w >= 0:
-            return w, END_MERCY
-    w = _target_winner(kr, t0, t1)
-    if w >= 0:
-        return w, END_TARGET
-    if kr.mercy_check != MERCY_BEFORE_TARGET:
-        w = _mercy_winner(kr, t0, t1)
-        if w >= 0:
-            return w, END_MERCY
-    return -1, END_NONE
 
 
 # ---------------------------------------------------------------- policy calls
@@ -246,18 +135,9 @@ _lead_inlined = _inlined(2, lead=True)
 @njit(cache=True)
 def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
     """One side of the Blind Nil exchange; returns False if the policy broke the rules."""
-    n = kr.blind_nil_exchange
-    view[V_SEAT] = giver
-    view[V_EXCHANGE_ROLE] = role
-    view[V_EXCHANGE_N] = n
-    m = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
-    view[V_EXCHANGE_ROLE] = 0
-    view[V_EXCHANGE_N] = 0
-    if popcount(m) != n or (m & ~hands[giver]) != 0:
-        return False
-    hands[giver] &= ~m
-    hands[receiver] |= m
-    return True
+    phases.start_exchange(kr, view, giver, role)
+    passed = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
+    return phases.apply_exchange(kr, view, hands, giver, receiver, passed)
 
 
 @njit(inline="always")
@@ -281,88 +161,35 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
     return c
 
 
-@njit(inline="always")
-def _show_card(view, plays, record_plays, row, t, k, s, c, win_seat, win_card, broken):
-    """Card ``c`` of seat ``s``, the ``k``-th of trick ``t``, played: the view's trick fields as they
-    stand after it, and the plays column."""
-    view[V_TRICK + s] = c
-    view[V_PLAYED + s] |= np.int64(1) << c
-    view[V_NPLAYED] = k + 1
-    view[V_WINNING_SEAT] = win_seat
-    view[V_WINNING_CARD] = win_card
-    view[V_BROKEN] = broken
-    if record_plays:
-        plays[row, 4 * t + k] = c
-
-
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
 def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
-              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, view, rng, row, ids, masks, small, scores,
-              plays, record_plays, error):
-    """Deal, bid, exchange, play and score one hand into output row ``row``.
+              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, masks, small,
+              scores, plays, record_plays, error):
+    """Deal, bid, exchange, play and score one hand into output row ``row``: the phases (phases.py) with
+    the seat policies asked at each decision.
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
     filled) when a policy returned an illegal bid, exchange or card.
     ``policy_kind``: how to call the seat policies (see ``policy_kind_of``).
     """
-    # ---- deal: Fisher-Yates on the deck, position p goes to seat dealer+1+p
-    rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
-    n_cards = deck_tpl.shape[0]
-    for i in range(n_cards):
-        deck[i] = deck_tpl[i]
-    shuffle(rng, deck, n_cards)
-    for s in range(4):
-        hands[s] = 0
-    for p in range(n_cards):
-        hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
+    phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng)
     for s in range(4):
         masks[s, row] = hands[s]
-
-    # ---- public view for this hand
-    rng[0] = stream_key(seed, game_id, hand_no, STREAM_PLAY)
-    for i in range(VIEW_SIZE):
-        view[i] = 0
-    view[V_DEALER] = dealer
-    view[V_HAND_NO] = hand_no
-    for s in range(4):
-        view[V_BID + s] = -1
-        view[V_TRICK + s] = -1
-    for t in range(2):
-        view[V_SCORE + t] = totals[t]
-        view[V_BAGS + t] = bags[t]
-    view[V_TARGET] = kr.target
-    view[V_BAG_LIMIT] = kr.bag_limit
-    view[V_DECK] = deck_mask
-    view[V_NIL_VALUE] = kr.nil_value
-    view[V_BLIND_NIL_VALUE] = kr.blind_nil_value
-    view[V_LED_SUIT] = -1
-    view[V_WINNING_SEAT] = -1
-    view[V_WINNING_CARD] = -1
+    phases.start_view(kr, view, dealer, hand_no, totals, bags, deck_mask)
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
     for k in range(4):
-        s = (dealer + 1 + k) & 3
-        team = s & 1
-        partner_bid = view[V_BID + (s ^ 2)]
-        min_bid = 1
-        if kr.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
-            min_bid = max(1, kr.min_team_bid - partner_bid)
-        view[V_SEAT] = s
-        view[V_NIL_ALLOWED] = kr.nil
-        view[V_MIN_BID] = min_bid
+        s = phases.bidder(dealer, k)
+        min_bid, offered = phases.start_bid(kr, view, totals, s)
         blind = 0
-        if kr.blind_nil != 0:
-            eligible = True
-            if kr.blind_nil_eligibility == ELIGIBLE_TRAILING:
-                eligible = totals[1 - team] - totals[team] >= kr.blind_nil_deficit
-            if eligible:
-                if policy_kind == PER_SEAT:
-                    wants = blind_fns[s](np.int64(s), view, params[s], rng)
-                else:
-                    wants = _blind_nil_inlined(policy_kind, (np.int64(s), view, params0, rng))
-                if wants != 0:
-                    blind = 1
+        if offered:
+            if policy_kind == PER_SEAT:
+                wants = blind_fns[s](np.int64(s), view, params[s], rng)
+            else:
+                wants = _blind_nil_inlined(policy_kind, (np.int64(s), view, params0, rng))
+            if wants != 0:
+                blind = 1
         if blind:
             b = np.int64(0)
         else:
@@ -370,23 +197,21 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
                 b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
             else:
                 b = _bid_inlined(policy_kind, (np.int64(s), hands[s], view, params0, rng))
-            if not ((b == 0 and kr.nil != 0) or (min_bid <= b <= 13)):
+            if not phases.bid_is_legal(kr, b, min_bid):
                 error[0] = ERR_BID
                 error[2] = s
                 error[3] = b
                 return False
-        view[V_BID + s] = b
-        view[V_BLIND + s] = blind
-    view[V_NIL_ALLOWED] = 0
-    view[V_MIN_BID] = 0
+        phases.record_bid(view, s, b, blind)
+    phases.end_bidding(view)
 
     # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder)
     if kr.blind_nil_exchange > 0:
         for k in range(4):
-            b_seat = (dealer + 1 + k) & 3
+            b_seat = phases.bidder(dealer, k)
             p_seat = b_seat ^ 2
-            if view[V_BLIND + b_seat] == 1 and view[V_BLIND + p_seat] == 0:
-                if kr.exchange_order == EXCHANGE_BIDDER_FIRST:
+            if phases.exchanging_team(view, b_seat):
+                if kr.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
                     ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
                     ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
                 else:
@@ -400,81 +225,43 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         masks[4 + s, row] = hands[s]
 
     # ---- play 13 tricks
-    if kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
-        leader = 0
-        for s in range(4):
-            if hands[s] & 1:
-                leader = s
-    else:
-        leader = (dealer + 1) & 3
+    leader = phases.first_leader(kr, dealer, hands)
     first_leader = leader
-    spades = SUIT_MASKS[SPADES]
     broken = 0
     for s in range(4):
         tricks[s] = 0
     for t in range(13):
-        view[V_TRICK_NO] = t
-        view[V_LEADER] = leader
-        view[V_LED_SUIT] = -1
-        view[V_WINNING_SEAT] = -1
-        view[V_WINNING_CARD] = -1
-        view[V_NPLAYED] = 0
-        for s in range(4):
-            view[V_TRICK + s] = -1
+        phases.start_trick(view, t, leader)
         # the lead, then the three cards that follow it: the lead apart, with no test of k in the
         # loop, is faster than one loop over four cards (docs/performance.md P19)
         s = leader
         h = hands[s]
-        if t == 0 and kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
-            legal = np.int64(1)  # the 2♣ itself
-        elif broken == 0 and (h & ~spades) != 0:
-            legal = h & ~spades
-        else:
-            legal = h
-        c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, True)
+        c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_leads(kr, t, h, broken), view, rng,
+                       error, True)
         if c < 0:
             return False
-        hands[s] = h ^ (np.int64(1) << c)
-        led = card_suit(c)
+        led, broken = phases.apply_lead(kr, view, hands, s, c, broken)
         win_seat = s
         win_card = c
-        if led == SPADES and broken == 0 and kr.forced_spade_lead_breaks != 0:
-            broken = 1  # only reachable when the leader holds nothing but spades
-        view[V_LED_SUIT] = led
-        _show_card(view, plays, record_plays, row, t, 0, s, c, win_seat, win_card, broken)
-        led_mask = SUIT_MASKS[led]
+        if record_plays:
+            plays[row, 4 * t] = c
         for k in range(1, 4):
             s = (leader + k) & 3
             h = hands[s]
-            follow = h & led_mask
-            legal = follow if follow != 0 else h
-            c = _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, False)
+            c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(h, led), view, rng,
+                           error, False)
             if c < 0:
                 return False
-            hands[s] = h ^ (np.int64(1) << c)
-            suit = card_suit(c)
-            if suit != led:
-                view[V_VOID + s] |= np.int64(1) << led
-                if suit == SPADES:
-                    broken = 1
-            if beats(c, win_card):
-                win_seat = s
-                win_card = c
-            _show_card(view, plays, record_plays, row, t, k, s, c, win_seat, win_card, broken)
-        tricks[win_seat] += 1
-        view[V_TRICKS + win_seat] += 1
-        leader = win_seat
+            win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
+            if record_plays:
+                plays[row, 4 * t + k] = c
+        leader = phases.end_trick(view, tricks, win_seat)
 
     # ---- score
+    phases.score(kr, view, tricks, totals, bags, points)
     for team in range(2):
-        a = team
-        b = team + 2
-        pts, bg = score_team(kr, view[V_BID + a], view[V_BID + b], view[V_BLIND + a], view[V_BLIND + b],
-                             tricks[a], tricks[b], bags[team])
-        totals[team] += pts
-        bags[team] = bg
-        scores[team, row] = pts
-        scores[2 + team, row] = bg
+        scores[team, row] = points[team]
+        scores[2 + team, row] = bags[team]
         scores[4 + team, row] = totals[team]
     ids[0, row] = game_id
     ids[1, row] = hand_no
@@ -545,12 +332,12 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
     capacity = ids.shape[1]
     scratch = (np.empty(64, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
                np.empty(VIEW_SIZE, dtype=np.int64), np.empty(1, dtype=np.uint64), np.empty(2, dtype=np.int64),
-               np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64))
+               np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(2, dtype=np.int64))
     # every array of the loop is borrowed (simulator/borrow.py): no reference counting per hand and per
     # policy call (docs/performance.md P6); the arguments are held by the caller, `scratch` below
     deck, hands, tricks = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2])
     view, rng, totals = borrowed(scratch[3]), borrowed(scratch[4]), borrowed(scratch[5])
-    bags, error = borrowed(scratch[6]), borrowed(scratch[7])
+    bags, error, points = borrowed(scratch[6]), borrowed(scratch[7]), borrowed(scratch[8])
     params, deck_tpl, game_ids = borrowed(params), borrowed(deck_tpl), borrowed(game_ids)
     ids, masks, small, scores = borrowed(ids), borrowed(masks), borrowed(small), borrowed(scores)
     plays, games, errors = borrowed(plays), borrowed(games), borrowed(errors)
@@ -576,8 +363,8 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
                 end = END_OVERFLOW
                 break
             ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
-                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, view, rng, row, ids, masks, small,
-                           scores, plays, record_plays, error)
+                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, masks,
+                           small, scores, plays, record_plays, error)
             if not ok:
                 error[1] = h
                 break

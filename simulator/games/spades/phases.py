@@ -1,0 +1,284 @@
+"""The phases of a Spades hand: the rules, one step at a time, over the hand's state arrays.
+
+Every rule of a hand lives here, once: the deal, who may bid what, the Blind
+Nil exchange, who leads, which cards are legal, what a card does to the trick,
+and the score. Two drivers compose the same phases:
+
+* the batch kernel (``kernel.play_hand``), which inlines them into its loops
+  (``inline="always"``: the compiled loop is what it was before the split) and
+  asks the seat policies for each decision;
+* the step API (``state.SpadesState``), which calls them one action at a time
+  from Python, for a person at the table, a search player and the tests.
+
+The state of a hand is a handful of arrays (``state.HandArrays`` names them):
+``hands[4]`` (each seat's cards), ``tricks[4]``, the public ``view``
+(``policy.py`` lays it out), the random stream ``rng[1]``, and the game's
+running ``totals[2]`` and ``bags[2]``. The trick in progress is also held as
+values the drivers pass along (``led``, ``win_seat``, ``win_card``,
+``broken``): in the batch kernel they stay in registers.
+
+``policy.py`` documents the public view; RULES.md (docs/rules.md) the rules.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from tricksim.simulator.bits import popcount
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
+from tricksim.simulator.games.spades.policy import (
+    V_BAG_LIMIT,
+    V_BAGS,
+    V_BID,
+    V_BLIND,
+    V_BLIND_NIL_VALUE,
+    V_BROKEN,
+    V_DEALER,
+    V_DECK,
+    V_EXCHANGE_N,
+    V_EXCHANGE_ROLE,
+    V_HAND_NO,
+    V_LEADER,
+    V_LED_SUIT,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+    V_NIL_VALUE,
+    V_NPLAYED,
+    V_PLAYED,
+    V_SCORE,
+    V_SEAT,
+    V_TARGET,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOID,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+    VIEW_SIZE,
+)
+from tricksim.simulator.games.spades.rules import CHOICES
+from tricksim.simulator.games.spades.scoring import score_team
+from tricksim.simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
+
+FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
+ELIGIBLE_TRAILING = CHOICES["blind_nil_eligibility"].index("trailing")
+EXCHANGE_BIDDER_FIRST = CHOICES["exchange_order"].index("bidder_first")
+
+
+# ------------------------------------------------------------------------ deal
+@njit(inline="always", cache=True)
+def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng):
+    """Shuffle the deck (Fisher-Yates on the hand's deal stream) and deal it: position p goes to seat
+    dealer+1+p. Leaves ``rng`` at the start of the hand's play stream, from which every policy draws."""
+    rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
+    n_cards = deck_tpl.shape[0]
+    for i in range(n_cards):
+        deck[i] = deck_tpl[i]
+    shuffle(rng, deck, n_cards)
+    for s in range(4):
+        hands[s] = 0
+    for p in range(n_cards):
+        hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
+    rng[0] = stream_key(seed, game_id, hand_no, STREAM_PLAY)
+
+
+@njit(inline="always", cache=True)
+def start_view(kr, view, dealer, hand_no, totals, bags, deck_mask):
+    """The public view as the hand begins: no bids, no cards played, the score before the hand."""
+    for i in range(VIEW_SIZE):
+        view[i] = 0
+    view[V_DEALER] = dealer
+    view[V_HAND_NO] = hand_no
+    for s in range(4):
+        view[V_BID + s] = -1
+        view[V_TRICK + s] = -1
+    for t in range(2):
+        view[V_SCORE + t] = totals[t]
+        view[V_BAGS + t] = bags[t]
+    view[V_TARGET] = kr.target
+    view[V_BAG_LIMIT] = kr.bag_limit
+    view[V_DECK] = deck_mask
+    view[V_NIL_VALUE] = kr.nil_value
+    view[V_BLIND_NIL_VALUE] = kr.blind_nil_value
+    view[V_LED_SUIT] = -1
+    view[V_WINNING_SEAT] = -1
+    view[V_WINNING_CARD] = -1
+
+
+# --------------------------------------------------------------------- bidding
+@njit(inline="always", cache=True)
+def bidder(dealer, k):
+    """The seat that bids ``k``-th (left of the dealer first); the same order leads the exchange."""
+    return (dealer + 1 + k) & 3
+
+
+@njit(inline="always", cache=True)
+def start_bid(kr, view, totals, s):
+    """Seat ``s`` is to bid: sets the view's bidding fields; returns (smallest numeric bid, 1 when Blind
+    Nil is offered). Blind Nil is decided first, before the seat sees its cards."""
+    partner_bid = view[V_BID + (s ^ 2)]
+    min_bid = 1
+    if kr.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
+        min_bid = max(1, kr.min_team_bid - partner_bid)
+    view[V_SEAT] = s
+    view[V_NIL_ALLOWED] = kr.nil
+    view[V_MIN_BID] = min_bid
+    offered = 0
+    if kr.blind_nil != 0:
+        team = s & 1
+        offered = 1
+        if kr.blind_nil_eligibility == ELIGIBLE_TRAILING and totals[1 - team] - totals[team] < kr.blind_nil_deficit:
+            offered = 0
+    return min_bid, offered
+
+
+@njit(inline="always", cache=True)
+def bid_is_legal(kr, b, min_bid):
+    """A seen-hand bid: Nil (0) where allowed, else min_bid..13."""
+    return (b == 0 and kr.nil != 0) or (min_bid <= b <= 13)
+
+
+@njit(inline="always", cache=True)
+def record_bid(view, s, b, blind):
+    view[V_BID + s] = b
+    view[V_BLIND + s] = blind
+
+
+@njit(inline="always", cache=True)
+def end_bidding(view):
+    view[V_NIL_ALLOWED] = 0
+    view[V_MIN_BID] = 0
+
+
+# -------------------------------------------------------------------- exchange
+@njit(inline="always", cache=True)
+def exchanging_team(view, b_seat):
+    """True when ``b_seat`` bid Blind Nil and its partner did not: that pair exchanges cards."""
+    return view[V_BLIND + b_seat] == 1 and view[V_BLIND + (b_seat ^ 2)] == 0
+
+
+@njit(inline="always", cache=True)
+def start_exchange(kr, view, giver, role):
+    """Seat ``giver`` is to pass cards (``role``: policy.EXCHANGE_GIVE_FIRST or _GIVE_BACK); returns how many."""
+    n = kr.blind_nil_exchange
+    view[V_SEAT] = giver
+    view[V_EXCHANGE_ROLE] = role
+    view[V_EXCHANGE_N] = n
+    return n
+
+
+@njit(inline="always", cache=True)
+def apply_exchange(kr, view, hands, giver, receiver, passed):
+    """``giver`` passes the cards ``passed`` to ``receiver``; False (nothing moved) unless they are exactly
+    ``blind_nil_exchange`` cards of its hand."""
+    view[V_EXCHANGE_ROLE] = 0
+    view[V_EXCHANGE_N] = 0
+    if popcount(passed) != kr.blind_nil_exchange or (passed & ~hands[giver]) != 0:
+        return False
+    hands[giver] &= ~passed
+    hands[receiver] |= passed
+    return True
+
+
+# ------------------------------------------------------------------------ play
+@njit(inline="always", cache=True)
+def first_leader(kr, dealer, hands):
+    """Who leads the first trick: left of the dealer, or the holder of the 2♣."""
+    if kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
+        leader = 0
+        for s in range(4):
+            if hands[s] & 1:
+                leader = s
+        return leader
+    return (dealer + 1) & 3
+
+
+@njit(inline="always", cache=True)
+def start_trick(view, t, leader):
+    view[V_TRICK_NO] = t
+    view[V_LEADER] = leader
+    view[V_LED_SUIT] = -1
+    view[V_WINNING_SEAT] = -1
+    view[V_WINNING_CARD] = -1
+    view[V_NPLAYED] = 0
+    for s in range(4):
+        view[V_TRICK + s] = -1
+
+
+@njit(inline="always", cache=True)
+def legal_leads(kr, t, hand, broken):
+    """The cards the leader may lead: the 2♣ to the first trick where it must open; no spade before
+    spades are broken, unless the hand holds nothing else."""
+    if t == 0 and kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
+        return np.int64(1)  # the 2♣ itself
+    spades = SUIT_MASKS[SPADES]
+    if broken == 0 and (hand & ~spades) != 0:
+        return hand & ~spades
+    return hand
+
+
+@njit(inline="always", cache=True)
+def legal_follows(hand, led):
+    """The cards a follower may play: its cards of the suit led, else any card."""
+    follow = hand & SUIT_MASKS[led]
+    return follow if follow != 0 else hand
+
+
+@njit(inline="always", cache=True)
+def show_card(view, k, s, c, win_seat, win_card, broken):
+    """Card ``c`` of seat ``s``, the ``k``-th of the trick, on the table: the view's trick fields as they
+    stand after it."""
+    view[V_TRICK + s] = c
+    view[V_PLAYED + s] |= np.int64(1) << c
+    view[V_NPLAYED] = k + 1
+    view[V_WINNING_SEAT] = win_seat
+    view[V_WINNING_CARD] = win_card
+    view[V_BROKEN] = broken
+
+
+@njit(inline="always", cache=True)
+def apply_lead(kr, view, hands, s, c, broken):
+    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken)."""
+    hands[s] ^= np.int64(1) << c
+    led = card_suit(c)
+    if led == SPADES and broken == 0 and kr.forced_spade_lead_breaks != 0:
+        broken = 1  # only reachable when the leader holds nothing but spades
+    view[V_LED_SUIT] = led
+    show_card(view, 0, s, c, s, c, broken)
+    return led, broken
+
+
+@njit(inline="always", cache=True)
+def apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken):
+    """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of the trick; returns (winning seat, winning card,
+    broken). A card off the suit led shows a void, and a spade so played breaks spades."""
+    hands[s] ^= np.int64(1) << c
+    suit = card_suit(c)
+    if suit != led:
+        view[V_VOID + s] |= np.int64(1) << led
+        if suit == SPADES:
+            broken = 1
+    if beats(c, win_card):
+        win_seat = s
+        win_card = c
+    show_card(view, k, s, c, win_seat, win_card, broken)
+    return win_seat, win_card, broken
+
+
+@njit(inline="always", cache=True)
+def end_trick(view, tricks, win_seat):
+    """The trick goes to ``win_seat``, who leads the next."""
+    tricks[win_seat] += 1
+    view[V_TRICKS + win_seat] += 1
+    return win_seat
+
+
+# ----------------------------------------------------------------------- score
+@njit(inline="always", cache=True)
+def score(kr, view, tricks, totals, bags, points):
+    """Score the hand (RULES.md 1.4): ``points[team]`` this hand; ``totals`` and ``bags`` updated in place."""
+    for team in range(2):
+        pts, bg = score_team(kr, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
+                             view[V_BLIND + team + 2], tricks[team], tricks[team + 2], bags[team])
+        totals[team] += pts
+        bags[team] = bg
+        points[team] = pts

@@ -1,0 +1,294 @@
+"""The step API: one Spades hand advanced one action at a time, on the kernel's own phases.
+
+``SpadesState`` runs the compiled phases of ``phases.py`` (the same functions the
+batch kernel inlines) one decision at a time: a person at the table, a search
+player and the tests stand on it. Each decision is an integer of one action
+space (OpenSpiel's lesson); every applied action is logged.
+
+Action space (``N_ACTIONS`` = 70):
+
+    0..53   a card id (cards.py): play it, or pass it in the Blind Nil exchange
+            (an exchange of n cards is n actions, one card each)
+    54..67  bid 0..13 (54 = Nil) with the cards seen
+    68      Blind Nil (decided before the seat sees its cards)
+    69      no Blind Nil: look at the cards, then bid
+
+The same seed gives the same hand as the batch kernel: ``policy_action`` asks a
+seat's strategy exactly as the kernel does (same view, same random stream, no
+question when only one card is legal), and ``tests/test_state.py`` checks that
+whole runs agree row for row.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+
+from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.games.spades import phases
+from tricksim.simulator.games.spades.cards import card_name
+from tricksim.simulator.games.spades.kernel import deck_template
+from tricksim.simulator.games.spades.policy import (
+    EXCHANGE_GIVE_BACK,
+    EXCHANGE_GIVE_FIRST,
+    V_BID,
+    V_BLIND,
+    V_SEAT,
+    VIEW_SIZE,
+)
+from tricksim.simulator.games.spades.rules import SpadesRules
+from tricksim.simulator.games.spades.scoring import END_NAMES, END_NONE, check_game_end
+
+BID_0 = 54
+BLIND_NIL = 68
+NO_BLIND_NIL = 69
+N_ACTIONS = 70
+
+
+class Phase(IntEnum):
+    BLIND_NIL = 0  # a seat decides on Blind Nil without seeing its cards
+    BID = 1
+    EXCHANGE = 2   # a seat passes cards, one action a card
+    PLAY = 3
+    DONE = 4
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in the current state (one-line message)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    seat: int
+    phase: Phase
+    action: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What ``seat`` may know: its own cards (none before its Blind Nil decision) and the public view."""
+
+    seat: int
+    hand: int | None
+    view: np.ndarray
+
+
+def action_name(action: int) -> str:
+    if 0 <= action < BID_0:
+        return card_name(action)
+    if BID_0 <= action < BLIND_NIL:
+        return "Nil" if action == BID_0 else f"bid {action - BID_0}"
+    return {BLIND_NIL: "Blind Nil", NO_BLIND_NIL: "no Blind Nil"}.get(action, f"action {action}?")
+
+
+class SpadesState:
+    """One hand of Spades, from the deal to the score.
+
+    ``dealer`` defaults to the dealer of hand ``hand_no`` of game ``game_id`` in a run
+    (``(game_id + hand_no) % 4``); ``totals`` and ``bags`` are the game's score before the hand.
+    """
+
+    def __init__(self, rules: SpadesRules, *, seed: int = 0, game_id: int = 0, hand_no: int = 0,
+                 dealer: int | None = None, totals=(0, 0), bags=(0, 0)):
+        self.rules = rules
+        self.kr = rules.to_kernel()
+        self.seed, self.game_id, self.hand_no = int(seed), int(game_id), int(hand_no)
+        self.dealer = (self.game_id + self.hand_no) & 3 if dealer is None else int(dealer)
+        self.totals = np.array(totals, np.int64)
+        self.bags = np.array(bags, np.int64)
+        self.hands = np.zeros(4, np.int64)
+        self.tricks = np.zeros(4, np.int64)
+        self.points = np.zeros(2, np.int64)
+        self.view = np.zeros(VIEW_SIZE, np.int64)
+        self.rng = np.zeros(1, np.uint64)
+        self.events: list[Event] = []
+        tpl = deck_template(rules)
+        deck_mask = np.int64(0)
+        for c in tpl:
+            deck_mask |= np.int64(1) << np.int64(c)
+        phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, np.zeros(64, np.int64), self.hands,
+                    self.rng)
+        self.dealt = self.hands.copy()
+        phases.start_view(self.kr, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
+        self.held = None           # the hands after the exchange, once play begins
+        self.first_leader = -1
+        self.plays: list[int] = []  # the cards in play order
+        self._bidders = 0          # seats that have bid
+        self._gives: list[tuple[int, int, int]] = []  # (giver, receiver, role) still to pass
+        self._passing = 0          # cards chosen so far by the seat passing
+        self._trick = self._k = self._leader = self._led = self._win_seat = self._win_card = self._broken = 0
+        self._start_bid()
+
+    # ---------------------------------------------------------------- queries
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the hand is over."""
+        return -1 if self._phase == Phase.DONE else self._seat
+
+    def is_terminal(self) -> bool:
+        return self._phase == Phase.DONE
+
+    def legal_actions(self) -> list[int]:
+        p, s = self._phase, self._seat
+        if p == Phase.BLIND_NIL:
+            return [BLIND_NIL, NO_BLIND_NIL]
+        if p == Phase.BID:
+            return ([BID_0] if self.kr.nil else []) + [BID_0 + b for b in range(self._min_bid, 14)]
+        if p == Phase.EXCHANGE:
+            return _cards(self.hands[s] & ~self._passing)
+        if p == Phase.PLAY:
+            return _cards(self._legal_cards())
+        return []
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` sees now; its hand stays hidden while it decides on Blind Nil."""
+        hidden = self._phase == Phase.BLIND_NIL and self._seat == seat
+        return Observation(seat, None if hidden else int(self.hands[seat]), self.view.copy())
+
+    def scores(self) -> tuple[int, int]:
+        """Each team's points for this hand (once the hand is over)."""
+        if not self.is_terminal():
+            raise IllegalAction("the hand is not over yet")
+        return int(self.points[0]), int(self.points[1])
+
+    def next_hand(self) -> "SpadesState | None":
+        """The next hand of the same game, or None when the game ends after this one (RULES.md 1.5)."""
+        winner, end = self.game_end()
+        if end != "":
+            return None
+        return SpadesState(self.rules, seed=self.seed, game_id=self.game_id, hand_no=self.hand_no + 1,
+                           dealer=(self.dealer + 1) & 3, totals=tuple(self.totals), bags=tuple(self.bags))
+
+    def game_end(self) -> tuple[int, str]:
+        """(winning team or -1, how the game ended or "") after this hand."""
+        winner, end = check_game_end(self.kr, self.totals[0], self.totals[1])
+        return int(winner), "" if end == END_NONE else END_NAMES[end]
+
+    # ---------------------------------------------------------------- actions
+    def apply(self, action: int) -> None:
+        action = int(action)
+        if action not in self.legal_actions():
+            allowed = ", ".join(action_name(a) for a in self.legal_actions()) or "none (the hand is over)"
+            raise IllegalAction(f"{action_name(action)} ({action}) is not legal for seat {self.current_player()} "
+                                f"now: allowed {allowed}")
+        self.events.append(Event(self._seat, self._phase, action))
+        if self._phase == Phase.BLIND_NIL:
+            if action == BLIND_NIL:
+                self._record_bid(0, 1)
+            else:
+                self._phase = Phase.BID
+        elif self._phase == Phase.BID:
+            self._record_bid(action - BID_0, 0)
+        elif self._phase == Phase.EXCHANGE:
+            self._passing |= 1 << action
+            if popcount(self._passing) == self._n_pass:
+                giver, receiver, _ = self._gives.pop(0)
+                phases.apply_exchange(self.kr, self.view, self.hands, giver, receiver, np.int64(self._passing))
+                self._next_give()
+        else:
+            self._play(action)
+
+    def policy_action(self, seat_policy) -> int | list[int]:
+        """The decision the seat's strategy makes here, asked exactly as the batch kernel asks it
+        (``SeatPolicy``: functions in the slots blind_nil, bid, exchange, play). For the exchange: the
+        cards it passes, as that many actions. Draws from the hand's random stream like the kernel."""
+        blind_nil, bid, exchange, play = seat_policy.functions
+        s, params, view = np.int64(self._seat), seat_policy.params, self.view
+        if self._phase == Phase.BLIND_NIL:
+            return BLIND_NIL if blind_nil(s, view, params, self.rng) != 0 else NO_BLIND_NIL
+        if self._phase == Phase.BID:
+            return BID_0 + int(bid(s, self.hands[s], view, params, self.rng))
+        if self._phase == Phase.EXCHANGE:
+            return _cards(exchange(s, self.hands[s], view, params, self.rng))
+        if self._phase == Phase.PLAY:
+            legal = self._legal_cards()
+            if legal & (legal - 1) == 0:
+                return int(lowest_bit(legal))  # one legal card: the kernel does not ask
+            return int(play(s, self.hands[s], legal, view, params, self.rng))
+        raise IllegalAction("the hand is over")
+
+    # ------------------------------------------------------------- internals
+    def _start_bid(self) -> None:
+        self._seat = int(phases.bidder(self.dealer, self._bidders))
+        min_bid, offered = phases.start_bid(self.kr, self.view, self.totals, self._seat)
+        self._min_bid = int(min_bid)
+        self._phase = Phase.BLIND_NIL if offered else Phase.BID
+
+    def _record_bid(self, b: int, blind: int) -> None:
+        phases.record_bid(self.view, self._seat, b, blind)
+        self._bidders += 1
+        if self._bidders < 4:
+            self._start_bid()
+            return
+        phases.end_bidding(self.view)
+        if self.kr.blind_nil_exchange > 0:
+            for k in range(4):
+                b_seat = int(phases.bidder(self.dealer, k))
+                if phases.exchanging_team(self.view, b_seat):
+                    first = (b_seat ^ 2, b_seat, EXCHANGE_GIVE_FIRST)
+                    back = (b_seat, b_seat ^ 2, EXCHANGE_GIVE_BACK)
+                    bidder_first = self.kr.exchange_order == phases.EXCHANGE_BIDDER_FIRST
+                    self._gives += [back, first] if bidder_first else [first, back]
+        self._next_give()
+
+    def _next_give(self) -> None:
+        if self._gives:
+            giver, _, role = self._gives[0]
+            self._seat, self._phase, self._passing = giver, Phase.EXCHANGE, 0
+            self._n_pass = int(phases.start_exchange(self.kr, self.view, giver, role))
+            return
+        self.held = self.hands.copy()
+        self._leader = self.first_leader = int(phases.first_leader(self.kr, self.dealer, self.hands))
+        self._phase = Phase.PLAY
+        phases.start_trick(self.view, 0, self._leader)
+        self._turn()
+
+    def _turn(self) -> None:
+        self._seat = (self._leader + self._k) & 3
+        self.view[V_SEAT] = self._seat
+
+    def _legal_cards(self) -> int:
+        h = self.hands[self._seat]
+        if self._k == 0:
+            return int(phases.legal_leads(self.kr, self._trick, h, self._broken))
+        return int(phases.legal_follows(h, self._led))
+
+    def _play(self, c: int) -> None:
+        s = self._seat
+        self.plays.append(c)
+        if self._k == 0:
+            self._led, self._broken = phases.apply_lead(self.kr, self.view, self.hands, s, c, self._broken)
+            self._win_seat, self._win_card = s, c
+        else:
+            self._win_seat, self._win_card, self._broken = phases.apply_follow(
+                self.view, self.hands, self._k, s, c, self._led, self._win_seat, self._win_card, self._broken)
+        self._k += 1
+        if self._k < 4:
+            self._turn()
+            return
+        self._leader = int(phases.end_trick(self.view, self.tricks, self._win_seat))
+        self._trick += 1
+        self._k = 0
+        if self._trick < 13:
+            phases.start_trick(self.view, self._trick, self._leader)
+            self._turn()
+            return
+        phases.score(self.kr, self.view, self.tricks, self.totals, self.bags, self.points)
+        self._phase = Phase.DONE
+
+    def bids(self) -> tuple[tuple[int, int], ...]:
+        """(bid, blind) of each seat; bid -1 before it has bid."""
+        return tuple((int(self.view[V_BID + s]), int(self.view[V_BLIND + s])) for s in range(4))
+
+
+def _cards(mask) -> list[int]:
+    out, m = [], int(mask) & ((1 << 64) - 1)
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out

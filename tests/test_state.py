@@ -1,0 +1,127 @@
+"""The step API (``SpadesState``) plays the same hands as the batch kernel, on the same phases."""
+import random
+
+import numpy as np
+import pytest
+
+from tricksim.simulator.engine import RunConfig, run_to_tables
+from tricksim.simulator.games.spades.kernel import score_hand
+from tricksim.simulator.games.spades.rules import build_rules
+from tricksim.simulator.games.spades.state import (
+    BID_0,
+    BLIND_NIL,
+    NO_BLIND_NIL,
+    IllegalAction,
+    Phase,
+    SpadesState,
+)
+from tricksim.strategies.registry import parse_spec
+
+RARE = ["mercy=-200", "mercy_check=before_target", "min_team_bid=4", "nil_tricks=contract",
+        "blind_nil_eligibility=trailing", "blind_nil_deficit=50", "exchange_order=bidder_first",
+        "jokers=true", "first_lead=two_of_clubs"]
+SEATS = ("random:nil_prob=0.3,blind_nil_prob=0.3", "heuristic", "simple", "heuristic:bag_mode=avoid")
+
+
+def play_out(state: SpadesState, seats) -> SpadesState:
+    """Every decision asked of the seat's strategy, as the kernel asks it."""
+    while not state.is_terminal():
+        decision = state.policy_action(seats[state.current_player()])
+        for action in decision if isinstance(decision, list) else [decision]:
+            state.apply(action)
+    return state
+
+
+def row_of(state: SpadesState) -> dict:
+    return {"dealer": state.dealer, "first_leader": state.first_leader,
+            **{f"dealt_{s}": int(state.dealt[s]) for s in range(4)},
+            **{f"held_{s}": int(state.held[s]) for s in range(4)},
+            **{f"bid_{s}": b for s, (b, _) in enumerate(state.bids())},
+            **{f"blind_{s}": bool(bl) for s, (_, bl) in enumerate(state.bids())},
+            **{f"tricks_{s}": int(state.tricks[s]) for s in range(4)},
+            "score_0": state.scores()[0], "score_1": state.scores()[1],
+            "bags_0": int(state.bags[0]), "bags_1": int(state.bags[1]),
+            "total_0": int(state.totals[0]), "total_1": int(state.totals[1]), "plays": state.plays}
+
+
+@pytest.mark.parametrize("preset, rules", [("cardems", []), ("classic", []), ("classic", RARE)])
+def test_hands_mode_same_hands_as_the_kernel(preset, rules):
+    rule_set = build_rules(preset, rules)
+    seats = tuple(parse_spec(s) for s in SEATS)
+    cfg = RunConfig(rules=rule_set, preset=preset, seats=seats, seed=11, count=120, record_plays=True)
+    kernel = run_to_tables(cfg)["hands"].to_pylist()
+    for i, want in enumerate(kernel):
+        got = row_of(play_out(SpadesState(rule_set, seed=11, game_id=i), seats))
+        assert got == {k: want[k] for k in got}, f"hand {i}"
+
+
+def test_whole_games_same_as_the_kernel():
+    rule_set = build_rules("classic", ["target=200"])
+    seats = tuple(parse_spec(s) for s in SEATS)
+    tables = run_to_tables(RunConfig(rules=rule_set, seats=seats, seed=5, mode="games", count=6, record_plays=True))
+    hands, games = tables["hands"].to_pylist(), tables["games"].to_pylist()
+    row = 0
+    for g, game in enumerate(games):
+        state = SpadesState(rule_set, seed=5, game_id=g)
+        while state is not None:
+            play_out(state, seats)
+            want = hands[row]
+            assert (want["game_id"], want["hand_no"]) == (g, state.hand_no)
+            got = row_of(state)
+            assert got == {k: want[k] for k in got}, (g, state.hand_no)
+            row += 1
+            last, state = state, state.next_hand()
+        assert last.hand_no + 1 == game["hands"]
+        assert (int(last.totals[0]), int(last.totals[1])) == (game["total_0"], game["total_1"])
+        assert last.game_end() == (game["winner"], game["end"])
+    assert row == len(hands)
+
+
+def test_actions_legality_observation_and_log():
+    s = SpadesState(build_rules("classic"), seed=3, game_id=1)  # dealer 1: seat 2 bids first
+    assert s.phase == Phase.BLIND_NIL and s.current_player() == 2
+    assert s.legal_actions() == [BLIND_NIL, NO_BLIND_NIL]
+    assert s.observation(2).hand is None and s.observation(3).hand == int(s.dealt[3])
+    with pytest.raises(IllegalAction, match=r"bid 3 \(57\) is not legal for seat 2 now: allowed Blind Nil, no"):
+        s.apply(BID_0 + 3)
+    s.apply(BLIND_NIL)
+    for _ in range(3):  # the others look at their cards and bid 3
+        s.apply(NO_BLIND_NIL)
+        assert s.legal_actions() == [BID_0] + [BID_0 + b for b in range(1, 14)]
+        s.apply(BID_0 + 3)
+    # partner (seat 0) passes 3 cards to the Blind Nil bidder, then the bidder passes 3 back
+    assert s.phase == Phase.EXCHANGE and s.current_player() == 0
+    given = s.legal_actions()[:3]
+    for c in given:
+        s.apply(c)
+    assert s.current_player() == 2 and all(int(s.hands[2]) >> c & 1 for c in given)
+    for c in s.legal_actions()[-3:]:
+        s.apply(c)
+    assert s.phase == Phase.PLAY and [popcount_of(h) for h in s.held] == [13] * 4
+    rnd = random.Random(0)
+    while not s.is_terminal():
+        s.apply(rnd.choice(s.legal_actions()))
+    assert sorted(s.plays) == sorted(c for h in s.held for c in cards_in(h))
+    assert sum(s.tricks) == 13 and len(s.events) == 1 + 2 * 3 + 6 + 52
+    assert s.legal_actions() == [] and s.current_player() == -1
+    bids = [b for b, _ in s.bids()]
+    want, _ = score_hand(s.rules, bids, [bl for _, bl in s.bids()], list(s.tricks))
+    assert s.scores() == want
+
+
+def popcount_of(mask) -> int:
+    return bin(int(mask)).count("1")
+
+
+def cards_in(mask) -> list[int]:
+    return [c for c in range(64) if int(mask) >> c & 1]
+
+
+def test_a_random_walk_of_legal_actions_always_ends_with_every_card_played():
+    rnd = random.Random(1)
+    for i in range(30):
+        s = SpadesState(build_rules("classic", ["jokers=true"]), seed=i, game_id=i)
+        while not s.is_terminal():
+            s.apply(rnd.choice(s.legal_actions()))
+        assert len(s.plays) == 52 and len(set(s.plays)) == 52
+        assert np.array_equal(s.hands, np.zeros(4, np.int64)) and sum(s.tricks) == 13
