@@ -32,6 +32,7 @@ os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tricksim-profile-")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from numba.core.registry import CPUDispatcher  # noqa: E402
+
 from tricksim.simulator import engine
 from tricksim.simulator.games.spades import batch
 from tricksim.simulator.games.spades import kernel as spades  # noqa: E402  (before numba: Numba reads its cache folder once)

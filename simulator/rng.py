@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 from numba.core import config
+
 from tricksim.simulator.bits import nth_set_bit, popcount
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -15,6 +15,7 @@ import pkgutil
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from tricksim.simulator.family import N_PARAMS, FamilyError, family
 
 

@@ -1,6 +1,7 @@
 """Borrowed arrays (simulator/borrow.py): the same memory, shape and strides as the original."""
 import numpy as np
 from numba import njit
+
 from tricksim.simulator.borrow import alive_until_here, borrowed
 
 

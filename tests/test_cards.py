@@ -3,6 +3,7 @@ every pair of cards)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
+
 from tricksim.simulator.bits import (
     _ctlz,
     _ctpop,

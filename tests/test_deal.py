@@ -3,6 +3,7 @@ from math import comb, sqrt
 
 import numpy as np
 import pytest
+
 from tricksim.simulator.engine import RunConfig, run_to_tables
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.strategies.registry import parse_spec

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+
 from tricksim.simulator.bits import cards_of
 from tricksim.simulator.engine import RunConfig, run_to_tables
 from tricksim.simulator.games.spades.cards import card_rank

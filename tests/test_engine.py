@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+
 from tricksim.simulator import engine, rundir
 from tricksim.simulator.bits import popcount
 from tricksim.simulator.engine import RunConfig, RunError, run, run_to_tables
@@ -222,6 +223,7 @@ def test_resume_after_kill_9(tmp_path):
 def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
     # a plug-in that leads its highest card, even an unbroken spade, and otherwise plays like random
     from numba import njit
+
     from tricksim.simulator.bits import highest_bit
     from tricksim.simulator.games.spades.policy import PLAY_SIG, V_NPLAYED
     from tricksim.strategies.registry import SeatStrategy, Strategy

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import tricksim.strategies.spades.heuristic as H
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import tricksim.strategies.spades.heuristic as H
 from tricksim.simulator.bits import cards_of, mask_of, popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_name, card_suit, parse_card
 from tricksim.simulator.games.spades.policy import (

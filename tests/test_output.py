@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+
 from tricksim.simulator import columns
 from tricksim.simulator.columns import dictionary_column
 from tricksim.simulator.engine import RunConfig, run, run_to_tables

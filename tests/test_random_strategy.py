@@ -3,6 +3,7 @@ from math import comb, sqrt
 
 import numpy as np
 import pytest
+
 from tricksim.strategies.spades.random import binomial13
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 import reference_spades as ref
+
 from tricksim.simulator.games.spades.rules import build_rules
 
 engine = pytest.importorskip("tricksim.simulator.engine", reason="simulator/engine.py not written yet")

@@ -1,5 +1,6 @@
 """Rule sets: the presets are RULES.md 1.7 to the letter; bad values fail in one line."""
 import pytest
+
 from tricksim.simulator.games.spades.rules import PRESETS, RulesError, SpadesRules, build_rules
 
 # RULES.md 1.7, column by column

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 import reference_spades as ref
+
 from tricksim.simulator.games.spades.rules import PRESETS, build_rules
 
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from tricksim.simulator.bits import mask_of
 from tricksim.simulator.games.spades.cards import parse_card
 from tricksim.strategies.spades.simple import cheapest, estimate_tricks

@@ -7,6 +7,7 @@ on any mismatch it plays an illegal card, which stops the run with an error.
 import numpy as np
 import pytest
 from numba import njit
+
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.engine import RunConfig, RunError, run_to_tables
 from tricksim.simulator.games.spades.cards import beats, card_suit

@@ -63,8 +63,10 @@ Numba drop the reference counting of the arrays.
 """
 import numpy as np
 from numba import njit
+
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit
+from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -91,7 +93,6 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
-from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.strategies.registry import Param, Strategy, register
 
 SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included)

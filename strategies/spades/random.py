@@ -6,6 +6,8 @@ probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``.
 """
 import numpy as np
 from numba import njit
+
+from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -16,7 +18,6 @@ from tricksim.simulator.games.spades.policy import (
     V_NIL_ALLOWED,
 )
 from tricksim.simulator.rng import rand_float, random_card
-from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.strategies.registry import Param, Strategy, register
 
 P_BID_P, P_NIL_PROB, P_BLIND_NIL_PROB = 0, 1, 2

@@ -9,8 +9,10 @@ bidder: the highest card that loses.
 """
 import numpy as np
 from numba import njit
+
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank
+from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -26,7 +28,6 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
-from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.strategies.registry import Param, Strategy, register
 
 P_NIL, P_FORCE_NIL = 0, 1

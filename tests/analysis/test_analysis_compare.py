@@ -5,6 +5,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from analysis_helpers import fake_games, write_run
+
 from tricksim.analysis.compare import (
     duplicate_match,
     duplicate_match_runs,

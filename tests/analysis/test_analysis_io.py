@@ -5,6 +5,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
+
 from tricksim.analysis.io import AnalysisError, batch_arrays, open_run, open_runs
 
 

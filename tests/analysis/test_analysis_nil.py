@@ -2,6 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
+
 from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.nil import FEATURES, format_nil_table, nil_study, plot_nil, save_nil_chart, save_table
 

@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+
 from tricksim.analysis.outcomes import PerGame, penalties_fresh, team_outcomes
 
 

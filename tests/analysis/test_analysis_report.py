@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 from analysis_helpers import fake_games, write_run
+
 from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.report import IntHist, build_report, collect, key_table, plot_hist, plot_win_prob
 

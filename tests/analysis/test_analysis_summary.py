@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 from analysis_helpers import hands_columns, write_run
+
 from tricksim.analysis.summary import summarize_run, summary_numbers
 
 ROOT = Path(__file__).resolve().parents[2]

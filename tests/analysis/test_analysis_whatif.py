@@ -4,6 +4,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
+
 from tricksim.analysis.features import spade_count
 from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.nil import nil_study

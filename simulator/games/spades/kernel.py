@@ -22,6 +22,7 @@ from numba import njit, typeof, types
 from numba.core import config
 from numba.core.errors import NumbaIRAssumptionWarning
 from numba.extending import overload
+
 from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
 from tricksim.simulator.games.spades import phases

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
 from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
 from tricksim.simulator.games.spades.policy import (

@@ -6,6 +6,7 @@ Compiled for the kernel and the step API (``phases.score``); ``score_hand`` and
 from __future__ import annotations
 
 from numba import njit
+
 from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY
 
 NIL_TRICKS_CONTRACT = CHOICES["nil_tricks"].index("contract")
