@@ -27,15 +27,16 @@ from tricksim.strategies.registry import parse_spec  # noqa: E402
 
 RANDOM = "random:nil_prob=0.2,blind_nil_prob=0.3"
 SIMPLE = "simple"
+HEURISTIC = "heuristic"  # compiled into a kernel of its own: its plays are replayed like every other
 # Run sizes. "small" runs by default (~10-20 s for the file once compiled); "large" is
 # the same matrix, bigger, under the `slow` marker. Random players rarely reach 500, so their games
 # stop at the hand limit (or by mercy); simple players mostly reach the target, and a hand limit
 # above the engine's rows per game (GAME_ROWS) lets long games continue in further kernel calls.
 SIZES = {
-    "small": {"hands": 300, "games": {RANDOM: 30, SIMPLE: 15, "mixed": 30},
-              "hand_limit": {RANDOM: 15, SIMPLE: 64, "mixed": 64}},
-    "large": {"hands": 2000, "games": {RANDOM: 60, SIMPLE: 60, "mixed": 60},
-              "hand_limit": {RANDOM: 60, SIMPLE: 200, "mixed": 200}},
+    "small": {"hands": 300, "games": {RANDOM: 30, SIMPLE: 15, HEURISTIC: 15, "mixed": 30},
+              "hand_limit": {RANDOM: 15, SIMPLE: 64, HEURISTIC: 64, "mixed": 64}},
+    "large": {"hands": 2000, "games": {RANDOM: 60, SIMPLE: 60, HEURISTIC: 60, "mixed": 60},
+              "hand_limit": {RANDOM: 60, SIMPLE: 200, HEURISTIC: 200, "mixed": 200}},
 }
 
 # name -> (preset, overrides)
@@ -59,7 +60,8 @@ CONFIGS = {
     "no_nil": ("zone", ("nil=false", "first_lead=two_of_clubs", "jokers=true")),
 }
 
-RUNS = [(config, strategy, mode) for config in CONFIGS for strategy in (RANDOM, SIMPLE) for mode in ("hands", "games")]
+RUNS = [(config, strategy, mode) for config in CONFIGS for strategy in (RANDOM, SIMPLE, HEURISTIC)
+        for mode in ("hands", "games")]
 # a mixed table: team 0 plays simple, team 1 random; many small shards
 MIXED = ("classic", "mixed", "games")
 
@@ -73,7 +75,7 @@ def _seats(strategy):
 def _seed(config, strategy, mode, size):
     # a different seed for every run, stable across sessions
     return (1000 + 10 * list(CONFIGS).index(config) + 2 * (strategy != RANDOM) + (mode == "games")
-            + 5 * (size == "large"))
+            + 5 * (size == "large") + 100_000 * (strategy == HEURISTIC))
 
 
 def simulate(config, strategy, mode, size="small"):
