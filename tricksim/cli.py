@@ -114,7 +114,7 @@ def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team,
         raise InputError("give exactly one of --hands N or --games N")
     from tricksim.simulator.engine import RunConfig, RunError, run
     from tricksim.simulator.family import family
-    from tricksim.simulator.games.spades.rules import RulesError
+    from tricksim.simulator.rules import RulesError
     from tricksim.simulator.rundir import RunDirError
     from tricksim.strategies.registry import StrategyError
 
@@ -256,27 +256,21 @@ def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
 @click.option("--preset", help="Show one preset only.")
 def rules_cmd(game, preset):
     """Print the rule presets and every flag with its meaning."""
-    from dataclasses import fields
+    from tricksim.simulator.family import family
 
-    from tricksim.simulator.games.spades.rules import CHOICES, HELP, INT_RANGES, PRESETS, SpadesRules
-
-    names = list(PRESETS) if preset is None else [preset]
-    if preset is not None and preset not in PRESETS:
-        raise InputError(f"unknown preset {preset!r}: allowed {' | '.join(PRESETS)}")
-    width = max(len(f.name) for f in fields(SpadesRules))
+    fam = family(game)
+    presets, spec = fam.presets, fam.rules_type.FLAGS
+    names = list(presets) if preset is None else [preset]
+    if preset is not None and preset not in presets:
+        raise InputError(f"unknown preset {preset!r}: allowed {' | '.join(presets)}")
+    flags = fam.rules_type.flag_names()
+    width = max(len(name) for name in flags)
     header = "flag".ljust(width) + "".join(n.rjust(16) for n in names) + "   allowed / meaning"
     lines = [header, "-" * len(header)]
-    for f in fields(SpadesRules):
-        vals = "".join(_show(getattr(PRESETS[n], f.name)).rjust(16) for n in names)
-        if f.name in CHOICES:
-            allowed = " | ".join(CHOICES[f.name])
-        elif f.name in INT_RANGES:
-            allowed = "{}..{}".format(*INT_RANGES[f.name])
-        elif f.name == "mercy":
-            allowed = "none | negative int"
-        else:
-            allowed = "true | false"
-        lines.append(f"{f.name.ljust(width)}{vals}   {allowed}: {HELP[f.name]}")
+    for name in flags:
+        vals = "".join(_show(getattr(presets[n], name)).rjust(16) for n in names)
+        allowed = "{}..{}".format(*spec.int_ranges[name]) if name in spec.int_ranges else spec.allowed(name)
+        lines.append(f"{name.ljust(width)}{vals}   {allowed}: {spec.help[name]}")
     lines.append("")
     lines.append("Override any flag on top of a preset: --rule key=value (repeatable).")
     click.echo("\n".join(lines))

@@ -16,7 +16,8 @@ def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), s
     from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
     from tricksim.analysis.io import atomic_output
     from tricksim.simulator.engine import RunConfig, RunError, run
-    from tricksim.simulator.games.spades.rules import RulesError, build_rules
+    from tricksim.simulator.games.spades.rules import build_rules
+    from tricksim.simulator.rules import RulesError
     from tricksim.simulator.rundir import RunDirError, read_manifest
     from tricksim.strategies.registry import StrategyError, parse_spec
 

@@ -10,7 +10,8 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, save=None, chart=Non
     from tricksim.analysis.io import open_run
     from tricksim.analysis.whatif import check_run, sample_non_nil, what_if_report
     from tricksim.simulator.engine import RunConfig, RunError, replay_hands
-    from tricksim.simulator.games.spades.rules import RulesError, SpadesRules
+    from tricksim.simulator.games.spades.rules import SpadesRules
+    from tricksim.simulator.rules import RulesError
     from tricksim.strategies.registry import SeatStrategy, StrategyError, available, parse_spec
 
     run = open_run(run_dir)

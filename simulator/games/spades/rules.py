@@ -1,21 +1,19 @@
 """Spades rule sets: one validated, frozen record per variant.
 
 ``SpadesRules`` names every flag of ``RULES.md`` Part 1 (the marked
-[decision] points included, so a user can flip them). ``PRESETS`` holds the
-three seed rule sets exactly as RULES.md 1.7. ``to_kernel()`` turns a rule set
-into an all-int64 named tuple: its Numba type never changes, so changing a
-value never recompiles the kernels.
+[decision] points included, so a user can flip them; docs/rules.md). ``PRESETS``
+holds the three seed rule sets exactly as RULES.md 1.7. Validation, parsing and
+the kernel conversion are the core's, shared by every family
+(``tricksim.simulator.rules``). ``to_kernel()`` gives an all-int64 named tuple:
+its Numba type never changes, so changing a value never recompiles the kernels.
 """
 from __future__ import annotations
 
-import dataclasses
-import json
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-
-class RulesError(ValueError):
-    """A rule flag, value or combination that is not allowed (one-line message)."""
+from tricksim.simulator.rules import Flags, RuleSet, RulesError
+from tricksim.simulator.rules import build_rules as _build_rules
 
 
 # enum flags: allowed values in kernel order (index = kernel code)
@@ -71,7 +69,7 @@ HELP = {
 
 
 @dataclass(frozen=True, kw_only=True)
-class SpadesRules:
+class SpadesRules(RuleSet):
     nil: bool = True
     nil_value: int = 100
     blind_nil: bool = False
@@ -96,21 +94,7 @@ class SpadesRules:
     jokers: bool = False
     joker_removes: str = "2h2d"
 
-    def __post_init__(self):
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if f.name in CHOICES:
-                if v not in CHOICES[f.name]:
-                    raise RulesError(f"invalid value {f.name}={v!r}: allowed {' | '.join(CHOICES[f.name])}")
-            elif f.name in INT_RANGES:
-                lo, hi = INT_RANGES[f.name]
-                if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                    raise RulesError(f"invalid value {f.name}={v!r}: allowed an integer from {lo} to {hi}")
-            elif f.name == "mercy":
-                if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v >= 0):
-                    raise RulesError(f"invalid value mercy={v!r}: allowed none or a negative integer (e.g. -200)")
-            elif not isinstance(v, bool):
-                raise RulesError(f"invalid value {f.name}={v!r}: allowed true | false")
+    def check(self) -> None:
         if self.blind_nil and not self.nil:
             raise RulesError("invalid combination blind_nil=true with nil=false: Blind Nil is a Nil bid; set nil=true")
         if self.jokers and self.first_lead == "two_of_clubs" and "2c" in self.joker_removes:
@@ -121,33 +105,8 @@ class SpadesRules:
         if self.mercy is not None and self.mercy >= self.target:
             raise RulesError(f"invalid combination mercy={self.mercy} with target={self.target}: mercy must be below target")
 
-    # ------------------------------------------------------------ conversions
-    def replace(self, **changes) -> "SpadesRules":
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), sort_keys=True)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "SpadesRules":
-        unknown = set(d) - {f.name for f in fields(cls)}
-        if unknown:
-            raise RulesError(f"unknown rule flag {sorted(unknown)[0]!r}: allowed {', '.join(f.name for f in fields(cls))}")
-        return cls(**d)
-
     def to_kernel(self) -> "KernelRules":
-        vals = {}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if f.name in CHOICES:
-                v = CHOICES[f.name].index(v)
-            elif f.name == "mercy":
-                v = NO_MERCY if v is None else v
-            vals[f.name] = int(v)
-        return KernelRules(**vals)
+        return KernelRules(**self.kernel_values())
 
 
 NO_MERCY = -(2**62)  # kernel value for mercy=None: no score is that low
@@ -182,6 +141,8 @@ class KernelRules(NamedTuple):
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
+SpadesRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP,
+                          optional={"mercy": (NO_MERCY + 1, -1, NO_MERCY, "none or a negative integer (e.g. -200)")})
 
 PRESETS: dict[str, SpadesRules] = {
     # 000 Cardems: no Blind Nil; bags carry over.
@@ -193,41 +154,6 @@ PRESETS: dict[str, SpadesRules] = {
 }
 
 
-def parse_value(name: str, text: str):
-    """Parse one ``--rule key=value`` value into the flag's Python type."""
-    t = text.strip().lower()
-    if name in CHOICES:
-        return t
-    if name == "mercy" and t in ("none", "off", ""):
-        return None
-    field_type = {f.name: f.type for f in fields(SpadesRules)}[name]
-    if field_type == "bool":
-        if t in ("true", "yes", "on", "1"):
-            return True
-        if t in ("false", "no", "off", "0"):
-            return False
-        raise RulesError(f"invalid value {name}={text!r}: allowed true | false")
-    try:
-        return int(t)
-    except ValueError:
-        if name == "mercy":
-            raise RulesError(f"invalid value mercy={text!r}: allowed none or a negative integer (e.g. -200)") from None
-        lo, hi = INT_RANGES[name]
-        raise RulesError(f"invalid value {name}={text!r}: allowed an integer from {lo} to {hi}") from None
-
-
 def build_rules(preset: str = "cardems", overrides: list[str] | tuple[str, ...] = ()) -> SpadesRules:
     """A preset plus ``key=value`` overrides, validated; raises RulesError."""
-    if preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r}: allowed {' | '.join(PRESETS)}")
-    names = [f.name for f in fields(SpadesRules)]
-    changes = {}
-    for item in overrides:
-        if "=" not in item:
-            raise RulesError(f"bad --rule {item!r}: expected key=value, with key one of {', '.join(names)}")
-        key, _, text = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if key not in names:
-            raise RulesError(f"unknown rule flag {key!r}: allowed {', '.join(names)}")
-        changes[key] = parse_value(key, text)
-    return PRESETS[preset].replace(**changes)
+    return _build_rules(PRESETS, preset, overrides)
