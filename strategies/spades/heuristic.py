@@ -108,31 +108,68 @@ SIDE_HONOUR_NIL = np.array([0.0] * 11 + [0.4, 0.9])  # ... of a side-suit king a
 # ... and of holding n spades
 SPADE_COUNT_NIL = np.array([0.0, 0.0, 0.0, 1.3, 6.3, 16.3, 26.3, 36.3, 46.3, 56.3, 66.3, 76.3, 86.3, 96.3, 99.0, 99.0])
 
-# parameter indices (order of PARAMS below)
-P_BID_ADJUST = 0
-P_NIL = 1
-P_NIL_THRESHOLD = 2
-P_NIL_OVER_NIL = 3
-P_BLIND_NIL = 4
-P_BLIND_NIL_MARGIN = 5
-P_BAG_MODE = 6
-P_BAG_GUARD = 7
-P_NEAR_TARGET = 8
-P_TARGET_CAUTION = 9
-P_KING = 10
-P_QUEEN = 11
-P_LONG_SPADE = 12
-P_VOID = 13
-P_SINGLETON = 14
-P_DOUBLETON = 15
-P_COVER_NIL = 16
-P_ATTACK_NIL = 17
-P_SECOND_CASH = 18
-P_COVER_BID = 19
-P_OPP_NIL_BID = 20
-P_FORCE_NIL = 21
+# the parameters: their order is the parameter vector's; the indices below are derived from it
+PARAMS = (
+    Param("bid_adjust", -0.3, "tricks added to the hand's estimate before rounding (negative = cautious)", lo=-5, hi=5),
+    Param("nil", 1.0, "bid Nil when allowed and the hand is safe enough (1 = on, 0 = off)", lo=0, hi=1),
+    Param("nil_threshold", 6.0, "bid Nil when the hand's danger score is at most this (0: only very safe hands; "
+          "6: Nils that succeed about 60 % of the time at the margin)", lo=-5, hi=50),
+    Param("nil_over_nil", 0.0, "also bid Nil when the partner already bid Nil (1 = yes)", lo=0, hi=1),
+    Param("blind_nil", 1.0, "bid Blind Nil when offered and trailing by blind_nil_margin (1 = on, 0 = off)",
+          lo=0, hi=1),
+    Param("blind_nil_margin", 100.0, "points the team must trail by before bidding Blind Nil "
+          "(negative: also when ahead)", lo=-100000, hi=100000),
+    Param("bag_mode", 3.0, "once the contract is safe: take = keep winning, avoid = duck overtricks, "
+          "set = win while the opponents can still be set, else avoid; set_take = the same, else take",
+          choices=("take", "avoid", "set_take", "set")),
+    Param("bag_guard", 3.0, "take/set modes: duck overtricks (as avoid) once the next one would leave the team "
+          "within this many bags of the bag limit", lo=0, hi=1000),
+    Param("near_target", 100.0, "points from the target within which bids are shaded by target_caution",
+          lo=0, hi=100000),
+    Param("target_caution", 0.0, "tricks taken off the estimate near the target (0: measured best)", lo=-5, hi=5),
+    Param("king_value", 0.75, "tricks for a guarded side-suit king in a suit of 2-4 cards (less when longer)",
+          lo=0, hi=2),
+    Param("queen_value", 0.33, "tricks for a side-suit queen with two guards in a suit of 3-4 cards", lo=0, hi=2),
+    Param("long_spade", 1.0, "scale of the value of spade length (fitted table: 4 spades 0.97, 5 1.60, 6 2.39 tricks)",
+          lo=0, hi=3),
+    Param("void_value", 0.55, "tricks for a void side suit with a spare low spade (0.7 of it again with a second)",
+          lo=0, hi=3),
+    Param("singleton_value", 0.55, "tricks for a singleton side suit with a spare low spade", lo=0, hi=2),
+    Param("doubleton_value", 0.23, "tricks for a doubleton side suit with a spare low spade", lo=0, hi=2),
+    Param("cover_nil", 1.0, "cover the partner's Nil (lead high, overtake the partner) (1 = on)", lo=0, hi=1),
+    Param("attack_nil", 1.0, "attack an opponent's Nil (lead low, stay under the Nil bidder) (1 = on)", lo=0, hi=1),
+    Param("second_hand_cash", 1.0, "second hand cashes a master card instead of playing low (1 = on)", lo=0, hi=1),
+    Param("cover_bid", 0.5, "tricks added to the estimate when the partner bid Nil", lo=-5, hi=5),
+    Param("opp_nil_bid", 0.0, "tricks added to the estimate when an opponent already bid Nil", lo=-5, hi=5),
+    Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies: tricksim nil --what-if)", lo=0, hi=1),
+)
 
-MODE_TAKE, MODE_AVOID, MODE_SET_TAKE, MODE_SET = 0, 1, 2, 3  # bag_mode choices, in Param order
+_INDEX = {p.name: i for i, p in enumerate(PARAMS)}
+P_BID_ADJUST = _INDEX["bid_adjust"]
+P_NIL = _INDEX["nil"]
+P_NIL_THRESHOLD = _INDEX["nil_threshold"]
+P_NIL_OVER_NIL = _INDEX["nil_over_nil"]
+P_BLIND_NIL = _INDEX["blind_nil"]
+P_BLIND_NIL_MARGIN = _INDEX["blind_nil_margin"]
+P_BAG_MODE = _INDEX["bag_mode"]
+P_BAG_GUARD = _INDEX["bag_guard"]
+P_NEAR_TARGET = _INDEX["near_target"]
+P_TARGET_CAUTION = _INDEX["target_caution"]
+P_KING = _INDEX["king_value"]
+P_QUEEN = _INDEX["queen_value"]
+P_LONG_SPADE = _INDEX["long_spade"]
+P_VOID = _INDEX["void_value"]
+P_SINGLETON = _INDEX["singleton_value"]
+P_DOUBLETON = _INDEX["doubleton_value"]
+P_COVER_NIL = _INDEX["cover_nil"]
+P_ATTACK_NIL = _INDEX["attack_nil"]
+P_SECOND_CASH = _INDEX["second_hand_cash"]
+P_COVER_BID = _INDEX["cover_bid"]
+P_OPP_NIL_BID = _INDEX["opp_nil_bid"]
+P_FORCE_NIL = _INDEX["force_nil"]
+
+MODE_TAKE, MODE_AVOID, MODE_SET_TAKE, MODE_SET = (PARAMS[P_BAG_MODE].choices.index(m)
+                                                  for m in ("take", "avoid", "set_take", "set"))
 
 
 # ------------------------------------------------------------------ bit helpers
@@ -796,41 +833,6 @@ def play(seat, hand, legal, view, params, rng):
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
                    params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0))
 
-
-PARAMS = (
-    Param("bid_adjust", -0.3, "tricks added to the hand's estimate before rounding (negative = cautious)", lo=-5, hi=5),
-    Param("nil", 1.0, "bid Nil when allowed and the hand is safe enough (1 = on, 0 = off)", lo=0, hi=1),
-    Param("nil_threshold", 6.0, "bid Nil when the hand's danger score is at most this (0: only very safe hands; "
-          "6: Nils that succeed about 60 % of the time at the margin)", lo=-5, hi=50),
-    Param("nil_over_nil", 0.0, "also bid Nil when the partner already bid Nil (1 = yes)", lo=0, hi=1),
-    Param("blind_nil", 1.0, "bid Blind Nil when offered and trailing by blind_nil_margin (1 = on, 0 = off)",
-          lo=0, hi=1),
-    Param("blind_nil_margin", 100.0, "points the team must trail by before bidding Blind Nil "
-          "(negative: also when ahead)", lo=-100000, hi=100000),
-    Param("bag_mode", 3.0, "once the contract is safe: take = keep winning, avoid = duck overtricks, "
-          "set = win while the opponents can still be set, else avoid; set_take = the same, else take",
-          choices=("take", "avoid", "set_take", "set")),
-    Param("bag_guard", 3.0, "take/set modes: duck overtricks (as avoid) once the next one would leave the team "
-          "within this many bags of the bag limit", lo=0, hi=1000),
-    Param("near_target", 100.0, "points from the target within which bids are shaded by target_caution",
-          lo=0, hi=100000),
-    Param("target_caution", 0.0, "tricks taken off the estimate near the target (0: measured best)", lo=-5, hi=5),
-    Param("king_value", 0.75, "tricks for a guarded side-suit king in a suit of 2-4 cards (less when longer)",
-          lo=0, hi=2),
-    Param("queen_value", 0.33, "tricks for a side-suit queen with two guards in a suit of 3-4 cards", lo=0, hi=2),
-    Param("long_spade", 1.0, "scale of the value of spade length (fitted table: 4 spades 0.97, 5 1.60, 6 2.39 tricks)",
-          lo=0, hi=3),
-    Param("void_value", 0.55, "tricks for a void side suit with a spare low spade (0.7 of it again with a second)",
-          lo=0, hi=3),
-    Param("singleton_value", 0.55, "tricks for a singleton side suit with a spare low spade", lo=0, hi=2),
-    Param("doubleton_value", 0.23, "tricks for a doubleton side suit with a spare low spade", lo=0, hi=2),
-    Param("cover_nil", 1.0, "cover the partner's Nil (lead high, overtake the partner) (1 = on)", lo=0, hi=1),
-    Param("attack_nil", 1.0, "attack an opponent's Nil (lead low, stay under the Nil bidder) (1 = on)", lo=0, hi=1),
-    Param("second_hand_cash", 1.0, "second hand cashes a master card instead of playing low (1 = on)", lo=0, hi=1),
-    Param("cover_bid", 0.5, "tricks added to the estimate when the partner bid Nil", lo=-5, hi=5),
-    Param("opp_nil_bid", 0.0, "tricks added to the estimate when an opponent already bid Nil", lo=-5, hi=5),
-    Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies: tricksim nil --what-if)", lo=0, hi=1),
-)
 
 STRATEGY = register(Strategy(
     name="heuristic",
