@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tricksim.simulator.rules import Flags, RuleSet, RulesError, build_rules
+from tricksim.simulator.rules import Flags, RulesError, RuleSet, build_rules
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -504,7 +504,7 @@ def test_bid_in_range(seed, min_bid, nil_allowed, partner, adjust):
 @pytest.mark.slow
 def test_engine_sanity_numbers():
     """Self-play contracts mostly made; heuristic beats random in nearly every game."""
-    engine = pytest.importorskip("tricksim.simulator.engine")
+    from tricksim.simulator import engine
     from tricksim.simulator.games.spades.rules import build_rules
 
     seats = [parse_spec("heuristic")] * 4

@@ -20,10 +20,9 @@ import pyarrow as pa
 import pytest
 import reference_spades as ref
 
+from tricksim.simulator import engine
 from tricksim.simulator.games.spades.rules import build_rules
-
-engine = pytest.importorskip("tricksim.simulator.engine", reason="simulator/engine.py not written yet")
-from tricksim.strategies.registry import parse_spec  # noqa: E402
+from tricksim.strategies.registry import parse_spec
 
 RANDOM = "random:nil_prob=0.2,blind_nil_prob=0.3"
 SIMPLE = "simple"
