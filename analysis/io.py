@@ -145,11 +145,6 @@ class Run:
 
         return team(s[0], s[2]), team(s[1], s[3])
 
-    def rule(self, name: str, default):
-        """One rule flag from the manifest, or ``default`` when absent."""
-        v = self.rules.get(name, default)
-        return default if v is None and default is not None else v
-
     # ------------------------------------------------------------------- files
     def _files(self, kind: str) -> tuple[Path, ...]:
         files = self.hand_files if kind == "hands" else self.game_files

@@ -25,6 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from tricksim.simulator.games.spades.rules import SpadesRules
+from tricksim.simulator.games.spades.scoring import team_hand
+from tricksim.simulator.rules import RulesError
+
 from .io import AnalysisError, batch_arrays
 
 __all__ = [
@@ -38,12 +42,7 @@ __all__ = [
     "PerGame",
 ]
 
-RULE_DEFAULTS = {
-    "nil_tricks": "bags",
-    "nil_bags_when_set": True,
-    "bag_limit": 10,
-    "bag_overflow": "carry",
-}
+RULE_DEFAULTS = SpadesRules().to_dict()  # a flag a manifest lacks: as the rules' own default (the cardems preset)
 
 
 def rule(rules: dict | None, name: str):
@@ -60,39 +59,37 @@ OUTCOME_COLUMNS = seat_columns("bid") + seat_columns("tricks")
 
 
 def team_outcomes(a: dict[str, np.ndarray], team: int, rules: dict | None = None) -> dict[str, np.ndarray]:
-    """Team ``team``'s per-hand outcomes from bid/tricks arrays (``a`` keyed by column name).
+    """Team ``team``'s per-hand outcomes from bid/tricks arrays (``a`` keyed by column name), scored by
+    the simulator's own scoring function (``scoring.team_hand``) under the run's rules.
 
     Returns ``contract``, ``has_contract`` (contract > 0), ``made`` (bool;
     True for a 0 contract), ``set`` (has_contract and not made), ``bags``
     (bags taken in the hand), ``tricks`` (team total) and ``nil_bids``.
     """
     s1, s2 = team, team + 2
-    b1 = a[f"bid_{s1}"].astype(np.int16)
-    b2 = a[f"bid_{s2}"].astype(np.int16)
-    t1 = a[f"tricks_{s1}"].astype(np.int16)
-    t2 = a[f"tricks_{s2}"].astype(np.int16)
-    nil1, nil2 = b1 == 0, b2 == 0
-    contract = b1 + b2  # a Nil bid is 0
-    if rule(rules, "nil_tricks") == "contract":
-        k = t1 + t2
-        nil_tricks = np.zeros_like(k)
-    else:
-        k = np.where(nil1, 0, t1) + np.where(nil2, 0, t2)
-        nil_tricks = np.where(nil1, t1, 0) + np.where(nil2, t2, 0)
-    made = k >= contract
-    over = np.where(made, k - contract, 0)
-    if rule(rules, "nil_tricks") != "contract" and not rule(rules, "nil_bags_when_set"):
-        nil_tricks = np.where(made, nil_tricks, 0)
+    b1, b2 = a[f"bid_{s1}"].astype(np.int64), a[f"bid_{s2}"].astype(np.int64)
+    t1, t2 = a[f"tricks_{s1}"].astype(np.int64), a[f"tricks_{s2}"].astype(np.int64)
+    # the Blind Nil flags change only the points, which are not returned here
+    _, _, contract, made, taken = team_hand(kernel_rules(rules), b1, b2, 0, 0, t1, t2, 0)
+    made = made.astype(bool)
     has_contract = contract > 0
     return {
-        "contract": contract,
+        "contract": contract.astype(np.int16),
         "has_contract": has_contract,
         "made": made,
         "set": has_contract & ~made,
-        "bags": (over + nil_tricks).astype(np.int16),
-        "tricks": t1 + t2,
-        "nil_bids": nil1.astype(np.int8) + nil2.astype(np.int8),
+        "bags": taken.astype(np.int16),
+        "tricks": (t1 + t2).astype(np.int16),
+        "nil_bids": (b1 == 0).astype(np.int8) + (b2 == 0).astype(np.int8),
     }
+
+
+def kernel_rules(rules: dict | None):
+    """The run's rules (a manifest ``rules`` dict; missing flags as ``cardems``) as the scoring takes them."""
+    try:
+        return SpadesRules.from_dict(dict(rules or {})).to_kernel()
+    except RulesError as e:
+        raise AnalysisError(f"the run's rules cannot be read: {e}") from None
 
 
 def penalties_fresh(bags_taken, bags_after, rules: dict | None = None) -> np.ndarray:

@@ -35,7 +35,7 @@ import pandas as pd
 import pyarrow.compute as pc
 
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run, open_runs
-from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, team_outcomes
+from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, rule, team_outcomes
 from .stats import Moments, fmt_int, fmt_mean, fmt_rate, wilson_interval
 
 __all__ = [
@@ -253,8 +253,8 @@ def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS)
         if per_game.rows != int((per_game.hands).sum()):
             st.notes.append(f"hands table has {fmt_int(per_game.rows)} rows but the games table counts "
                             f"{fmt_int(per_game.hands.sum())} hands")
-        limit = int(run.rule("bag_limit", 10))
-        if run.rule("bag_overflow", "carry") != "reset":
+        limit = int(rule(run.rules, "bag_limit"))
+        if rule(run.rules, "bag_overflow") != "reset":
             resid = (per_game.bags.astype(np.int64) - per_game.final_bags) % limit
             if (resid != 0).any():
                 st.notes.append("bag penalties per game are approximate: bags taken and running bags disagree "
@@ -332,7 +332,7 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
                 put(f"bag penalties per hand, team {t}", L, mean(s.penalties_hand[t], 4))
         put("Nil bid rate (per seat-hand)", L, rate(s.nil_bids[0], s.seat_hands))
         put("Nil success", L, rate(s.nil_success[0], s.nil_bids[0]))
-        if s.nil_bids[1] or s.run.rule("blind_nil", False):
+        if s.nil_bids[1] or rule(s.run.rules, "blind_nil"):
             put("Blind Nil bid rate (per seat-hand)", L, rate(s.nil_bids[1], s.seat_hands))
             put("Blind Nil success", L, rate(s.nil_success[1], s.nil_bids[1]))
         if s.is_games:
@@ -571,7 +571,7 @@ def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
     bid_rows, ok_rows = [], []
     for s in stats:
         for kind, name in ((0, "Nil"), (1, "Blind Nil")):
-            if kind == 1 and not (s.nil_bids[1] or s.run.rule("blind_nil", False)):
+            if kind == 1 and not (s.nil_bids[1] or rule(s.run.rules, "blind_nil")):
                 continue
             bid_rows.append({"group": s.label, "series": name, "k": int(s.nil_bids[kind]), "n": s.seat_hands})
             ok_rows.append({"group": s.label, "series": name, "k": int(s.nil_success[kind]),

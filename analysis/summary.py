@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
-from .outcomes import OUTCOME_COLUMNS, team_outcomes
+from .outcomes import OUTCOME_COLUMNS, rule, team_outcomes
 from .stats import Moments, fmt_int, fmt_mean, fmt_rate
 
 __all__ = ["summarize_run", "summary_numbers"]
@@ -96,7 +96,7 @@ def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
         f"{'Nil':<{w}}bid {fmt_rate(r['nil_bids'], r['seat_hands'])} of seat-hands   "
         f"made {fmt_rate(r['nil_ok'], r['nil_bids'])}",
     ]
-    if r["blind_bids"] or run.rule("blind_nil", False):
+    if r["blind_bids"] or rule(run.rules, "blind_nil"):
         lines.append(f"{'Blind Nil':<{w}}bid {fmt_rate(r['blind_bids'], r['seat_hands'])} of seat-hands   "
                      f"made {fmt_rate(r['blind_ok'], r['blind_bids'])}")
     if run.is_games:

@@ -32,6 +32,7 @@ import pandas as pd
 
 from . import nil as _nil
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run
+from .outcomes import rule
 from .stats import fmt_int, fmt_rate, wilson_interval
 
 __all__ = ["WhatIfSample", "sample_non_nil", "forced_outcomes", "what_if_table", "format_what_if",
@@ -78,7 +79,7 @@ def check_run(run: Run) -> None:
     if run.is_games:
         raise AnalysisError(f"{run.path}: --what-if needs a hands-mode run (simulate --hands N): in a games-mode "
                             "run a hand depends on the score so far, so it cannot be replayed on its own")
-    if not run.rule("nil", True):
+    if not rule(run.rules, "nil"):
         raise AnalysisError(f"{run.path}: --what-if needs a run whose rules allow Nil (nil=false here)")
 
 

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tricksim.analysis.compare import duplicate_match_runs  # noqa: E402
+from tricksim.analysis.outcomes import OUTCOME_COLUMNS, team_outcomes  # noqa: E402
 from tricksim.analysis.stats import fmt_rate, mean_ci  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
@@ -71,16 +72,10 @@ def bags_per_hand(mode: str, hands_n: int, seed: int) -> str:
     """Bags per hand of team 0 playing bag_mode=MODE against the default heuristic (hands mode)."""
     seats = (parse_spec(f"heuristic:bag_mode={mode}"), parse_spec("heuristic")) * 2
     h = run_to_tables(RunConfig(rules=PRESETS["cardems"], seats=seats, seed=seed, count=hands_n))["hands"]
-    b = np.stack([h[f"bid_{s}"].to_numpy() for s in (0, 2)]).astype(np.int64)
-    t = np.stack([h[f"tricks_{s}"].to_numpy() for s in (0, 2)]).astype(np.int64)
-    contract = np.where(b > 0, b, 0).sum(axis=0)
-    taken = np.where(b > 0, t, 0).sum(axis=0)
-    nil_tricks = np.where(b == 0, t, 0).sum(axis=0)
-    bags = np.where(taken >= contract, taken - contract, 0) + nil_tricks
-    opp_b = np.stack([h[f"bid_{s}"].to_numpy() for s in (1, 3)]).astype(np.int64)
-    opp_t = np.stack([h[f"tricks_{s}"].to_numpy() for s in (1, 3)]).astype(np.int64)
-    opp_set = np.where(opp_b > 0, opp_t, 0).sum(axis=0) < np.where(opp_b > 0, opp_b, 0).sum(axis=0)
-    own_set = taken < contract
+    columns = {c: h[c].to_numpy() for c in OUTCOME_COLUMNS}
+    rules = PRESETS["cardems"].to_dict()
+    own, opp = team_outcomes(columns, 0, rules), team_outcomes(columns, 1, rules)  # the simulator's own scoring
+    bags, own_set, opp_set = own["bags"].astype(np.int64), own["set"], opp["set"]
     return (f"bags/hand {mean_ci(bags)}; own sets {fmt_rate(own_set.sum(), own_set.size)}; "
             f"opponents set {fmt_rate(opp_set.sum(), opp_set.size)}")
 

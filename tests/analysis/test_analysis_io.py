@@ -7,6 +7,7 @@ import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
 
 from tricksim.analysis.io import AnalysisError, batch_arrays, open_run, open_runs
+from tricksim.analysis.outcomes import rule
 
 
 def test_open_valid_run(games_run):
@@ -109,7 +110,9 @@ def test_manifest_helpers(tmp_path):
     p = write_run(tmp_path / "r", hands_columns(3), manifest={"seats": ["a", "b", "c", "b"], "status": "running"})
     run = open_run(p)
     assert run.team_strategies() == ("a / c", "b")
-    assert run.status == "running" and run.rule("bag_limit", 10) == 10
+    assert run.status == "running"
+    # a flag the manifest lacks reads as the rules' default (RULES.md 1.4: 10 bags)
+    assert rule({}, "bag_limit") == 10 and rule({"bag_limit": 5}, "bag_limit") == 5
     m = json.loads((p / "manifest.json").read_text())
     m.pop("seats")
     (p / "manifest.json").write_text(json.dumps(m))

@@ -26,6 +26,7 @@ from numba.extending import overload
 from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
 from tricksim.simulator.games.spades import phases
+from tricksim.simulator.games.spades.phases import check_game_end, team_hand
 from tricksim.simulator.games.spades.policy import (
     BID_FN,
     BLIND_NIL_FN,
@@ -46,8 +47,6 @@ from tricksim.simulator.games.spades.scoring import (  # noqa: F401 (END_* are t
     END_NONE,
     END_OVERFLOW,
     END_TARGET,
-    check_game_end,
-    score_team,
 )
 
 # policy faults reported back to the engine (errors[0])
@@ -401,7 +400,7 @@ def score_hand(rules: SpadesRules, bids, blind, tricks, bags_before=(0, 0)):
     kr = rules.to_kernel()
     pts, bgs = [], []
     for team in range(2):
-        p, b = score_team(kr, int(bids[team]), int(bids[team + 2]), int(bool(blind[team])),
+        p, b, _, _, _ = team_hand(kr, int(bids[team]), int(bids[team + 2]), int(bool(blind[team])),
                           int(bool(blind[team + 2])), int(tricks[team]), int(tricks[team + 2]), int(bags_before[team]))
         pts.append(int(p))
         bgs.append(int(b))

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import popcount
+from tricksim.simulator.games.spades import scoring
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
 from tricksim.simulator.games.spades.policy import (
     V_BAG_LIMIT,
@@ -56,8 +57,8 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_SEAT,
     VIEW_SIZE,
 )
-from tricksim.simulator.games.spades.rules import CHOICES
-from tricksim.simulator.games.spades.scoring import score_team
+from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY
+from tricksim.simulator.games.spades.scoring import END_MERCY, END_NONE, END_TARGET, MERCY_BEFORE_TARGET
 from tricksim.simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
 
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
@@ -274,12 +275,57 @@ def end_trick(view, tricks, win_seat):
 
 
 # ----------------------------------------------------------------------- score
+team_hand = njit(cache=True)(scoring.team_hand)  # the one scoring function, compiled (scoring.py)
+
+
 @njit(inline="always", cache=True)
 def score(kr, view, tricks, totals, bags, points):
     """Score the hand (RULES.md 1.4): ``points[team]`` this hand; ``totals`` and ``bags`` updated in place."""
     for team in range(2):
-        pts, bg = score_team(kr, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
-                             view[V_BLIND + team + 2], tricks[team], tricks[team + 2], bags[team])
+        pts, bg, _, _, _ = team_hand(kr, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
+                                     view[V_BLIND + team + 2], tricks[team], tricks[team + 2], bags[team])
         totals[team] += pts
         bags[team] = bg
         points[team] = pts
+
+
+# -------------------------------------------------------------------- game end
+@njit(cache=True)
+def _target_winner(kr, t0, t1):
+    if (t0 >= kr.target or t1 >= kr.target) and t0 != t1:
+        return 0 if t0 > t1 else 1
+    return -1
+
+
+@njit(cache=True)
+def _mercy_winner(kr, t0, t1):
+    if kr.mercy == NO_MERCY:
+        return -1
+    m0 = t0 <= kr.mercy
+    m1 = t1 <= kr.mercy
+    if m0 and m1:
+        if t0 == t1:
+            return -1
+        return 0 if t0 > t1 else 1
+    if m0:
+        return 1
+    if m1:
+        return 0
+    return -1
+
+
+@njit(cache=True)
+def check_game_end(kr, t0, t1):
+    """(winner, end code) after a hand; winner -1 and END_NONE while the game goes on."""
+    if kr.mercy_check == MERCY_BEFORE_TARGET:
+        w = _mercy_winner(kr, t0, t1)
+        if w >= 0:
+            return w, END_MERCY
+    w = _target_winner(kr, t0, t1)
+    if w >= 0:
+        return w, END_TARGET
+    if kr.mercy_check != MERCY_BEFORE_TARGET:
+        w = _mercy_winner(kr, t0, t1)
+        if w >= 0:
+            return w, END_MERCY
+    return -1, END_NONE

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from tricksim.simulator.rules import Flags, RuleSet, RulesError
+from tricksim.simulator.rules import Flags, RulesError, RuleSet
 from tricksim.simulator.rules import build_rules as _build_rules
-
 
 # enum flags: allowed values in kernel order (index = kernel code)
 CHOICES = {

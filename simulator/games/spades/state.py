@@ -29,6 +29,7 @@ from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
 from tricksim.simulator.games.spades.kernel import deck_template
+from tricksim.simulator.games.spades.phases import check_game_end
 from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
@@ -38,7 +39,7 @@ from tricksim.simulator.games.spades.policy import (
     VIEW_SIZE,
 )
 from tricksim.simulator.games.spades.rules import SpadesRules
-from tricksim.simulator.games.spades.scoring import END_NAMES, END_NONE, check_game_end
+from tricksim.simulator.games.spades.scoring import END_NAMES, END_NONE
 
 BID_0 = 54
 BLIND_NIL = 68
