@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from tricksim.simulator import __version__
-from tricksim.simulator.family import Family, FamilyError, SeatPolicy, Tables, family
+from tricksim.simulator.family import Family, FamilyError, PolicyFault, SeatPolicy, Tables, family
 from tricksim.simulator.rundir import RunDir
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc mallopt parameters (malloc.h)
@@ -100,7 +100,7 @@ class RunConfig:
 def _compute(cfg: RunConfig, unit_ids: np.ndarray, workers: int) -> Tables:
     try:
         return cfg.family.compute(cfg, unit_ids, workers)
-    except ValueError as e:  # a strategy that broke the rules
+    except PolicyFault as e:
         raise RunError(str(e)) from None
 
 

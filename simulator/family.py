@@ -24,6 +24,10 @@ class FamilyError(ValueError):
     """An unknown game (one-line message)."""
 
 
+class PolicyFault(ValueError):
+    """A strategy made a decision the rules forbid (a family's ``compute`` raises it; one-line message)."""
+
+
 class SeatPolicy(Protocol):
     """One seat's resolved strategy, as the engine takes it (the registry's ``SeatStrategy`` is one)."""
 

@@ -14,16 +14,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+from tricksim.simulator.family import PolicyFault
 from tricksim.simulator.games.spades import kernel
 from tricksim.simulator.games.spades.tables import games_table, hands_table
 
 GAME_ROWS = 32          # rows allocated per game in games mode (about 14 used; untouched pages cost nothing)
 CALL_ROWS = 1 << 20     # most rows one kernel call fills: bounds its arrays whatever the shard size
 MIN_SPLIT = 256         # fewest games worth a thread of their own
-
-
-class PolicyFault(ValueError):
-    """A strategy returned a bid, exchange or card the rules forbid."""
 
 
 class HandColumns(NamedTuple):
@@ -90,10 +87,10 @@ def seat_functions(seats) -> SeatFunctions:
     return SeatFunctions(*(tuple(f[slot] for f in functions) for slot in range(4)), params, kind)
 
 
-def compute(cfg, game_ids: np.ndarray, workers: int = 1, policies: SeatFunctions | None = None) -> dict:
-    """The hands (and games) tables of the games ``game_ids``, in that order, computed on ``workers`` threads."""
-    blocks = play_blocks(cfg, policies or seat_functions(cfg.seats), np.ascontiguousarray(game_ids, np.int64),
-                         workers)
+def compute(cfg, game_ids: np.ndarray, workers: int = 1) -> dict:
+    """The hands (and games) tables of the games ``game_ids``, in that order, computed on ``workers`` threads;
+    raises PolicyFault when a strategy broke the rules."""
+    blocks = play_blocks(cfg, seat_functions(cfg.seats), np.ascontiguousarray(game_ids, np.int64), workers)
     hands = hands_table([s.spec for s in cfg.seats], blocks.hands, blocks.plays if cfg.record_plays else None)
     if cfg.mode != "games":
         return {"hands": hands}
