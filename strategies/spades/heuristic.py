@@ -213,7 +213,7 @@ def bit_if(card):
 
 
 @njit(cache=True)
-def lowest_equivalent(card, hand, out):
+def lowest_equivalent(card, hand, unseen):
     """Lowest card of ``hand`` worth the same as ``card``: no outstanding card lies between them."""
     s = card_suit(card)
     base = 13 * s
@@ -223,7 +223,7 @@ def lowest_equivalent(card, hand, out):
         bit = ONE << d
         if hand & bit:
             c = d
-        elif out & bit:
+        elif unseen & bit:
             break
         d -= 1
     return np.int64(c)
@@ -271,9 +271,9 @@ def beaters(legal, win_card):
 
 
 @njit(cache=True)
-def may_ruff(voids, suit, out):
+def may_ruff(voids, suit, unseen):
     """A seat with shown voids ``voids`` may ruff ``suit`` (void in it, not shown void in spades)."""
-    if suit == SPADES or (out & SP) == 0:
+    if suit == SPADES or (unseen & SP) == 0:
         return False
     return ((voids >> suit) & 1) == 1 and ((voids >> SPADES) & 1) == 0
 
@@ -442,10 +442,10 @@ def exchange(seat, hand, view, params, rng):
     (a Nil bidder's low spades are forced to ruff late in the hand).
     """
     give_first = view[V_EXCHANGE_ROLE] == EXCHANGE_GIVE_FIRST
-    out = np.int64(0)
+    passed = np.int64(0)
     n = view[V_EXCHANGE_N]
     for _ in range(n):
-        m = hand & ~out
+        m = hand & ~passed
         if m == 0:
             break
         best = np.int64(-1)
@@ -458,17 +458,17 @@ def exchange(seat, hand, view, params, rng):
             if give_first:
                 key = -(r + (13.0 if s == SPADES else 0.0))  # low side cards; a spade only when nothing else
             else:
-                left = popcount(hand & ~out & suit_mask(s))
+                left = popcount(hand & ~passed & suit_mask(s))
                 key = r + (3.0 if s == SPADES else 0.0) + (1.0 if left <= 3 else 0.0)
             if key > best_key:
                 best_key = key
                 best = c
-        out |= ONE << best
-    return out
+        passed |= ONE << best
+    return passed
 
 
 @njit(cache=True)
-def nil_play(hand, legal, nplayed, win_card, out):
+def nil_play(hand, legal, nplayed, win_card, unseen):
     """Own Nil: lead the safest low card; follow with the highest card that still loses."""
     if nplayed == 0:
         best = np.int64(-1)
@@ -477,8 +477,8 @@ def nil_play(hand, legal, nplayed, win_card, out):
             m = legal & suit_mask(s)
             if m:
                 c = lowest_bit(m)
-                lower = popcount(out & suit_mask(s) & below(c))   # cards that could duck under ours
-                higher = popcount(out & suit_mask(s) & above(c))
+                lower = popcount(unseen & suit_mask(s) & below(c))   # cards that could duck under ours
+                higher = popcount(unseen & suit_mask(s) & above(c))
                 key = lower * 64 - higher + (32 if s == SPADES else 0)
                 if key < best_key:
                     best_key = key
@@ -494,17 +494,18 @@ def nil_play(hand, legal, nplayed, win_card, out):
 
 
 @njit(cache=True)
-def lead_cover(legal, out, pv):
-    """Partner bid Nil: lead a master, else the highest card, preferring suits the partner (voids pv) is void in."""
+def lead_cover(legal, unseen, partner_voids):
+    """Partner bid Nil: lead a master, else the highest card, preferring suits the partner is void in."""
     best = np.int64(-1)
     best_key = -(1 << 30)
     for s in range(4):
         m = legal & suit_mask(s)
         if m == 0:
             continue
-        cm = cheapest_master(m, out & suit_mask(s))
+        cm = cheapest_master(m, unseen & suit_mask(s))
         c = cm if cm >= 0 else np.int64(highest_bit(m))
-        key = card_rank(c) + (40 if cm >= 0 else 0) + (20 if (pv >> s) & 1 else 0) - (5 if s == SPADES else 0)
+        partner_void = (partner_voids >> s) & 1
+        key = card_rank(c) + (40 if cm >= 0 else 0) + (20 if partner_void else 0) - (5 if s == SPADES else 0)
         if key > best_key:
             best_key = key
             best = c
@@ -512,7 +513,7 @@ def lead_cover(legal, out, pv):
 
 
 @njit(cache=True)
-def lead_attack(legal, out, nv):
+def lead_attack(legal, unseen, nv):
     """An opponent bid Nil: lead our lowest card in a suit the Nil bidder (voids nv) still holds."""
     best = np.int64(-1)
     best_key = 1 << 30
@@ -521,8 +522,8 @@ def lead_attack(legal, out, nv):
         if m == 0 or (nv >> s) & 1:
             continue
         c = lowest_bit(m)
-        lower = popcount(out & suit_mask(s) & below(c))  # cards the Nil bidder could duck with
-        if out & suit_mask(s) & above(c) == 0:
+        lower = popcount(unseen & suit_mask(s) & below(c))  # cards the Nil bidder could duck with
+        if unseen & suit_mask(s) & above(c) == 0:
             continue  # ours is the master: no pressure
         key = lower * 16 + card_rank(c)
         if key < best_key:
@@ -532,7 +533,7 @@ def lead_attack(legal, out, nv):
 
 
 @njit(cache=True)
-def lead_duck(legal, out):
+def lead_duck(legal, unseen):
     """No more tricks wanted: lead the card most likely to be beaten."""
     best = np.int64(-1)
     best_key = -1 << 30
@@ -541,7 +542,7 @@ def lead_duck(legal, out):
         if m == 0:
             continue
         c = lowest_bit(m)
-        key = popcount(out & suit_mask(s) & above(c)) * 4 - popcount(out & suit_mask(s) & below(c)) * 8
+        key = popcount(unseen & suit_mask(s) & above(c)) * 4 - popcount(unseen & suit_mask(s) & below(c)) * 8
         if key > best_key:
             best_key = key
             best = c
@@ -549,12 +550,12 @@ def lead_duck(legal, out):
 
 
 @njit(cache=True)
-def lead_win(hand, legal, out, vl, vr, pv):
+def lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids):
     """Tricks wanted: cash safe masters, draw trumps with length, feed partner's ruffs, else lead low.
 
-    ``vl``, ``vr``, ``pv``: shown voids of the left opponent, right opponent and partner.
+    ``left_voids``, ``right_voids``, ``partner_voids``: shown voids of the left opponent, right opponent and partner.
     """
-    out_sp = out & SP
+    unseen_spades = unseen & SP
     n_sp = popcount(hand & SP)
     # 1. side-suit masters the opponents cannot ruff
     best = np.int64(-1)
@@ -563,31 +564,32 @@ def lead_win(hand, legal, out, vl, vr, pv):
         m = legal & suit_mask(s)
         if m == 0:
             continue
-        if may_ruff(vl, s, out) or may_ruff(vr, s, out):
+        if may_ruff(left_voids, s, unseen) or may_ruff(right_voids, s, unseen):
             continue
-        cm = cheapest_master(m, out & suit_mask(s))
+        cm = cheapest_master(m, unseen & suit_mask(s))
         if cm >= 0:
-            n_out = popcount(out & suit_mask(s))
-            if out_sp != 0 and n_out < 2:
+            n_unseen = popcount(unseen & suit_mask(s))
+            if unseen_spades != 0 and n_unseen < 2:
                 continue  # somebody is probably void: our master would be ruffed
-            if n_out > best_key:
-                best_key = n_out
+            if n_unseen > best_key:
+                best_key = n_unseen
                 best = cm
     if best >= 0:
         return best
     # 2. spades: all outstanding spades gone -> every spade is a winner; master with length -> draw trumps
     sp = legal & SP
     if sp:
-        if out_sp == 0:
+        if unseen_spades == 0:
             return np.int64(lowest_bit(sp))
-        cm = cheapest_master(sp, out_sp)
-        if cm >= 0 and (n_sp >= 3 or n_sp >= popcount(out_sp)):
+        cm = cheapest_master(sp, unseen_spades)
+        if cm >= 0 and (n_sp >= 3 or n_sp >= popcount(unseen_spades)):
             return cm
     # 3. a suit the partner ruffs and the opponents follow
-    if ((pv >> SPADES) & 1) == 0 and out_sp != 0:
+    if ((partner_voids >> SPADES) & 1) == 0 and unseen_spades != 0:
         for s in range(3):
             m = legal & suit_mask(s)
-            if m and (pv >> s) & 1 and not may_ruff(vl, s, out) and not may_ruff(vr, s, out):
+            if m and (partner_voids >> s) & 1 and not may_ruff(left_voids, s, unseen) \
+                    and not may_ruff(right_voids, s, unseen):
                 return np.int64(lowest_bit(m))
     # 4. otherwise a side suit: short ones to ruff later (with spades), never away from a lone honour,
     #    never into a known ruff
@@ -600,14 +602,14 @@ def lead_win(hand, legal, out, vl, vr, pv):
         n = popcount(m)
         top = highest_bit(m)
         key = 0
-        if may_ruff(vl, s, out) or may_ruff(vr, s, out):
+        if may_ruff(left_voids, s, unseen) or may_ruff(right_voids, s, unseen):
             key -= 100
         if n <= 2 and n_sp > 0 and n_sp < 6:
             key += 20 - 5 * n
         else:
             key += n
         # leading away from an unsupported king or queen gives it away
-        if card_rank(top) >= 10 and cheapest_master(m, out & suit_mask(s)) < 0 and n >= 2:
+        if card_rank(top) >= 10 and cheapest_master(m, unseen & suit_mask(s)) < 0 and n >= 2:
             key -= 10
         if key > best_key:
             best_key = key
@@ -639,11 +641,11 @@ def want_trick(need, opp_need, remaining, bags, bag_limit, mode, bag_guard):
 
 
 @njit(cache=True)
-def partner_secure(win_card, led, out, vl):
-    """Partner's winning card holds against the one opponent still to play (shown voids vl)."""
-    if popcount(out & suit_mask(led) & above(win_card)) >= 2:
+def partner_secure(win_card, led, unseen, left_voids):
+    """Partner's winning card holds against the one opponent still to play (shown voids left_voids)."""
+    if popcount(unseen & suit_mask(led) & above(win_card)) >= 2:
         return False  # a low lead: third hand plays high
-    return not may_ruff(vl, led, out)
+    return not may_ruff(left_voids, led, unseen)
 
 
 @njit(cache=True)
@@ -654,11 +656,13 @@ def cheapest_beater(beat, led):
 
 
 @njit(cache=True, inline="always")
-def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, my_bid, my_tricks,
-           p_bid, p_tricks, p_card, l_bid, l_tricks, l_card, r_bid, r_tricks, r_card, vl, vr, vp,
+def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card, my_bid, my_tricks,
+           p_bid, p_tricks, p_card, l_bid, l_tricks, l_card, r_bid, r_tricks, r_card, left_voids, right_voids,
+           partner_voids,
            need, opp_need, remaining, bags, bag_limit, options):
     """The card to play, from the scalars ``play`` read (p_ = partner, l_ = left, r_ = right opponent;
-    ``*_card`` the card that seat played to this trick or -1; ``v*`` shown voids; ``options`` the
+    ``*_card`` the card that seat played to this trick or -1; ``*_voids`` the suits each has shown void;
+    ``unseen`` the cards still in the other hands, as far as this seat can tell; ``options`` the
     strategy parameters of play, one tuple so that the call stays under Python's 30-argument
     limit for a plain call, which Numba needs to inline it)."""
     mode, bag_guard, cover_nil, attack_nil, second_cash = options
@@ -667,10 +671,10 @@ def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, m
     partner = seat ^ 2
     lo = lowest_bit(legal)
     hi = highest_bit(legal)
-    if card_suit(lo) == card_suit(hi) and ((out | in_trick) & above(lo) & below(hi)) == 0:
+    if card_suit(lo) == card_suit(hi) and ((unseen | in_trick) & above(lo) & below(hi)) == 0:
         return np.int64(lo)  # all legal cards are equivalent (no other card between them)
     if my_bid == 0 and my_tricks == 0:
-        return nil_play(hand, legal, nplayed, win_card, out)
+        return nil_play(hand, legal, nplayed, win_card, unseen)
     p_nil = cover_nil and my_bid != 0 and p_bid == 0 and p_tricks == 0
     nil_opp = np.int64(-1)   # an opponent whose Nil is still alive
     nil_card = np.int64(-1)  # ... and the card it played to this trick
@@ -679,39 +683,39 @@ def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, m
         if l_bid == 0 and l_tricks == 0:
             nil_opp = (seat + 1) & 3
             nil_card = l_card
-            nil_voids = vl
+            nil_voids = left_voids
         elif r_bid == 0 and r_tricks == 0:
             nil_opp = (seat + 3) & 3
             nil_card = r_card
-            nil_voids = vr
+            nil_voids = right_voids
 
     # ---------------------------------------------------------------- leading
     if nplayed == 0:
         if p_nil:
-            return lead_cover(legal, out, vp)
+            return lead_cover(legal, unseen, partner_voids)
         if nil_opp >= 0:
-            c = lead_attack(legal, out, nil_voids)
+            c = lead_attack(legal, unseen, nil_voids)
             if c >= 0:
                 return c
         want, urgent = want_trick(need, opp_need, remaining, bags, bag_limit, mode, bag_guard)
         if want:
-            return lead_win(hand, legal, out, vl, vr, vp)
-        return lead_duck(legal, out)
+            return lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids)
+        return lead_duck(legal, unseen)
 
     # ---------------------------------------------------------------- following
     beat = beaters(legal, win_card)
     lose = legal & ~beat
     follow = legal & suit_mask(led)          # non-zero when we follow suit
-    out_led = out & suit_mask(led)
+    unseen_led = unseen & suit_mask(led)
 
     if p_nil:
         if p_card >= 0:
             if win_seat == partner and beat:
                 return cheapest_beater(beat, led)  # overtake the partner
-        elif card_suit(win_card) == led and out_led & above(win_card):
+        elif card_suit(win_card) == led and unseen_led & above(win_card):
             # the partner still plays and could be forced over the current winner: play high
             if follow:
-                cm = cheapest_master(follow, out_led)
+                cm = cheapest_master(follow, unseen_led)
                 return cm if cm >= 0 else np.int64(highest_bit(follow))
             if beat:
                 return np.int64(lowest_bit(beat))  # ruff: the partner can then discard or follow low
@@ -747,8 +751,8 @@ def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, m
         # second hand low, unless a sure (master) winner can be cashed or the trick is urgent
         if follow:
             if beat:
-                cm = cheapest_master(follow, out_led)
-                if cm >= 0 and (second_cash or urgent) and not may_ruff(vl, led, out) \
+                cm = cheapest_master(follow, unseen_led)
+                if cm >= 0 and (second_cash or urgent) and not may_ruff(left_voids, led, unseen) \
                         and (beat >> cm) & 1:
                     return cm
                 if urgent:
@@ -756,34 +760,34 @@ def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, m
             return np.int64(lowest_bit(follow))
         if beat:
             # void: ruff when the opponent's card would hold, or the trick is urgent
-            wc_master = card_suit(win_card) == led and (out_led & above(win_card)) == 0
+            wc_master = card_suit(win_card) == led and (unseen_led & above(win_card)) == 0
             if urgent or wc_master or card_rank(win_card) >= 10:
                 c = np.int64(lowest_bit(beat))
-                if may_ruff(vl, led, out):
-                    cm = cheapest_master(beat, out & SP)  # lefty may over-ruff
+                if may_ruff(left_voids, led, unseen):
+                    cm = cheapest_master(beat, unseen & SP)  # lefty may over-ruff
                     if cm >= 0:
                         c = cm
                 return c
         return low_card(lose if lose else legal, hand)
 
     # third hand (the partner led)
-    if win_seat == partner and partner_secure(win_card, led, out, vl):
+    if win_seat == partner and partner_secure(win_card, led, unseen, left_voids):
         return low_card(legal, hand)
     if beat:
         beat_follow = beat & suit_mask(led)
         if beat_follow:
-            if may_ruff(vl, led, out):
+            if may_ruff(left_voids, led, unseen):
                 return np.int64(lowest_bit(follow))  # lefty ruffs anyway: keep the high card
-            cm = cheapest_master(follow, out_led)
+            cm = cheapest_master(follow, unseen_led)
             if cm >= 0 and (beat >> cm) & 1:
                 return cm
             if win_seat == partner:
                 return np.int64(lowest_bit(follow))  # our best is no surer than the partner's card
-            return lowest_equivalent(np.int64(highest_bit(beat_follow)), hand, out)  # third hand high
+            return lowest_equivalent(np.int64(highest_bit(beat_follow)), hand, unseen)  # third hand high
         if win_seat != partner:
             c = np.int64(lowest_bit(beat))
-            if may_ruff(vl, led, out):
-                cm = cheapest_master(beat, out & SP)
+            if may_ruff(left_voids, led, unseen):
+                cm = cheapest_master(beat, unseen & SP)
                 if cm >= 0:
                     c = cm
             return c
@@ -794,7 +798,7 @@ def decide(seat, hand, legal, out, in_trick, nplayed, led, win_seat, win_card, m
 def play(seat, hand, legal, view, params, rng):
     """Read the public view into scalars (straight-line code) and let ``decide`` choose.
 
-    Keeping loops and branches out of the function that holds the arrays lets
+    Keeping loops and branches unseen of the function that holds the arrays lets
     Numba drop its reference counting of them (no NRT calls are left in this
     function's machine code; with them, atomic increments on every call).
     """
@@ -813,7 +817,7 @@ def play(seat, hand, legal, view, params, rng):
     if deck == 0:
         deck = FULL_DECK
     # outstanding cards: the other three hands together
-    out = deck & ~hand & ~in_trick & ~(view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3])
+    unseen = deck & ~hand & ~in_trick & ~(view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3])
     # contracts: a Nil bidder's tricks never count toward one
     team = seat & 1
     b_a = view[V_BID + team]
@@ -823,7 +827,7 @@ def play(seat, hand, legal, view, params, rng):
     need = (b_a - view[V_TRICKS + team]) * np.int64(b_a > 0) + (b_b - view[V_TRICKS + team + 2]) * np.int64(b_b > 0)
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
-    return decide(seat, hand, legal, out, in_trick, nplayed, view[V_LED_SUIT], win_seat, win_card,
+    return decide(seat, hand, legal, unseen, in_trick, nplayed, view[V_LED_SUIT], win_seat, win_card,
                   view[V_BID + seat], view[V_TRICKS + seat],
                   view[V_BID + partner], view[V_TRICKS + partner], view[V_TRICK + partner],
                   view[V_BID + lefty], view[V_TRICKS + lefty], view[V_TRICK + lefty],

@@ -51,16 +51,16 @@ class Blocks(NamedTuple):
     """The kernel's output arrays as allocated (it writes them by position: kernel.simulate_block)."""
 
     ids: np.ndarray     # int64[4, rows]: game_id, hand_no, dealer, first_leader
-    masks: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3
-    small: np.ndarray   # int8[12, rows]: bid 0..3, blind 0..3, tricks 0..3
+    cards: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3
+    counts: np.ndarray   # int8[12, rows]: bid 0..3, blind 0..3, tricks 0..3
     scores: np.ndarray  # int32[6, rows]: score 0..1, bags 0..1, total 0..1
     plays: np.ndarray   # int8[rows, 52] (int8[1, 52] when the plays are not recorded)
     games: np.ndarray   # int64[5, n_games]: hands, total 0..1, winner, end
 
     @property
     def hands(self) -> HandColumns:
-        ids, masks, small, scores = self.ids, self.masks, self.small, self.scores
-        return HandColumns(ids[0], ids[1], ids[2], ids[3], masks[:4], masks[4:], small[:4], small[4:8], small[8:],
+        ids, cards, counts, scores = self.ids, self.cards, self.counts, self.scores
+        return HandColumns(ids[0], ids[1], ids[2], ids[3], cards[:4], cards[4:], counts[:4], counts[4:8], counts[8:],
                            scores[:2], scores[2:4], scores[4:])
 
     @property
@@ -118,7 +118,7 @@ def play_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray, workers: int = 1)
         overflowed = np.flatnonzero(b.games[4] == kernel.END_OVERFLOW)
         played = int(overflowed[0]) if overflowed.size else rest.size
         used = int(b.games[0, :played].sum())
-        calls.append(Blocks(b.ids[:, :used], b.masks[:, :used], b.small[:, :used], b.scores[:, :used],
+        calls.append(Blocks(b.ids[:, :used], b.cards[:, :used], b.counts[:, :used], b.scores[:, :used],
                             b.plays[:used] if cfg.record_plays else b.plays, b.games[:, :played]))
         done += played
     return calls[0] if len(calls) == 1 else _joined(calls, cfg.record_plays)
@@ -135,14 +135,14 @@ def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_
     """One kernel call with room for ``rows`` hands; raises PolicyFault when a strategy broke the rules."""
     n_games = game_ids.shape[0]
     # np.empty: every row the caller keeps is written by the kernel
-    b = Blocks(ids=np.empty((4, rows), np.int64), masks=np.empty((8, rows), np.int64),
-               small=np.empty((12, rows), np.int8), scores=np.empty((6, rows), np.int32),
+    b = Blocks(ids=np.empty((4, rows), np.int64), cards=np.empty((8, rows), np.int64),
+               counts=np.empty((12, rows), np.int8), scores=np.empty((6, rows), np.int32),
                plays=np.empty((rows if cfg.record_plays else 1, 52), np.int8), games=np.zeros((5, n_games), np.int64))
     faults = np.zeros((4, n_games), np.int64)  # code, hand_no, seat, value
     kernel.kernel_for(pol.kind)(
         cfg.rules.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), game_ids, np.int64(hand_limit), cfg.mode == "games",
-        cfg.record_plays, b.ids, b.masks, b.small, b.scores, b.plays, b.games, faults)
+        cfg.record_plays, b.ids, b.cards, b.counts, b.scores, b.plays, b.games, faults)
     bad = np.flatnonzero(faults[0])
     if bad.size:
         i = bad[0]

@@ -133,11 +133,11 @@ _lead_inlined = _inlined(2, lead=True)
 
 # ------------------------------------------------------------------ one hand
 @njit(cache=True)
-def _exchange(kr, giver, receiver, role, hands, view, exch_fns, params, rng):
+def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, rng):
     """One side of the Blind Nil exchange; returns False if the policy broke the rules."""
-    phases.start_exchange(kr, view, giver, role)
+    phases.start_exchange(rules, view, giver, role)
     passed = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
-    return phases.apply_exchange(kr, view, hands, giver, receiver, passed)
+    return phases.apply_exchange(rules, view, hands, giver, receiver, passed)
 
 
 @njit(inline="always")
@@ -162,8 +162,8 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
 
 
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
-def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
-              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, masks, small,
+def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
+              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, cards, counts,
               scores, plays, record_plays, error):
     """Deal, bid, exchange, play and score one hand into output row ``row``: the phases (phases.py) with
     the seat policies asked at each decision.
@@ -174,14 +174,14 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
     """
     phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng)
     for s in range(4):
-        masks[s, row] = hands[s]
-    phases.start_view(kr, view, dealer, hand_no, totals, bags, deck_mask)
+        cards[s, row] = hands[s]
+    phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
     for k in range(4):
         s = phases.bidder(dealer, k)
-        min_bid, offered = phases.start_bid(kr, view, totals, s)
+        min_bid, offered = phases.start_bid(rules, view, totals, s)
         blind = 0
         if offered:
             if policy_kind == PER_SEAT:
@@ -197,7 +197,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
                 b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
             else:
                 b = _bid_inlined(policy_kind, (np.int64(s), hands[s], view, params0, rng))
-            if not phases.bid_is_legal(kr, b, min_bid):
+            if not phases.bid_is_legal(rules, b, min_bid):
                 error[0] = ERR_BID
                 error[2] = s
                 error[3] = b
@@ -206,26 +206,26 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
     phases.end_bidding(view)
 
     # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder)
-    if kr.blind_nil_exchange > 0:
+    if rules.blind_nil_exchange > 0:
         for k in range(4):
             b_seat = phases.bidder(dealer, k)
             p_seat = b_seat ^ 2
             if phases.exchanging_team(view, b_seat):
-                if kr.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
-                    ok = ok and _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                if rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
+                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                    ok = ok and _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
                 else:
-                    ok = _exchange(kr, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
-                    ok = ok and _exchange(kr, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                    ok = ok and _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
                 if not ok:
                     error[0] = ERR_EXCHANGE
                     error[2] = view[V_SEAT]
                     return False
     for s in range(4):
-        masks[4 + s, row] = hands[s]
+        cards[4 + s, row] = hands[s]
 
     # ---- play 13 tricks
-    leader = phases.first_leader(kr, dealer, hands)
+    leader = phases.first_leader(rules, dealer, hands)
     first_leader = leader
     broken = 0
     for s in range(4):
@@ -236,11 +236,11 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         # loop, is faster than one loop over four cards (docs/performance.md P19)
         s = leader
         h = hands[s]
-        c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_leads(kr, t, h, broken), view, rng,
+        c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_leads(rules, t, h, broken), view, rng,
                        error, True)
         if c < 0:
             return False
-        led, broken = phases.apply_lead(kr, view, hands, s, c, broken)
+        led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
         win_seat = s
         win_card = c
         if record_plays:
@@ -258,7 +258,7 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
         leader = phases.end_trick(view, tricks, win_seat)
 
     # ---- score
-    phases.score(kr, view, tricks, totals, bags, points)
+    phases.score(rules, view, tricks, totals, bags, points)
     for team in range(2):
         scores[team, row] = points[team]
         scores[2 + team, row] = bags[team]
@@ -268,9 +268,9 @@ def play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, s
     ids[2, row] = dealer
     ids[3, row] = first_leader
     for s in range(4):
-        small[s, row] = view[V_BID + s]
-        small[4 + s, row] = view[V_BLIND + s]
-        small[8 + s, row] = tricks[s]
+        counts[s, row] = view[V_BID + s]
+        counts[4 + s, row] = view[V_BLIND + s]
+        counts[8 + s, row] = tricks[s]
     return True
 
 
@@ -293,7 +293,7 @@ def kernel_signature(policy_kind: int):
         types.int64, types.int64[::1],   # seed, game ids
         types.int64,                     # hand_limit
         types.boolean, types.boolean,    # games_mode, record_plays
-        _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, masks, small, scores, plays
+        _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, cards, counts, scores, plays
         _I64_2D, _I64_2D,                # games (5, n_games), errors (4, n_games)
     )
 
@@ -318,8 +318,8 @@ def kernel_for(policy_kind: int):
 
 
 @njit(cache=True, nogil=True)
-def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, deck_tpl, seed, game_ids, hand_limit,
-                   games_mode, record_plays, ids, masks, small, scores, plays, games, errors):
+def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, deck_tpl, seed, game_ids, hand_limit,
+                   games_mode, record_plays, ids, cards, counts, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order); call it through ``kernel_for``.
 
     The hands go to consecutive rows of the column arrays from row 0, game
@@ -339,7 +339,7 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
     view, rng, totals = borrowed(scratch[3]), borrowed(scratch[4]), borrowed(scratch[5])
     bags, error, points = borrowed(scratch[6]), borrowed(scratch[7]), borrowed(scratch[8])
     params, deck_tpl, game_ids = borrowed(params), borrowed(deck_tpl), borrowed(game_ids)
-    ids, masks, small, scores = borrowed(ids), borrowed(masks), borrowed(small), borrowed(scores)
+    ids, cards, counts, scores = borrowed(ids), borrowed(cards), borrowed(counts), borrowed(scores)
     plays, games, errors = borrowed(plays), borrowed(games), borrowed(errors)
     deck_mask = np.int64(0)  # the cards of this deck, for the view
     for c in deck_tpl:
@@ -362,16 +362,16 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
             if row >= capacity:
                 end = END_OVERFLOW
                 break
-            ok = play_hand(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
-                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, masks,
-                           small, scores, plays, record_plays, error)
+            ok = play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
+                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, cards,
+                           counts, scores, plays, record_plays, error)
             if not ok:
                 error[1] = h
                 break
             n_hands += 1
             dealer = (dealer + 1) & 3
             if games_mode:
-                w, e = check_game_end(kr, totals[0], totals[1])
+                w, e = check_game_end(rules, totals[0], totals[1])
                 if e != END_NONE:
                     winner = w
                     end = e
@@ -397,10 +397,10 @@ def simulate_block(kr, blind_fns, bid_fns, exch_fns, play_fns, params, policy_ki
 # ------------------------------------------------------- Python-facing helpers
 def score_hand(rules: SpadesRules, bids, blind, tricks, bags_before=(0, 0)):
     """Score one hand: ``(scores, bags_after)`` per team (team 0 = seats 0+2)."""
-    kr = rules.to_kernel()
+    compiled_rules = rules.to_kernel()
     pts, bgs = [], []
     for team in range(2):
-        p, b, _, _, _ = team_hand(kr, int(bids[team]), int(bids[team + 2]), int(bool(blind[team])),
+        p, b, _, _, _ = team_hand(compiled_rules, int(bids[team]), int(bids[team + 2]), int(bool(blind[team])),
                           int(bool(blind[team + 2])), int(tricks[team]), int(tricks[team + 2]), int(bags_before[team]))
         pts.append(int(p))
         bgs.append(int(b))

@@ -84,7 +84,7 @@ def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng):
 
 
 @njit(inline="always", cache=True)
-def start_view(kr, view, dealer, hand_no, totals, bags, deck_mask):
+def start_view(rules, view, dealer, hand_no, totals, bags, deck_mask):
     """The public view as the hand begins: no bids, no cards played, the score before the hand."""
     for i in range(VIEW_SIZE):
         view[i] = 0
@@ -96,11 +96,11 @@ def start_view(kr, view, dealer, hand_no, totals, bags, deck_mask):
     for t in range(2):
         view[V_SCORE + t] = totals[t]
         view[V_BAGS + t] = bags[t]
-    view[V_TARGET] = kr.target
-    view[V_BAG_LIMIT] = kr.bag_limit
+    view[V_TARGET] = rules.target
+    view[V_BAG_LIMIT] = rules.bag_limit
     view[V_DECK] = deck_mask
-    view[V_NIL_VALUE] = kr.nil_value
-    view[V_BLIND_NIL_VALUE] = kr.blind_nil_value
+    view[V_NIL_VALUE] = rules.nil_value
+    view[V_BLIND_NIL_VALUE] = rules.blind_nil_value
     view[V_LED_SUIT] = -1
     view[V_WINNING_SEAT] = -1
     view[V_WINNING_CARD] = -1
@@ -114,29 +114,29 @@ def bidder(dealer, k):
 
 
 @njit(inline="always", cache=True)
-def start_bid(kr, view, totals, s):
+def start_bid(rules, view, totals, s):
     """Seat ``s`` is to bid: sets the view's bidding fields; returns (smallest numeric bid, 1 when Blind
     Nil is offered). Blind Nil is decided first, before the seat sees its cards."""
     partner_bid = view[V_BID + (s ^ 2)]
     min_bid = 1
-    if kr.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
-        min_bid = max(1, kr.min_team_bid - partner_bid)
+    if rules.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
+        min_bid = max(1, rules.min_team_bid - partner_bid)
     view[V_SEAT] = s
-    view[V_NIL_ALLOWED] = kr.nil
+    view[V_NIL_ALLOWED] = rules.nil
     view[V_MIN_BID] = min_bid
     offered = 0
-    if kr.blind_nil != 0:
+    if rules.blind_nil != 0:
         team = s & 1
         offered = 1
-        if kr.blind_nil_eligibility == ELIGIBLE_TRAILING and totals[1 - team] - totals[team] < kr.blind_nil_deficit:
+        if rules.blind_nil_eligibility == ELIGIBLE_TRAILING and totals[1 - team] - totals[team] < rules.blind_nil_deficit:
             offered = 0
     return min_bid, offered
 
 
 @njit(inline="always", cache=True)
-def bid_is_legal(kr, b, min_bid):
+def bid_is_legal(rules, b, min_bid):
     """A seen-hand bid: Nil (0) where allowed, else min_bid..13."""
-    return (b == 0 and kr.nil != 0) or (min_bid <= b <= 13)
+    return (b == 0 and rules.nil != 0) or (min_bid <= b <= 13)
 
 
 @njit(inline="always", cache=True)
@@ -159,9 +159,9 @@ def exchanging_team(view, b_seat):
 
 
 @njit(inline="always", cache=True)
-def start_exchange(kr, view, giver, role):
+def start_exchange(rules, view, giver, role):
     """Seat ``giver`` is to pass cards (``role``: policy.EXCHANGE_GIVE_FIRST or _GIVE_BACK); returns how many."""
-    n = kr.blind_nil_exchange
+    n = rules.blind_nil_exchange
     view[V_SEAT] = giver
     view[V_EXCHANGE_ROLE] = role
     view[V_EXCHANGE_N] = n
@@ -169,12 +169,12 @@ def start_exchange(kr, view, giver, role):
 
 
 @njit(inline="always", cache=True)
-def apply_exchange(kr, view, hands, giver, receiver, passed):
+def apply_exchange(rules, view, hands, giver, receiver, passed):
     """``giver`` passes the cards ``passed`` to ``receiver``; False (nothing moved) unless they are exactly
     ``blind_nil_exchange`` cards of its hand."""
     view[V_EXCHANGE_ROLE] = 0
     view[V_EXCHANGE_N] = 0
-    if popcount(passed) != kr.blind_nil_exchange or (passed & ~hands[giver]) != 0:
+    if popcount(passed) != rules.blind_nil_exchange or (passed & ~hands[giver]) != 0:
         return False
     hands[giver] &= ~passed
     hands[receiver] |= passed
@@ -183,9 +183,9 @@ def apply_exchange(kr, view, hands, giver, receiver, passed):
 
 # ------------------------------------------------------------------------ play
 @njit(inline="always", cache=True)
-def first_leader(kr, dealer, hands):
+def first_leader(rules, dealer, hands):
     """Who leads the first trick: left of the dealer, or the holder of the 2♣."""
-    if kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
+    if rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
         leader = 0
         for s in range(4):
             if hands[s] & 1:
@@ -207,10 +207,10 @@ def start_trick(view, t, leader):
 
 
 @njit(inline="always", cache=True)
-def legal_leads(kr, t, hand, broken):
+def legal_leads(rules, t, hand, broken):
     """The cards the leader may lead: the 2♣ to the first trick where it must open; no spade before
     spades are broken, unless the hand holds nothing else."""
-    if t == 0 and kr.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
+    if t == 0 and rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
         return np.int64(1)  # the 2♣ itself
     spades = SUIT_MASKS[SPADES]
     if broken == 0 and (hand & ~spades) != 0:
@@ -238,11 +238,11 @@ def show_card(view, k, s, c, win_seat, win_card, broken):
 
 
 @njit(inline="always", cache=True)
-def apply_lead(kr, view, hands, s, c, broken):
+def apply_lead(rules, view, hands, s, c, broken):
     """Seat ``s`` leads ``c`` (legal); returns (suit led, broken)."""
     hands[s] ^= np.int64(1) << c
     led = card_suit(c)
-    if led == SPADES and broken == 0 and kr.forced_spade_lead_breaks != 0:
+    if led == SPADES and broken == 0 and rules.forced_spade_lead_breaks != 0:
         broken = 1  # only reachable when the leader holds nothing but spades
     view[V_LED_SUIT] = led
     show_card(view, 0, s, c, s, c, broken)
@@ -279,10 +279,10 @@ team_hand = njit(cache=True)(scoring.team_hand)  # the one scoring function, com
 
 
 @njit(inline="always", cache=True)
-def score(kr, view, tricks, totals, bags, points):
+def score(rules, view, tricks, totals, bags, points):
     """Score the hand (RULES.md 1.4): ``points[team]`` this hand; ``totals`` and ``bags`` updated in place."""
     for team in range(2):
-        pts, bg, _, _, _ = team_hand(kr, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
+        pts, bg, _, _, _ = team_hand(rules, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
                                      view[V_BLIND + team + 2], tricks[team], tricks[team + 2], bags[team])
         totals[team] += pts
         bags[team] = bg
@@ -291,18 +291,18 @@ def score(kr, view, tricks, totals, bags, points):
 
 # -------------------------------------------------------------------- game end
 @njit(cache=True)
-def _target_winner(kr, t0, t1):
-    if (t0 >= kr.target or t1 >= kr.target) and t0 != t1:
+def _target_winner(rules, t0, t1):
+    if (t0 >= rules.target or t1 >= rules.target) and t0 != t1:
         return 0 if t0 > t1 else 1
     return -1
 
 
 @njit(cache=True)
-def _mercy_winner(kr, t0, t1):
-    if kr.mercy == NO_MERCY:
+def _mercy_winner(rules, t0, t1):
+    if rules.mercy == NO_MERCY:
         return -1
-    m0 = t0 <= kr.mercy
-    m1 = t1 <= kr.mercy
+    m0 = t0 <= rules.mercy
+    m1 = t1 <= rules.mercy
     if m0 and m1:
         if t0 == t1:
             return -1
@@ -315,17 +315,17 @@ def _mercy_winner(kr, t0, t1):
 
 
 @njit(cache=True)
-def check_game_end(kr, t0, t1):
+def check_game_end(rules, t0, t1):
     """(winner, end code) after a hand; winner -1 and END_NONE while the game goes on."""
-    if kr.mercy_check == MERCY_BEFORE_TARGET:
-        w = _mercy_winner(kr, t0, t1)
+    if rules.mercy_check == MERCY_BEFORE_TARGET:
+        w = _mercy_winner(rules, t0, t1)
         if w >= 0:
             return w, END_MERCY
-    w = _target_winner(kr, t0, t1)
+    w = _target_winner(rules, t0, t1)
     if w >= 0:
         return w, END_TARGET
-    if kr.mercy_check != MERCY_BEFORE_TARGET:
-        w = _mercy_winner(kr, t0, t1)
+    if rules.mercy_check != MERCY_BEFORE_TARGET:
+        w = _mercy_winner(rules, t0, t1)
         if w >= 0:
             return w, END_MERCY
     return -1, END_NONE

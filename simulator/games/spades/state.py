@@ -93,7 +93,7 @@ class SpadesState:
     def __init__(self, rules: SpadesRules, *, seed: int = 0, game_id: int = 0, hand_no: int = 0,
                  dealer: int | None = None, totals=(0, 0), bags=(0, 0)):
         self.rules = rules
-        self.kr = rules.to_kernel()
+        self.compiled_rules = rules.to_kernel()
         self.seed, self.game_id, self.hand_no = int(seed), int(game_id), int(hand_no)
         self.dealer = (self.game_id + self.hand_no) & 3 if dealer is None else int(dealer)
         self.totals = np.array(totals, np.int64)
@@ -111,7 +111,7 @@ class SpadesState:
         phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, np.zeros(64, np.int64), self.hands,
                     self.rng)
         self.dealt = self.hands.copy()
-        phases.start_view(self.kr, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
+        phases.start_view(self.compiled_rules, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
         self.held = None           # the hands after the exchange, once play begins
         self.first_leader = -1
         self.plays: list[int] = []  # the cards in play order
@@ -138,7 +138,7 @@ class SpadesState:
         if p == Phase.BLIND_NIL:
             return [BLIND_NIL, NO_BLIND_NIL]
         if p == Phase.BID:
-            return ([BID_0] if self.kr.nil else []) + [BID_0 + b for b in range(self._min_bid, 14)]
+            return ([BID_0] if self.compiled_rules.nil else []) + [BID_0 + b for b in range(self._min_bid, 14)]
         if p == Phase.EXCHANGE:
             return _cards(self.hands[s] & ~self._passing)
         if p == Phase.PLAY:
@@ -166,7 +166,7 @@ class SpadesState:
 
     def game_end(self) -> tuple[int, str]:
         """(winning team or -1, how the game ended or "") after this hand."""
-        winner, end = check_game_end(self.kr, self.totals[0], self.totals[1])
+        winner, end = check_game_end(self.compiled_rules, self.totals[0], self.totals[1])
         return int(winner), "" if end == END_NONE else END_NAMES[end]
 
     # ---------------------------------------------------------------- actions
@@ -188,7 +188,7 @@ class SpadesState:
             self._passing |= 1 << action
             if popcount(self._passing) == self._n_pass:
                 giver, receiver, _ = self._gives.pop(0)
-                phases.apply_exchange(self.kr, self.view, self.hands, giver, receiver, np.int64(self._passing))
+                phases.apply_exchange(self.compiled_rules, self.view, self.hands, giver, receiver, np.int64(self._passing))
                 self._next_give()
         else:
             self._play(action)
@@ -215,7 +215,7 @@ class SpadesState:
     # ------------------------------------------------------------- internals
     def _start_bid(self) -> None:
         self._seat = int(phases.bidder(self.dealer, self._bidders))
-        min_bid, offered = phases.start_bid(self.kr, self.view, self.totals, self._seat)
+        min_bid, offered = phases.start_bid(self.compiled_rules, self.view, self.totals, self._seat)
         self._min_bid = int(min_bid)
         self._phase = Phase.BLIND_NIL if offered else Phase.BID
 
@@ -226,13 +226,13 @@ class SpadesState:
             self._start_bid()
             return
         phases.end_bidding(self.view)
-        if self.kr.blind_nil_exchange > 0:
+        if self.compiled_rules.blind_nil_exchange > 0:
             for k in range(4):
                 b_seat = int(phases.bidder(self.dealer, k))
                 if phases.exchanging_team(self.view, b_seat):
                     first = (b_seat ^ 2, b_seat, EXCHANGE_GIVE_FIRST)
                     back = (b_seat, b_seat ^ 2, EXCHANGE_GIVE_BACK)
-                    bidder_first = self.kr.exchange_order == phases.EXCHANGE_BIDDER_FIRST
+                    bidder_first = self.compiled_rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST
                     self._gives += [back, first] if bidder_first else [first, back]
         self._next_give()
 
@@ -240,10 +240,10 @@ class SpadesState:
         if self._gives:
             giver, _, role = self._gives[0]
             self._seat, self._phase, self._passing = giver, Phase.EXCHANGE, 0
-            self._n_pass = int(phases.start_exchange(self.kr, self.view, giver, role))
+            self._n_pass = int(phases.start_exchange(self.compiled_rules, self.view, giver, role))
             return
         self.held = self.hands.copy()
-        self._leader = self.first_leader = int(phases.first_leader(self.kr, self.dealer, self.hands))
+        self._leader = self.first_leader = int(phases.first_leader(self.compiled_rules, self.dealer, self.hands))
         self._phase = Phase.PLAY
         phases.start_trick(self.view, 0, self._leader)
         self._turn()
@@ -255,14 +255,14 @@ class SpadesState:
     def _legal_cards(self) -> int:
         h = self.hands[self._seat]
         if self._k == 0:
-            return int(phases.legal_leads(self.kr, self._trick, h, self._broken))
+            return int(phases.legal_leads(self.compiled_rules, self._trick, h, self._broken))
         return int(phases.legal_follows(h, self._led))
 
     def _play(self, c: int) -> None:
         s = self._seat
         self.plays.append(c)
         if self._k == 0:
-            self._led, self._broken = phases.apply_lead(self.kr, self.view, self.hands, s, c, self._broken)
+            self._led, self._broken = phases.apply_lead(self.compiled_rules, self.view, self.hands, s, c, self._broken)
             self._win_seat, self._win_card = s, c
         else:
             self._win_seat, self._win_card, self._broken = phases.apply_follow(
@@ -278,7 +278,7 @@ class SpadesState:
             phases.start_trick(self.view, self._trick, self._leader)
             self._turn()
             return
-        phases.score(self.kr, self.view, self.tricks, self.totals, self.bags, self.points)
+        phases.score(self.compiled_rules, self.view, self.tricks, self.totals, self.bags, self.points)
         self._phase = Phase.DONE
 
     def bids(self) -> tuple[tuple[int, int], ...]:
