@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import warnings
 from pathlib import Path
 
@@ -30,6 +31,9 @@ def _source_hash() -> str:
 if "NUMBA_CACHE_DIR" not in os.environ:
     base = Path(os.environ.get("TRICKSIM_CACHE", Path.home() / ".cache" / "tricksim"))
     os.environ["NUMBA_CACHE_DIR"] = str(base / f"numba-{_source_hash()}")
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:  # numba was imported first and has read its settings: tell it too
+        numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 # the strategy interface relies on first-class function types, which Numba labels experimental
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")

@@ -24,7 +24,8 @@ os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
 if os.environ["NUMBA_BOUNDSCHECK"] == "1" and "NUMBA_CACHE_DIR" not in os.environ:
     os.environ.setdefault("TRICKSIM_CACHE", str(Path.home() / ".cache" / "tricksim" / "boundscheck"))
 
-from numba.core import config as numba_config  # imported only after the environment above is set
+import tricksim.simulator  # noqa: E402,F401  (points the compile cache at its folder, then numba may load)
+from numba.core import config as numba_config  # noqa: E402  (imported only after the environment above is set)
 
 JIT_DISABLED = bool(numba_config.DISABLE_JIT)
 

@@ -1,0 +1,27 @@
+"""Compiled code is cached in the folder named after the sources' hash, never beside the sources."""
+import subprocess
+import sys
+
+CODE = """
+import os, sys
+{first}
+import tricksim.simulator.games.spades.phases as phases
+from numba.core import config
+want = os.environ["NUMBA_CACHE_DIR"]
+assert config.CACHE_DIR == want, (config.CACHE_DIR, want)
+assert phases.start_trick._cache._cache_path.startswith(want), phases.start_trick._cache._cache_path
+"""
+
+
+def run(first: str, tmp_path):
+    env = {k: v for k, v in __import__("os").environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["TRICKSIM_CACHE"] = str(tmp_path)
+    subprocess.run([sys.executable, "-c", CODE.format(first=first)], check=True, env=env)
+
+
+def test_the_cache_folder_is_the_source_hash_folder(tmp_path):
+    run("", tmp_path)
+
+
+def test_also_when_numba_was_imported_first(tmp_path):
+    run("import numba", tmp_path)
