@@ -2,6 +2,10 @@
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.needs_jit("reads where compiled functions are cached; as pure Python nothing is compiled")
+
 CODE = """
 import os, sys
 {first}
