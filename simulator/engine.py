@@ -122,7 +122,7 @@ def replay_hands(cfg: RunConfig, unit_ids, threads: int | None = None) -> pa.Tab
     ids = np.asarray(unit_ids, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
         raise RunError(f"hand ids must be within 0..{cfg.count - 1}")
-    return _compute(cfg, ids, worker_count(threads))["hands"]
+    return _compute(cfg, ids, worker_count(threads))[cfg.family.tables(cfg.mode)[-1]]
 
 
 def worker_count(threads: int | None) -> int:

@@ -46,7 +46,8 @@ class Family:
     rules_type: type
     presets: Mapping[str, object]
     build_rules: Callable                        # (preset, ["key=value", ...]) -> rules; raises ValueError
-    tables: Callable[[str], tuple[str, ...]]     # mode -> the tables a run writes, one file each per shard
+    tables: Callable[[str], tuple[str, ...]]     # mode -> the tables a run writes, one file each per shard;
+                                                 # the last has one row per dealt unit (Spades: hands)
     encoding: Encoding                           # how those tables' columns are written
     default_shard: Mapping[str, int]             # mode -> about this many units per shard (one a worker in memory)
     compute: Callable                            # (cfg, unit ids, workers) -> {table: pa.Table} for those units

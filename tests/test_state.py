@@ -4,6 +4,7 @@ import random
 import numpy as np
 import pytest
 
+from tricksim.simulator.bits import cards_of, popcount
 from tricksim.simulator.engine import RunConfig, run_to_tables
 from tricksim.simulator.games.spades.kernel import score_hand
 from tricksim.simulator.games.spades.rules import build_rules
@@ -97,24 +98,16 @@ def test_actions_legality_observation_and_log():
     assert s.current_player() == 2 and all(int(s.hands[2]) >> c & 1 for c in given)
     for c in s.legal_actions()[-3:]:
         s.apply(c)
-    assert s.phase == Phase.PLAY and [popcount_of(h) for h in s.held] == [13] * 4
+    assert s.phase == Phase.PLAY and [popcount(h) for h in s.held] == [13] * 4
     rnd = random.Random(0)
     while not s.is_terminal():
         s.apply(rnd.choice(s.legal_actions()))
-    assert sorted(s.plays) == sorted(c for h in s.held for c in cards_in(h))
+    assert sorted(s.plays) == sorted(c for h in s.held for c in cards_of(h))
     assert sum(s.tricks) == 13 and len(s.events) == 1 + 2 * 3 + 6 + 52
     assert s.legal_actions() == [] and s.current_player() == -1
     bids = [b for b, _ in s.bids()]
     want, _ = score_hand(s.rules, bids, [bl for _, bl in s.bids()], list(s.tricks))
     assert s.scores() == want
-
-
-def popcount_of(mask) -> int:
-    return bin(int(mask)).count("1")
-
-
-def cards_in(mask) -> list[int]:
-    return [c for c in range(64) if int(mask) >> c & 1]
 
 
 def test_a_random_walk_of_legal_actions_always_ends_with_every_card_played():

@@ -25,7 +25,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.bits import cards_of, lowest_bit, mask_of, popcount
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
 from tricksim.simulator.games.spades.kernel import deck_template
@@ -105,9 +105,7 @@ class SpadesState:
         self.rng = np.zeros(1, np.uint64)
         self.events: list[Event] = []
         tpl = deck_template(rules)
-        deck_mask = np.int64(0)
-        for c in tpl:
-            deck_mask |= np.int64(1) << np.int64(c)
+        deck_mask = np.int64(mask_of(tpl))
         phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, np.zeros(64, np.int64), self.hands,
                     self.rng)
         self.dealt = self.hands.copy()
@@ -140,9 +138,9 @@ class SpadesState:
         if p == Phase.BID:
             return ([BID_0] if self.compiled_rules.nil else []) + [BID_0 + b for b in range(self._min_bid, 14)]
         if p == Phase.EXCHANGE:
-            return _cards(self.hands[s] & ~self._passing)
+            return cards_of(self.hands[s] & ~self._passing)
         if p == Phase.PLAY:
-            return _cards(self._legal_cards())
+            return cards_of(self._legalcards_of())
         return []
 
     def observation(self, seat: int) -> Observation:
@@ -204,9 +202,9 @@ class SpadesState:
         if self._phase == Phase.BID:
             return BID_0 + int(bid(s, self.hands[s], view, params, self.rng))
         if self._phase == Phase.EXCHANGE:
-            return _cards(exchange(s, self.hands[s], view, params, self.rng))
+            return cards_of(exchange(s, self.hands[s], view, params, self.rng))
         if self._phase == Phase.PLAY:
-            legal = self._legal_cards()
+            legal = self._legalcards_of()
             if legal & (legal - 1) == 0:
                 return int(lowest_bit(legal))  # one legal card: the kernel does not ask
             return int(play(s, self.hands[s], legal, view, params, self.rng))
@@ -252,7 +250,7 @@ class SpadesState:
         self._seat = (self._leader + self._k) & 3
         self.view[V_SEAT] = self._seat
 
-    def _legal_cards(self) -> int:
+    def _legalcards_of(self) -> int:
         h = self.hands[self._seat]
         if self._k == 0:
             return int(phases.legal_leads(self.compiled_rules, self._trick, h, self._broken))
@@ -284,12 +282,3 @@ class SpadesState:
     def bids(self) -> tuple[tuple[int, int], ...]:
         """(bid, blind) of each seat; bid -1 before it has bid."""
         return tuple((int(self.view[V_BID + s]), int(self.view[V_BLIND + s])) for s in range(4))
-
-
-def _cards(mask) -> list[int]:
-    out, m = [], int(mask) & ((1 << 64) - 1)
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
