@@ -8,6 +8,9 @@ A run directory (the engine's output contract)::
     RUN/hands/*.parquet      one row per hand
     RUN/games/*.parquet      one row per game (games mode only)
 
+A Tarot run (game='tarot', mode='deals') has ``RUN/deals/*.parquet``, one row per deal: its
+files take the place of the hand files (``Run.iter_hands`` reads them; analysis/tarot.py uses them).
+
 :func:`open_run` validates the directory and returns a :class:`Run`. Data are
 read with column projection, one record batch at a time
 (:meth:`Run.iter_hands`), so a 50-million-hand run never has to fit in
@@ -25,33 +28,34 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 __all__ = [
-    "AnalysisError",
-    "Run",
-    "open_run",
-    "open_runs",
-    "batch_arrays",
-    "table_arrays",
-    "atomic_output",
     "DEFAULT_BATCH_ROWS",
     "HAND_SEAT_COLUMNS",
+    "AnalysisError",
+    "Run",
+    "atomic_output",
+    "batch_arrays",
+    "open_run",
+    "open_runs",
+    "table_arrays",
 ]
 
 DEFAULT_BATCH_ROWS = 131_072
 
 #: per-seat hand columns: name pattern -> seats 0..3
 HAND_SEAT_COLUMNS = ("dealt", "held", "bid", "blind", "tricks")
-MODES = ("hands", "games")
-GAMES = ("spades",)
+MODES = {"spades": ("hands", "games"), "tarot": ("deals",)}
+GAMES = tuple(MODES)
+UNIT_TABLE = {"spades": "hands", "tarot": "deals"}  # the table with one row per dealt unit
 
 
 class AnalysisError(ValueError):
@@ -101,6 +105,10 @@ class Run:
     @property
     def mode(self) -> str:
         return self.manifest["mode"]
+
+    @property
+    def game(self) -> str:
+        return self.manifest["game"]
 
     @property
     def is_games(self) -> bool:
@@ -274,17 +282,18 @@ def open_run(path) -> Run:
     if game not in GAMES:
         raise _fail(p, f"game={game!r} runs are not supported by this analysis (supported: {', '.join(GAMES)})")
     mode = manifest["mode"]
-    if mode not in MODES:
-        raise _fail(mf, f"unknown mode {mode!r} (expected hands | games)")
+    if mode not in MODES[game]:
+        raise _fail(mf, f"unknown mode {mode!r} (expected {' | '.join(MODES[game])})")
     seats = manifest.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) != 4):
         raise _fail(mf, "'seats' must be a list of 4 strategy specs")
     rules = manifest.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise _fail(mf, "'rules' must be an object of rule flags")
-    hand_files = tuple(sorted((p / "hands").glob("*.parquet")))
+    units = UNIT_TABLE[game]
+    hand_files = tuple(sorted((p / units).glob("*.parquet")))
     if not hand_files:
-        raise _fail(p, "no hand data: hands/*.parquet is empty or missing (was the run interrupted?)")
+        raise _fail(p, f"no data: {units}/*.parquet is empty or missing (was the run interrupted?)")
     game_files = tuple(sorted((p / "games").glob("*.parquet")))
     if mode == "games" and not game_files:
         raise _fail(p, "mode='games' but games/*.parquet is empty or missing (was the run interrupted?)")

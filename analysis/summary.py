@@ -75,6 +75,10 @@ def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
     Every rate carries its 95 % Wilson interval and n; every mean its 95 % t
     interval and n. Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run.
     """
+    if open_run(run_dir).game == "tarot":
+        from .tarot import summarize_tarot
+
+        return summarize_tarot(run_dir, batch_rows=batch_rows)
     r = summary_numbers(run_dir, batch_rows=batch_rows)
     run = r["run"]
     t0, t1 = run.team_strategies()

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping, Protocol
+from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -51,6 +52,9 @@ class Family:
     encoding: Encoding                           # how those tables' columns are written
     default_shard: Mapping[str, int]             # mode -> about this many units per shard (one a worker in memory)
     compute: Callable                            # (cfg, unit ids, workers) -> {table: pa.Table} for those units
+    default_preset: str
+    default_strategies: tuple[str, ...]          # the first one installed plays when none is given
+    partnerships: bool = False                   # seats s and s + 2 play together (Spades' teams)
     describe: str = ""
 
     def __post_init__(self):

@@ -12,8 +12,6 @@ import sys
 
 import click
 
-PLANNED = {"tarot": "French Tarot (docs/rules.md) is planned but not implemented yet"}
-
 
 class InputError(click.ClickException):
     """Bad user input: one line on stderr, exit code 2."""
@@ -26,8 +24,7 @@ def _game(ctx, param, value):
 
     if value in names():
         return value
-    why = f" ({PLANNED[value]})" if value in PLANNED else ""
-    raise InputError(f"unknown game {value!r}{why}: allowed {' | '.join(names())}")
+    raise InputError(f"unknown game {value!r}: allowed {' | '.join(names())}")
 
 
 def _fail_from(exc: Exception):
@@ -59,10 +56,14 @@ def cli():
 
 # ------------------------------------------------------------------ simulate
 def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
+    from tricksim.simulator.family import family
     from tricksim.strategies.registry import parse_spec
 
-    default = strategy or default_strategy()
-    specs = [default] * 4
+    fam = family(game)
+    if team and not fam.partnerships:
+        raise InputError(f"--team is for partnership games; {game} has none: use --seat N=SPEC")
+    default = strategy or default_strategy(game)
+    specs = [default] * fam.seats
     for item in team:
         t, sep, spec = item.partition("=")
         if not sep or t.strip() not in ("0", "1"):
@@ -70,58 +71,71 @@ def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], tea
         specs[int(t)] = specs[int(t) + 2] = spec
     for item in seat:
         s, sep, spec = item.partition("=")
-        if not sep or s.strip() not in ("0", "1", "2", "3"):
-            raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N = 0, 1, 2 or 3")
+        if not sep or not s.strip().isdigit() or int(s) >= fam.seats:
+            raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N from 0 to {fam.seats - 1}")
         specs[int(s)] = spec
     return tuple(parse_spec(s, game) for s in specs)
 
 
-def default_strategy() -> str:
+def default_strategy(game: str = "spades") -> str:
+    """The game's preferred strategy among those installed."""
     import importlib.util
 
-    return "heuristic" if importlib.util.find_spec("tricksim.strategies.spades.heuristic") else "simple"
+    from tricksim.simulator.family import family
+
+    names = family(game).default_strategies
+    return next((n for n in names if importlib.util.find_spec(f"tricksim.strategies.{game}.{n}")), names[-1])
 
 
 @cli.command()
 @click.argument("game", metavar="GAME", callback=_game)
-@click.option("--preset", default="cardems", show_default=True, help="Rule set: cardems | zone | classic.")
+@click.option("--preset", help="Rule set (default: the game's first): spades cardems | zone | classic; tarot cardavia.")
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-              help="Override one rule flag (repeatable); see `tricksim rules spades`.")
-@click.option("--hands", type=click.IntRange(1), help="Simulate N independent hands (fresh scores each).")
-@click.option("--games", type=click.IntRange(1), help="Simulate N whole games to the target.")
+              help="Override one rule flag (repeatable); see `tricksim rules GAME`.")
+@click.option("--hands", type=click.IntRange(1), help="Spades: simulate N independent hands (fresh scores each).")
+@click.option("--games", type=click.IntRange(1), help="Spades: simulate N whole games to the target.")
+@click.option("--deals", type=click.IntRange(1), help="Tarot: simulate N deals (void deals count).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
 @click.option("--strategy", metavar="SPEC", help="Strategy for all seats: NAME[:param=value,...].")
 @click.option("--seat", multiple=True, metavar="N=SPEC", help="Strategy for seat N (repeatable).")
-@click.option("--team", multiple=True, metavar="T=SPEC", help="Strategy for team T: 0 = seats 0,2; 1 = seats 1,3.")
+@click.option("--team", multiple=True, metavar="T=SPEC",
+              help="Spades: strategy for team T: 0 = seats 0,2; 1 = seats 1,3.")
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
               help="Games mode: hands after which a game ends with end='limit'.")
-@click.option("--record-plays", is_flag=True, help="Also store the 52 cards of each hand in play order.")
+@click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")
 @click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
-@click.option("--shard-size", type=click.IntRange(1, 1 << 24), help="Hands or games per output file.")
+@click.option("--shard-size", type=click.IntRange(1, 1 << 24), help="Hands, games or deals per output file.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
-def simulate(game, preset, rules, hands, games, seed, out, strategy, seat, team, hand_limit, record_plays, overwrite,
-             resume, threads, shard_size, quiet):
-    """Simulate hands or games and write a Parquet run directory.
+def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat, team, hand_limit, record_plays,
+             overwrite, resume, threads, shard_size, quiet):
+    """Simulate hands, games or deals and write a Parquet run directory.
 
     \b
-    Example:
+    Examples:
       tricksim simulate spades --preset classic --games 20000 --seed 1 --out data/classic
+      tricksim simulate tarot --deals 100000 --seed 1 --out data/tarot
     """
-    if (hands is None) == (games is None):
-        raise InputError("give exactly one of --hands N or --games N")
+    from tricksim.simulator.family import family as family_of
+
+    fam = family_of(game)
+    counts = {"hands": hands, "games": games, "deals": deals}
+    given = [m for m, n in counts.items() if n is not None]
+    if len(given) != 1 or given[0] not in fam.modes:
+        raise InputError(f"{game} needs exactly one of " + " or ".join(f"--{m} N" for m in fam.modes))
+    mode = given[0]
     from tricksim.simulator.engine import RunConfig, RunError, run
-    from tricksim.simulator.family import family
     from tricksim.simulator.rules import RulesError
     from tricksim.simulator.rundir import RunDirError
     from tricksim.strategies.registry import StrategyError
 
     try:
-        cfg = RunConfig(game=game, rules=family(game).build_rules(preset, rules), preset=preset,
+        preset = preset or fam.default_preset
+        cfg = RunConfig(game=game, rules=fam.build_rules(preset, rules), preset=preset,
                         seats=_seat_strategies(game, strategy, seat, team),
-                        seed=seed, mode="hands" if hands else "games", count=hands or games,
+                        seed=seed, mode=mode, count=counts[mode],
                         hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
         info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False)
     except (RulesError, StrategyError, RunError, RunDirError) as e:
@@ -265,10 +279,11 @@ def rules_cmd(game, preset):
         raise InputError(f"unknown preset {preset!r}: allowed {' | '.join(presets)}")
     flags = fam.rules_type.flag_names()
     width = max(len(name) for name in flags)
-    header = "flag".ljust(width) + "".join(n.rjust(16) for n in names) + "   allowed / meaning"
+    column = max(16, 1 + max(len(_show(getattr(presets[n], f))) for n in names for f in flags))
+    header = "flag".ljust(width) + "".join(n.rjust(column) for n in names) + "   allowed / meaning"
     lines = [header, "-" * len(header)]
     for name in flags:
-        vals = "".join(_show(getattr(presets[n], name)).rjust(16) for n in names)
+        vals = "".join(_show(getattr(presets[n], name)).rjust(column) for n in names)
         allowed = "{}..{}".format(*spec.int_ranges[name]) if name in spec.int_ranges else spec.allowed(name)
         lines.append(f"{name.ljust(width)}{vals}   {allowed}: {spec.help[name]}")
     lines.append("")
@@ -285,16 +300,25 @@ def _show(v) -> str:
 
 
 @cli.command(name="strategies")
-def strategies_cmd():
-    """List the strategies and their parameters."""
+@click.argument("game", metavar="[GAME]", required=False, callback=lambda ctx, p, v: v and _game(ctx, p, v))
+def strategies_cmd(game):
+    """List the strategies of GAME (default: every game) and their parameters."""
+    from tricksim.simulator.family import names
     from tricksim.strategies.registry import available
 
-    for name, s in available().items():
-        click.echo(f"{name}: {s.description}")
-        for p in s.params:
-            default = p.choices[int(p.default)] if p.choices else f"{p.default:g}"
-            allowed = f" ({' | '.join(p.choices)})" if p.choices else ""
-            click.echo(f"    {p.name} = {default}{allowed}  {p.help}")
+    for g in [game] if game else names():
+        if not game:
+            click.echo(f"[{g}]")
+        for name, s in available(g).items():
+            _show_strategy(name, s)
+
+
+def _show_strategy(name, s):
+    click.echo(f"{name}: {s.description}")
+    for p in s.params:
+        default = p.choices[int(p.default)] if p.choices else f"{p.default:g}"
+        allowed = f" ({' | '.join(p.choices)})" if p.choices else ""
+        click.echo(f"    {p.name} = {default}{allowed}  {p.help}")
 
 
 def main(argv=None):

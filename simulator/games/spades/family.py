@@ -16,5 +16,8 @@ FAMILY = Family(
     encoding=ENCODING,
     default_shard={"hands": 1 << 18, "games": 1 << 13},
     compute=batch.compute,
+    default_preset="cardems",
+    default_strategies=("heuristic", "simple"),
+    partnerships=True,
     describe="Spades for four in two partnerships (RULES.md Part 1)",
 )

@@ -1,0 +1,1 @@
+"""French Tarot (RULES.md Part 2): the second game family."""

@@ -1,0 +1,49 @@
+"""Driving the Tarot batch kernel: deal ids in, the ``deals`` table out (as ``games/spades/batch.py``)."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from tricksim.simulator.family import PolicyFault
+from tricksim.simulator.games.tarot import kernel
+from tricksim.simulator.games.tarot.tables import deals_table
+
+MIN_SPLIT = 256  # fewest deals worth a thread of their own
+FAULTS = {kernel.ERR_BID: "an illegal bid {}", kernel.ERR_DISCARD: "an illegal discard {}",
+          kernel.ERR_POIGNEE: "an illegal poignée level {}", kernel.ERR_PLAY: "an illegal card {}"}
+
+
+def compute(cfg, deal_ids: np.ndarray, workers: int = 1) -> dict:
+    """The deals table of ``deal_ids``, in that order, computed on ``workers`` threads; raises PolicyFault
+    when a strategy broke the rules."""
+    deal_ids = np.ascontiguousarray(deal_ids, np.int64)
+    params = np.ascontiguousarray(np.stack([s.params for s in cfg.seats]), dtype=np.float64)
+    functions = [tuple(s.functions) for s in cfg.seats]
+    policies = tuple(tuple(f[slot] for f in functions) for slot in range(5))
+    n = deal_ids.size
+    words = np.empty((n, kernel.N_WORDS), np.int64)
+    small = np.empty((n, kernel.N_SMALL), np.int8)
+    ints = np.empty((n, kernel.N_INTS), np.int32)
+    plays = np.empty((n if cfg.record_plays else 1, kernel.N_PLAYS), np.int8)
+    errors = np.zeros((n, 4), np.int64)
+    run = kernel.kernel_for()
+    rules = cfg.rules.to_kernel()
+
+    def part(lo, hi):  # rows lo..hi-1: views of the blocks, written in place
+        run(rules, *policies, params, np.int64(cfg.seed), deal_ids[lo:hi], cfg.record_plays, words[lo:hi],
+            small[lo:hi], ints[lo:hi], plays[lo:hi] if cfg.record_plays else plays, errors[lo:hi])
+
+    if workers > 1 and n >= 2 * MIN_SPLIT:
+        bounds = np.linspace(0, n, min(workers, n // MIN_SPLIT) + 1).astype(int)
+        with ThreadPoolExecutor(max_workers=len(bounds) - 1) as pool:
+            list(pool.map(lambda i: part(bounds[i], bounds[i + 1]), range(len(bounds) - 1)))
+    else:
+        part(0, n)
+    bad = np.flatnonzero(errors[:, 0])
+    if bad.size:
+        code, deal_id, seat, value = errors[bad[0]]
+        raise PolicyFault(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made "
+                          f"{FAULTS[int(code)].format(value)} in deal {deal_id}")
+    return {"deals": deals_table([s.spec for s in cfg.seats], deal_ids, words, small, ints,
+                                 plays if cfg.record_plays else None)}

@@ -1,0 +1,94 @@
+"""French Tarot rule sets (RULES.md Part 2): one validated, frozen record per variant.
+
+Every **[decision]** of RULES.md 2.9 is a flag whose default is the decision; the other values
+are the alternatives a user may want to compare (docs/rules.md, "Tarot rule flags"). Validation,
+parsing and the kernel conversion are the core's (``tricksim.simulator.rules``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import NamedTuple
+
+from tricksim.simulator.rules import Flags, RuleSet
+from tricksim.simulator.rules import build_rules as _build_rules
+
+# enum flags: allowed values in kernel order (index = kernel code; the default first)
+CHOICES = {
+    "discard_trumps": ("exact", "free"),
+    "poignee_hand": ("before_first_card", "as_dealt"),
+    "poignee_excuse": ("all_trumps_shown", "always"),
+    "poignee_four_kings": ("taker_after_discard", "never"),
+    "chelem_defenders_slam": ("both", "announcement_only"),
+    "excuse_last_trick": ("either_side", "announced_only"),
+    "target_oudlers": ("counted", "held"),
+    "excuse_lead": ("allowed", "forbidden"),
+}
+
+INT_RANGES: dict[str, tuple[int, int]] = {}
+
+HELP = {
+    "petit_sec_redeal": "[decision] a hand as dealt with the Petit as its only trump and no Excuse voids the deal "
+                        "(judged before any bid)",
+    "discard_trumps": "[decision] exact: non-oudler trumps only to make up for fewer than 6 discardable suit cards, "
+                      "all of those then discarded; free: any card but kings and oudlers (trumps shown)",
+    "poignee_hand": "[decision] the hand a poignée is judged on: before the player's first card (the taker's after "
+                    "the discard), or as dealt (the taker's 18 cards before the chien)",
+    "poignee_excuse": "[decision] the Excuse stands in for a trump only when every trump held is shown, or always",
+    "poignee_four_kings": "[decision] a taker with the four kings after a discard may count discarded trumps in a "
+                          "triple poignée (the Excuse not among the 15), or never",
+    "chelem_defenders_slam": "[decision] Chelem announced and all tricks to the defenders: both -200s apply, "
+                             "or the failed announcement alone",
+    "excuse_last_trick": "[decision] the Excuse led to the last trick by a side that won the 17 others wins it: "
+                         "for either side, or only after the taker announced Chelem",
+    "target_oudlers": "[decision] oudlers that set the target: those counted for the taker at the end, or those "
+                      "the taker held at the first trick",
+    "excuse_lead": "[decision] the Excuse may be led (the next card sets the suit), or only as the last card held",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TarotRules(RuleSet):
+    petit_sec_redeal: bool = True
+    discard_trumps: str = "exact"
+    poignee_hand: str = "before_first_card"
+    poignee_excuse: str = "all_trumps_shown"
+    poignee_four_kings: str = "taker_after_discard"
+    chelem_defenders_slam: str = "both"
+    excuse_last_trick: str = "either_side"
+    target_oudlers: str = "counted"
+    excuse_lead: str = "allowed"
+
+    @property
+    def seats(self) -> int:
+        return 4  # the 3- and 5-player variants will be presets with their own deal sizes
+
+    def to_kernel(self) -> KernelRules:
+        return KernelRules(**self.kernel_values())
+
+
+class KernelRules(NamedTuple):
+    """All-int64 view of TarotRules for the kernels (enums as their index in CHOICES)."""
+
+    petit_sec_redeal: int
+    discard_trumps: int
+    poignee_hand: int
+    poignee_excuse: int
+    poignee_four_kings: int
+    chelem_defenders_slam: int
+    excuse_last_trick: int
+    target_oudlers: int
+    excuse_lead: int
+
+
+assert KernelRules._fields == tuple(f.name for f in fields(TarotRules))
+TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP)
+
+PRESETS: dict[str, TarotRules] = {
+    # 003 Cardavia, four players, with the decisions of RULES.md 2.9
+    "cardavia": TarotRules(),
+}
+
+
+def build_rules(preset: str = "cardavia", overrides: list[str] | tuple[str, ...] = ()) -> TarotRules:
+    """A preset plus ``key=value`` overrides, validated; raises RulesError."""
+    return _build_rules(PRESETS, preset, overrides)

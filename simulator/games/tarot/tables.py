@@ -1,0 +1,62 @@
+"""The Tarot run table: ``deals``, one row per dealt deal (void ones too); docs/output.md documents it."""
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from tricksim.simulator.columns import column, dictionary_column
+from tricksim.simulator.games.tarot import kernel as k
+from tricksim.simulator.rundir import Encoding, required_schema
+
+SEATS = range(4)
+DEALS_SCHEMA = required_schema(
+    [("deal_id", pa.int64()), ("dealer", pa.int8())]
+    + [(f"dealt_{w}_{s}", pa.int64()) for s in SEATS for w in ("lo", "hi")]
+    + [("chien_lo", pa.int64()), ("chien_hi", pa.int64()), ("void", pa.int8())]
+    + [(f"bid_{s}", pa.int8()) for s in SEATS]
+    + [("taker", pa.int8()), ("contract", pa.int8()), ("discard_lo", pa.int64()), ("discard_hi", pa.int64())]
+    + [(f"poignee_{w}_{s}", pa.int64()) for s in SEATS for w in ("lo", "hi")]
+    + [("chelem", pa.int8()), ("first_leader", pa.int8()), ("taker_points", pa.int16()), ("oudlers", pa.int8()),
+       ("target", pa.int8()), ("won", pa.int8()), ("petit_au_bout", pa.int8()), ("poignee", pa.int16()),
+       ("slam", pa.int8())]
+    + [(f"score_{s}", pa.int32()) for s in SEATS]
+    + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in SEATS]
+)
+PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=False)), nullable=False)
+
+ENCODING = Encoding(
+    compressed=("plays",),
+    delta=("deal_id", "dealer", "bid_", "taker", "contract", "first_leader", "score_", "taker_points", "target"),
+    no_dictionary=("dealt_", "chien_", "discard_", "poignee_lo", "poignee_hi", "plays"),
+    statistics=("deal_id",),
+)
+
+
+def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, small: np.ndarray, ints: np.ndarray,
+                plays: np.ndarray | None) -> pa.Table:
+    """The deals table from the kernel's blocks (``kernel.W_*``, ``S_*``, ``I_*`` name their rows)."""
+    n = deal_ids.shape[0]
+    arrays = [column(deal_ids), column(small[:, k.S_DEALER])]
+    arrays += [column(words[:, k.W_DEALT + i]) for i in range(8)]
+    arrays += [column(words[:, k.W_CHIEN]), column(words[:, k.W_CHIEN + 1]), column(small[:, k.S_VOID])]
+    arrays += [column(small[:, k.S_BID + s]) for s in SEATS]
+    arrays += [column(small[:, k.S_TAKER]), column(small[:, k.S_CONTRACT]), column(words[:, k.W_DISCARD]),
+               column(words[:, k.W_DISCARD + 1])]
+    arrays += [column(words[:, k.W_POIGNEE + i]) for i in range(8)]
+    arrays += [column(small[:, k.S_CHELEM]), column(small[:, k.S_FIRST_LEADER]),
+               column(ints[:, k.I_TAKER_POINTS].astype(np.int16)), column(small[:, k.S_OUDLERS]),
+               column(ints[:, k.I_TARGET].astype(np.int8)), column(small[:, k.S_WON]),
+               column(small[:, k.S_PETIT_AU_BOUT]),
+               column(ints[:, k.I_POIGNEE].astype(np.int16)), column(small[:, k.S_SLAM])]
+    arrays += [column(ints[:, k.I_SCORE + s]) for s in SEATS]
+    no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
+    arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
+    schema = DEALS_SCHEMA
+    if plays is not None:
+        played = small[:, k.S_VOID] == 0
+        offsets = np.zeros(n + 1, np.int32)
+        np.cumsum(np.where(played, k.N_PLAYS, 0), out=offsets[1:])
+        values = np.ascontiguousarray(plays[played]).reshape(-1)
+        arrays.append(pa.ListArray.from_arrays(column(offsets), column(values)))
+        schema = schema.append(PLAYS_FIELD)
+    return pa.Table.from_arrays(arrays, schema=schema)

@@ -1,0 +1,1 @@
+"""The built-in Tarot strategies: one module each, registered under the game "tarot"."""
