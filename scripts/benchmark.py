@@ -1,4 +1,4 @@
-"""Speed and memory benchmark of the Spades engine (figures for README.md).
+"""Speed and memory benchmark of the engine, Spades and Tarot (figures for docs/performance.md).
 
 Measures, in one process and one run so that ratios are comparable on a
 noisy shared machine. Repeated figures are the median of ``--repeat`` runs with
@@ -15,6 +15,10 @@ whose runs are adjacent in time, then their median:
 * a warm-cache 10,000-hand run of the real command line (wall time of a new
   process, imports and cache loading included);
 * peak resident memory of a large run (``--big N`` hands, in a subprocess);
+* Tarot (``--part tarot`` for this part alone): deals/s end to end with the default players
+  (``heuristic``), full deals schema without plays, for 1 and 2 threads, taking turns with the
+  Spades hands/s of its default players, and their ratio within each round; the first run with an
+  empty compile cache (a new process, wall time) and a warm 10,000-deal command;
 * how the machine's core time went during the hands and the games runs (``/proc/stat``: busy,
   idle, and steal, the share the hypervisor gave to other guests), to tell a slow spell of this
   shared machine from a slow change.
@@ -26,6 +30,7 @@ Usage::
     python scripts/benchmark.py --repeat 41      # the README's latest figures: 97 % intervals narrow
                                                  # enough to tell a thread ratio of 1.8 (~13 min)
     python scripts/benchmark.py --big 100000000  # adds the 100-million-hand memory run
+    python scripts/benchmark.py --part tarot     # the Tarot figures only (~2 min)
 """
 from __future__ import annotations
 
@@ -49,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 from tricksim.analysis.stats import Estimate, median_ci  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run  # noqa: E402
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
+from tricksim.simulator.games.tarot.rules import PRESETS as TAROT_PRESETS  # noqa: E402
 from tricksim.strategies.registry import available, parse_spec  # noqa: E402
 
 
@@ -121,16 +127,43 @@ def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
     return {k: v / hands * 1e6 for k, v in cpu.items()}
 
 
-def cli_wall(args: list[str], repeat: int) -> list[float]:
+def cli_wall(args: list[str], repeat: int, env: dict | None = None, warm: bool = True) -> list[float]:
+    """Wall seconds of ``repeat`` new processes running ``tricksim ARGS`` (``warm``: after one uncounted
+    call that fills the compile cache)."""
     times = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(repeat + 1):  # the first call warms the cache and is not counted
+        for i in range(repeat + warm):
             t = time.perf_counter()
             subprocess.run([sys.executable, "-m", "tricksim.cli", *args, "--out", f"{tmp}/r{i}", "--quiet"],
-                           check=True, cwd=ROOT)
-            if i:
+                           check=True, cwd=ROOT, env=env)
+            if i or not warm:
                 times.append(time.perf_counter() - t)
     return times
+
+
+def cold_compile_wall(args: list[str]) -> float:
+    """Wall seconds of ``tricksim ARGS`` in a new process with an empty compile cache of its own."""
+    with tempfile.TemporaryDirectory() as cache:
+        return cli_wall(args, 1, env={**os.environ, "NUMBA_CACHE_DIR": cache}, warm=False)[0]
+
+
+def tarot_figures(a, res: dict, raw: dict) -> None:
+    """Tarot deals/s with the default players beside Spades hands/s with its own, in the same rounds."""
+    spades_cfg = RunConfig(rules=PRESETS["cardems"], seats=(parse_spec("heuristic"),) * 4, seed=1, mode="hands",
+                           count=a.hands)
+    tarot_cfg = RunConfig(game="tarot", rules=TAROT_PRESETS["cardavia"],
+                          seats=(parse_spec("heuristic", game="tarot"),) * 4, seed=1, mode="deals", count=a.deals)
+    times = timed_runs({"spades": (spades_cfg, 2), "tarot_2": (tarot_cfg, 2), "tarot_1": (tarot_cfg, 1)}, a.repeat)
+    ws, w2, w1 = walls(times["spades"]), walls(times["tarot_2"]), walls(times["tarot_1"])
+    raw.update({"spades_heuristic_2_threads": list(ws), "tarot_2_threads": list(w2), "tarot_1_thread": list(w1)})
+    res["spades_heuristic_hands_per_s_2_threads"] = median_ci(a.hands / ws)
+    res["tarot_deals_per_s_2_threads"] = median_ci(a.deals / w2)
+    res["tarot_deals_per_s_1_thread"] = median_ci(a.deals / w1)
+    res["tarot_deals_vs_spades_hands_per_round"] = median_ci((a.deals / w2) / (a.hands / ws))
+    res["tarot_thread_scaling_per_round"] = median_ci(w1 / w2)
+    res["tarot_cold_compile_first_run_s"] = cold_compile_wall(["simulate", "tarot", "--deals", "10000"])
+    raw["tarot_warm_cli"] = cli_wall(["simulate", "tarot", "--deals", "10000"], a.repeat)
+    res["tarot_warm_cli_10000_deals_s"] = median_ci(raw["tarot_warm_cli"])
 
 
 def peak_memory_run(hands: int) -> tuple[float, float]:
@@ -156,20 +189,31 @@ def main():
     ap.add_argument("--repeat", type=positive, default=5,
                     help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%, 41: 97 %%)")
     ap.add_argument("--big", type=int, default=0, help="hands of the peak-memory run (0 = skip)")
+    ap.add_argument("--deals", type=positive, default=1_000_000, help="Tarot deals per timed run")
+    ap.add_argument("--part", choices=("all", "spades", "tarot"), default="all", help="which figures to measure")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
 
-    simple = (parse_spec("simple"),) * 4
-    rules = PRESETS["cardems"]
     res = {"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
            "command": " ".join(["python", "scripts/benchmark.py", *sys.argv[1:]])}
+    raw = {}
+    if a.part in ("all", "tarot"):
+        tarot_figures(a, res, raw)
+    if a.part in ("all", "spades"):
+        spades_figures(a, res, raw)
+    report(a, res, raw)
+
+
+def spades_figures(a, res: dict, raw: dict) -> None:
+    simple = (parse_spec("simple"),) * 4
+    rules = PRESETS["cardems"]
     hands_cfg = RunConfig(rules=rules, seats=simple, seed=1, mode="hands", count=a.hands)
     before = host_cpu()
     times = timed_runs({"1": (hands_cfg, 1), "2": (hands_cfg, 2)}, a.repeat)
     res["host_cpu_during_hands_runs"] = host_share(before, host_cpu())
     w1, w2 = walls(times["1"]), walls(times["2"])
     # every timing in run order, for the JSON only: runs of the benchmark can be pooled later
-    raw = {"hands_1_thread": list(w1), "hands_2_threads": list(w2)}
+    raw.update({"hands_1_thread": list(w1), "hands_2_threads": list(w2)})
     res["hands_per_s_1_thread"] = median_ci(a.hands / w1)
     res["hands_per_s_2_threads"] = median_ci(a.hands / w2)
     # the issue's figure as the README has always given it, and the same from each round's pair of
@@ -200,6 +244,9 @@ def main():
         mib, secs = peak_memory_run(a.big)
         res[f"peak_rss_mib_{a.big}_hands"] = mib
         res[f"seconds_{a.big}_hands"] = secs
+
+
+def report(a, res: dict, raw: dict) -> None:
     print(f"(figures with [lo, hi]: the median of --repeat {a.repeat} runs and a distribution-free interval "
           f"for it, {100 * min_conf(res):.1f} % or more)")
     for k, v in res.items():

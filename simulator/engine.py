@@ -110,18 +110,22 @@ def compute_shard(cfg: RunConfig, index: int, workers: int = 1) -> Tables:
     return _compute(cfg, np.arange(first, first + n, dtype=np.int64), workers)
 
 
-def replay_hands(cfg: RunConfig, unit_ids, threads: int | None = None) -> pa.Table:
-    """Rows of just the units (hands) ``unit_ids`` of the hands-mode run ``cfg`` describes.
+INDEPENDENT_MODES = ("hands", "deals")  # modes whose units start from nothing: each depends on (seed, id) alone
 
-    Hand ``i`` of a hands-mode run depends only on (seed, i), so this gives the
-    same deals as the full run; with other seat strategies it answers "what
+
+def replay_units(cfg: RunConfig, unit_ids, threads: int | None = None) -> pa.Table:
+    """Rows of just the units ``unit_ids`` (Spades hands, Tarot deals) of the run ``cfg`` describes.
+
+    Unit ``i`` of a hands or deals run depends only on (seed, i), so this gives the
+    same cards as the full run; with other seat strategies it answers "what
     if this seat had played differently on the same cards".
     """
-    if cfg.mode != "hands":
-        raise RunError("replaying single hands needs a hands-mode run (games depend on the score so far)")
+    if cfg.mode not in INDEPENDENT_MODES:
+        raise RunError(f"replaying single units needs a {' or '.join(INDEPENDENT_MODES)} run (games depend on "
+                       "the score so far)")
     ids = np.asarray(unit_ids, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
-        raise RunError(f"hand ids must be within 0..{cfg.count - 1}")
+        raise RunError(f"unit ids must be within 0..{cfg.count - 1}")
     return _compute(cfg, ids, worker_count(threads))[cfg.family.tables(cfg.mode)[-1]]
 
 
@@ -227,7 +231,7 @@ __all__ = [
     "RunConfig",
     "RunError",
     "compute_shard",
-    "replay_hands",
+    "replay_units",
     "run",
     "run_to_tables",
 ]

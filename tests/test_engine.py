@@ -247,7 +247,7 @@ def test_replayed_hands_are_the_rows_of_the_full_run():
     c = cfg(count=400)
     full = run_to_tables(c)["hands"]
     ids = [17, 5, 399, 5]
-    again = engine.replay_hands(c, ids, threads=1)
+    again = engine.replay_units(c, ids, threads=1)
     assert again.num_rows == len(ids)
     assert again.equals(full.take(ids))
-    assert engine.replay_hands(c, [], threads=1).num_rows == 0
+    assert engine.replay_units(c, [], threads=1).num_rows == 0

@@ -236,31 +236,82 @@ def report(runs, out, title):
 
 @cli.command()
 @click.argument("specs", nargs=-1, required=True, metavar="A B [C ...]")
-@click.option("--games", type=click.IntRange(1), default=2000, show_default=True, help="Deals per match "
+@click.option("--game", type=click.Choice(["spades", "tarot"]), default="spades", show_default=True)
+@click.option("--games", type=click.IntRange(1), default=2000, show_default=True, help="Spades: deals per match "
               "(each is played twice, seats swapped).")
-@click.option("--preset", default="cardems", show_default=True)
+@click.option("--deals", type=click.IntRange(1), default=2000, show_default=True, help="Tarot: deals per rotation "
+              "(each is played in five runs: the field alone, then A in each seat).")
+@click.option("--preset", help="Rule set [default: cardems for spades, cardavia for tarot].")
 @click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
               "[default: data/compare/<preset>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1))
-def compare(specs, games, preset, rules, seed, hand_limit, out, threads):
-    """Duplicate matches between strategies (same deals, seats swapped) to the target.
+def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, threads):
+    """Duplicate matches between strategies on the same deals.
 
     \b
-    Two specs: one match with a paired 95 % interval and sample-size guidance.
-    Three or more: a round robin with a standings table and a heat-map chart.
-    Example:
+    Spades: two specs play one match to the target with seats swapped (a paired 95 % interval and
+    sample-size guidance); three or more, a round robin with standings and a heat-map chart.
+    Tarot: two specs, duplicate rotations: each deal played by a field of B and with A in each seat
+    in turn (and the other way round); the gain per deal over the field's strategy in the same seat.
+    Examples:
       tricksim compare heuristic:bag_mode=avoid heuristic:bag_mode=take --games 5000
+      tricksim compare heuristic random --game tarot --deals 5000
     """
     from tricksim.jobs import JobError
-    from tricksim.jobs.compare import duplicate_matches
 
     try:
-        duplicate_matches(specs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit, out=out,
-                          threads=threads, echo=click.echo)
+        if game == "tarot":
+            from tricksim.jobs.tarot import rotations
+
+            if len(specs) != 2:
+                raise InputError(f"tarot compare takes two strategy specs, got {len(specs)}")
+            rotations(*specs, deals=deals, preset=preset or "cardavia", rules=rules, seed=seed, out=out,
+                      threads=threads, echo=click.echo)
+            return
+        from tricksim.jobs.compare import duplicate_matches
+
+        duplicate_matches(list(specs), games=games, preset=preset or "cardems", rules=rules, seed=seed,
+                          hand_limit=hand_limit, out=out, threads=threads, echo=click.echo)
     except JobError as e:
+        _fail_from(e)
+
+
+@cli.command()
+@RUNS
+@click.option("--by", "by", default="oudlers", show_default=True, metavar="FEATURE",
+              help="A feature of the taker's hand as dealt: oudlers | trumps | points | kings.")
+@click.option("--what-if", "what_if", type=click.IntRange(1), metavar="N",
+              help="Replay N sampled played deals with the taker forced to each contract in turn.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
+def bidding(runs, by, what_if, seed):
+    """Tarot bidding study: each contract's success by the taker's hand, or a forced-contract what-if.
+
+    \b
+    Examples:
+      tricksim bidding data/tarot --by trumps
+      tricksim bidding data/tarot --what-if 2000 --by oudlers
+    """
+    from tricksim.analysis.io import AnalysisError
+    from tricksim.analysis.tarot import FEATURES, bidding_table, format_bidding
+    from tricksim.jobs import JobError
+
+    if by not in FEATURES:
+        raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
+    if what_if is None and seed is not None:
+        raise InputError("--seed applies only with --what-if N")
+    try:
+        if what_if is not None:
+            from tricksim.jobs.tarot import contract_what_if
+
+            if len(runs) != 1:
+                raise InputError(f"--what-if takes one run directory, got {len(runs)}")
+            click.echo(contract_what_if(runs[0], what_if, seed=seed or 0, by=by))
+        else:
+            click.echo(format_bidding(bidding_table(list(runs), by), by))
+    except (AnalysisError, JobError) as e:
         _fail_from(e)
 
 

@@ -9,7 +9,7 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, save=None, chart=Non
     and report how often the Nil would have made (analysis)."""
     from tricksim.analysis.io import open_run
     from tricksim.analysis.whatif import check_run, sample_non_nil, what_if_report
-    from tricksim.simulator.engine import RunConfig, RunError, replay_hands
+    from tricksim.simulator.engine import RunConfig, RunError, replay_units
     from tricksim.simulator.games.spades.rules import SpadesRules
     from tricksim.simulator.rules import RulesError
     from tricksim.strategies.registry import SeatStrategy, StrategyError, available, parse_spec
@@ -37,7 +37,7 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, save=None, chart=Non
     try:
         for s in sample.seats():
             cfg = RunConfig(seats=tuple(forced[i] if i == s else seats[i] for i in range(4)), **base)
-            replays[s] = replay_hands(cfg, sample.ids_for_seat(s))
+            replays[s] = replay_units(cfg, sample.ids_for_seat(s))
     except RunError as e:
         raise JobError(str(e)) from None
     return what_if_report(sample, replays, save=save, chart=chart)
