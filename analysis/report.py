@@ -287,16 +287,24 @@ def variant_caption(stats: list[RunStats]) -> str:
     return "\n".join(lines)
 
 
-def runs_table(stats: list[RunStats]) -> pd.DataFrame:
-    """Provenance of each run: path, mode, preset, full rule set, seats, seed, sizes."""
+def runs_table(stats: list[RunStats], tarot: list | None = None) -> pd.DataFrame:
+    """Provenance of each run: path, game, mode, preset, full rule set, seats, seed, sizes."""
     rows = []
     for s in stats:
         m = s.run.manifest
         rows.append({
-            "run": s.label, "path": str(s.run.path), "mode": s.run.mode, "preset": s.run.preset,
+            "run": s.label, "path": str(s.run.path), "game": "spades", "mode": s.run.mode, "preset": s.run.preset,
             "rules": _rules_text(s.run.rules), "seats": " | ".join(s.run.seats),
             "seed": m.get("seed", ""), "hands": fmt_int(s.n_hands),
             "games": fmt_int(s.n_games) if s.is_games else "—", "status": m.get("status", ""),
+            "version": m.get("version", ""),
+        })
+    for s in tarot or ():
+        m = s.run.manifest
+        rows.append({
+            "run": s.label, "path": str(s.run.path), "game": "tarot", "mode": s.run.mode, "preset": s.run.preset,
+            "rules": _rules_text(s.run.rules), "seats": " | ".join(s.run.seats), "seed": m.get("seed", ""),
+            "hands": f"{fmt_int(s.numbers['deals'])} deals", "games": "—", "status": m.get("status", ""),
             "version": m.get("version", ""),
         })
     return pd.DataFrame(rows)
@@ -474,9 +482,9 @@ def _bin_width(span: int, target_bins: int = 40) -> int:
 
 
 class _Charts:
-    def __init__(self, out: Path, stats: list[RunStats]) -> None:
+    def __init__(self, out: Path, lines: dict[str, str]) -> None:
         self.out = out
-        self.lines = dict(zip((s.label for s in stats), variant_caption(stats).splitlines()))
+        self.lines = lines  # run label -> its caption line
         self.caption = "\n".join(self.lines.values())
         self.files: dict[str, tuple[Path, Path]] = {}
         self.png_b64: dict[str, str] = {}
@@ -584,6 +592,103 @@ def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
     charts.save("nil_rates", fig, "Nil and Blind Nil: bid rate and success rate")
 
 
+
+# ------------------------------------------------------------------------ Tarot runs
+@dataclass
+class TarotStats:
+    """What the report needs from one Tarot run: the summary counts and the taker's score by contract."""
+
+    run: Run
+    label: str
+    numbers: dict
+    score_hist: dict  # contract name -> IntHist of the taker's score
+
+
+def collect_tarot(run: Run, label: str, batch_rows: int = DEFAULT_BATCH_ROWS) -> TarotStats:
+    from .tarot import CONTRACTS, tarot_numbers
+
+    hists = {c: IntHist(-6000, 6000) for c in CONTRACTS}
+    cols = ["void", "taker", "contract"] + [f"score_{s}" for s in range(4)]
+    for batch in run.iter_hands(cols, batch_rows):
+        a = batch_arrays(batch, cols)
+        played = a["void"] == 0
+        taker_score = np.stack([a[f"score_{s}"] for s in range(4)])[np.clip(a["taker"], 0, 3),
+                                                                    np.arange(batch.num_rows)]
+        for code, name in enumerate(CONTRACTS, start=1):
+            hists[name].add(taker_score[played & (a["contract"] == code)])
+    return TarotStats(run=run, label=label, numbers=tarot_numbers(run, batch_rows=batch_rows), score_hist=hists)
+
+
+def tarot_caption(stats: list[TarotStats]) -> str:
+    diffs = _differing_rules([s.run for s in stats])
+    lines = []
+    for s, d in zip(stats, diffs):
+        flags = (" + " + ", ".join(f"{k}={v}" for k, v in d.items())) if d else ""
+        seats = sorted(set(s.run.seat_labels))
+        who = f"all seats {seats[0]}" if len(seats) == 1 else "seats " + " | ".join(s.run.seat_labels)
+        lines.append(f"{s.label}: tarot {s.run.preset}{flags}; {who}; {fmt_int(s.numbers['deals'])} deals")
+    return "\n".join(lines)
+
+
+def tarot_key_table(stats: list[TarotStats], conf: float = 0.95) -> pd.DataFrame:
+    """Tarot metrics (rows) × runs (columns). Deals are independent: Wilson intervals for rates, t for means."""
+    from .tarot import CONTRACTS
+
+    rows: dict[str, dict[str, str]] = {}
+
+    def put(metric, label, value):
+        rows.setdefault(metric, {})[label] = value
+
+    def mean(m: Moments):
+        if m.n < 2:
+            return f"— (n={m.n})"
+        e = m.estimate(conf)
+        return fmt_mean(e.value, e.lo, e.hi, e.n, 1)
+
+    for s in stats:
+        r, L = s.numbers, s.label
+        played = r["played"]
+        put("deals", L, fmt_int(r["deals"]))
+        put("void: all passed", L, fmt_rate(r["void_all_pass"], r["deals"], conf))
+        put("void: Petit sec", L, fmt_rate(r["void_petit_sec"], r["deals"], conf))
+        put("taker wins (every contract)", L, fmt_rate(r["won"], played, conf))
+        put("taker's score (every contract)", L, mean(r["taker_score"]))
+        for name in CONTRACTS:
+            c = r["by_contract"][name]
+            put(f"{name}: share of played deals", L, fmt_rate(c["deals"], played, conf))
+            put(f"{name}: taker wins", L, fmt_rate(c["won"], c["deals"], conf))
+            put(f"{name}: taker's score", L, mean(c["taker_score"]))
+            put(f"{name}: taker's card points", L, mean(c["points"]))
+        put("petit au bout (either side)", L, fmt_rate(r["petit_au_bout"], played, conf))
+        put("a poignée shown", L, fmt_rate(r["poignee"], played, conf))
+        put("slam (either side)", L, fmt_rate(r["slam"], played, conf))
+        put("Chelem announced", L, fmt_rate(r["chelem"], played, conf))
+    df = pd.DataFrame.from_dict(rows, orient="index").reindex(columns=[s.label for s in stats]).fillna("—")
+    df.index.name = "metric"
+    return df.reset_index()
+
+
+def _draw_tarot_charts(stats: list[TarotStats], charts: _Charts) -> None:
+    from .tarot import CONTRACTS
+
+    fig, (ax,) = charts.figure(1, width=max(6.5, 2.2 * len(stats) + 2), runs=stats)
+    rows = [{"group": s.label, "series": name, "k": s.numbers["by_contract"][name]["won"],
+             "n": s.numbers["by_contract"][name]["deals"]} for s in stats for name in CONTRACTS]
+    plot_rate_bars(ax, pd.DataFrame(rows), ylabel="taker wins (%), 95 % Wilson")
+    charts.save("tarot_taker_success", fig, "Tarot: the taker's success by contract")
+
+    fig, axes = charts.figure(len(stats), sharey=True, runs=stats)
+    for ax, s in zip(axes, stats):
+        ranges = [h.nonzero_range() for h in s.score_hist.values() if h.n]
+        if not ranges:
+            continue
+        lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+        w = _bin_width(hi - lo, 40)
+        plot_hist(ax, {name: h.rebin(w, lo, hi) for name, h in s.score_hist.items() if h.n},
+                  xlabel=f"taker's score (points; bins of {w})", title=s.label)
+    charts.save("tarot_taker_scores", fig, "Tarot: distribution of the taker's score by contract")
+
+
 def _html_table(df: pd.DataFrame) -> str:
     return df.to_html(index=False, escape=True, border=0, classes="t", na_rep="—")
 
@@ -619,14 +724,27 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     runs = open_runs(runs)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    labels = _unique_labels(runs)
-    stats = [collect(r, label=l, batch_rows=batch_rows) for r, l in zip(runs, labels)]
+    labelled = list(zip(runs, _unique_labels(runs)))
+    stats = [collect(r, label=l, batch_rows=batch_rows) for r, l in labelled if r.game == "spades"]
+    tarot = [collect_tarot(r, l, batch_rows) for r, l in labelled if r.game == "tarot"]
 
-    charts = _Charts(out, stats)
+    lines = {}
+    if stats:
+        lines.update(zip((s.label for s in stats), variant_caption(stats).splitlines()))
+    if tarot:
+        lines.update(zip((s.label for s in tarot), tarot_caption(tarot).splitlines()))
+    charts = _Charts(out, lines)
     caption = charts.caption
-    _draw_charts(stats, charts)
+    if stats:
+        _draw_charts(stats, charts)
+    if tarot:
+        _draw_tarot_charts(tarot, charts)
 
-    tables = {"runs": runs_table(stats), "key": key_table(stats, conf)}
+    tables = {"runs": runs_table(stats, tarot)}
+    if stats:
+        tables["key"] = key_table(stats, conf)
+    if tarot:
+        tables["tarot"] = tarot_key_table(tarot, conf)
     wp = win_prob_table(stats, conf)
     if wp is not None:
         tables["win_prob"] = wp
@@ -639,7 +757,12 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
          "(hands, team-hands with a contract, seat-hands, Nil bids or games as stated). Hand-level intervals "
          "treat the hands of one game as independent; game-level rows (wins, length, totals, bags and "
          "penalties per game) use one observation per game.</p>",
-         "<h2>Runs</h2>", _html_table(tables["runs"]), "<h2>Key results</h2>", _html_table(tables["key"])]
+         "<h2>Runs</h2>", _html_table(tables["runs"])]
+    if "key" in tables:
+        h += ["<h2>Key results</h2>", _html_table(tables["key"])]
+    if "tarot" in tables:
+        h += ["<h2>Tarot key results</h2>", "<p>One observation per deal (deals are independent); the taker's "
+              "score is 3t, each defender's -t.</p>", _html_table(tables["tarot"])]
     if notes:
         h.append("<ul>" + "".join(f"<li class='note'>{html.escape(n)}</li>" for n in notes) + "</ul>")
     if wp is not None:
@@ -663,7 +786,12 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
           "Rates: 95 % Wilson score intervals; means: 95 % t intervals; n = number of observations. "
           "Hand-level intervals treat the hands of one game as independent; game-level rows use one "
           "observation per game.", "",
-          "## Runs", "", md_table(tables["runs"]), "", "## Key results", "", md_table(tables["key"]), ""]
+          "## Runs", "", md_table(tables["runs"]), ""]
+    if "key" in tables:
+        md += ["## Key results", "", md_table(tables["key"]), ""]
+    if "tarot" in tables:
+        md += ["## Tarot key results", "", "One observation per deal (deals are independent).", "",
+               md_table(tables["tarot"]), ""]
     if notes:
         md += [f"- {n}" for n in notes] + [""]
     if wp is not None:
@@ -677,4 +805,5 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     md_path = out / "summary.md"
     with atomic_output(md_path) as tmp:
         tmp.write_text("\n".join(md), encoding="utf-8")
-    return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables, stats=stats)
+    return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables,
+                        stats=stats + tarot)

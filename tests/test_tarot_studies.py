@@ -7,6 +7,7 @@ from tricksim.analysis.tarot import bidding_table, hand_features, rotation_gain,
 from tricksim.cli import main
 from tricksim.jobs.tarot import _with_bid, contract_what_if
 from tricksim.simulator.engine import RunConfig, replay_units, run
+from tricksim.simulator.games.spades.rules import build_rules as spades_rules
 from tricksim.simulator.games.tarot import cards
 from tricksim.simulator.games.tarot.rules import build_rules
 from tricksim.strategies.registry import parse_spec
@@ -103,3 +104,23 @@ def test_compare_runs_duplicate_rotations(tmp_path, capsys):
     # Chelem announced at random loses points: the strategy that never announces gains in a random field
     gain = float(out[1].split(": ")[1].split()[0])
     assert gain > 0, out[1]
+
+
+def test_report_handles_tarot_and_mixed_runs(tarot_run, tmp_path):
+    import pyarrow.parquet as pq
+
+    from tricksim.analysis.report import build_report
+
+    spades = tmp_path / "spades"
+    run(RunConfig(rules=spades_rules("cardems"), seats=(parse_spec("random"),) * 4, seed=1, mode="hands", count=500),
+        spades, progress=False)
+    res = build_report([tarot_run, spades], tmp_path / "rep")
+    assert {"tarot_taker_success", "tarot_taker_scores", "hand_scores"} <= set(res.charts)
+    table = res.tables["tarot"].set_index("metric")
+    d = pq.read_table(tarot_run / "deals").to_pydict()
+    played = [i for i, v in enumerate(d["void"]) if v == 0]
+    gardes = [i for i in played if d["contract"][i] == 2]
+    won = sum(d["won"][i] for i in gardes)
+    assert table.loc["garde: taker wins", "run"].startswith(f"{100 * won / len(gardes):.1f} %")
+    assert table.loc["garde: taker wins", "run"].endswith(f"(n={len(gardes):,})")
+    assert "## Tarot key results" in res.markdown.read_text() and "## Key results" in res.markdown.read_text()

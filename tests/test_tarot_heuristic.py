@@ -1,0 +1,561 @@
+"""The Tarot ``heuristic`` strategy: decisions on hand-built views, and legality properties.
+
+Each scenario builds the public view as the kernel would at that moment (the trick so far, the
+played masks including it, shown voids, tricks won) and checks the decision against the answer
+worked out by hand from the rule of good play the strategy claims to follow. The property tests
+play whole deals in plain Python (legality from ``reference_tarot``, which shares no code with the
+simulator) and feed the policies random hands and legal subsets.
+
+Cards are written ``RH`` (king of hearts: ranks A 2 .. 10 V C D R, suits C D H S = ♣ ♦ ♥ ♠),
+``T1`` .. ``T21`` (trumps) and ``EX`` (the Excuse).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reference_tarot import discard_problem, legal_cards, suit_to_follow, trick_winner
+
+import tricksim.strategies.tarot.heuristic as H
+from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT
+from tricksim.simulator.games.tarot.policy import (
+    V_BID,
+    V_CHELEM,
+    V_CHIEN_S,
+    V_CHIEN_T,
+    V_CONTRACT,
+    V_DEALER,
+    V_DISCARD_T,
+    V_HIGH_TRUMP,
+    V_LEADER,
+    V_LED_SUIT,
+    V_MIN_BID,
+    V_NPLAYED,
+    V_PLAYED_S,
+    V_PLAYED_T,
+    V_POIGNEE_MAX,
+    V_SEAT,
+    V_TAKER,
+    V_TO_DISCARD,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOIDS,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+    VIEW_SIZE,
+)
+from tricksim.strategies.registry import get, parse_spec
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "C", "D", "R")
+SUITS = "CDHS"
+STRATEGY = get("heuristic", game="tarot")
+PARAMS = STRATEGY.param_vector()
+
+
+def card(text: str) -> int:
+    if text == "EX":
+        return EXCUSE
+    if text[0] == "T":
+        return FIRST_TRUMP + int(text[1:]) - 1
+    return SUITS.index(text[-1]) * 14 + RANKS.index(text[:-1])
+
+
+def cards(text: str) -> list[int]:
+    return [card(t) for t in text.split()]
+
+
+def words(ids) -> tuple[int, int]:
+    """(suits, trumps) words of card ids, as the policies take them."""
+    s = t = 0
+    for c in ids:
+        if c < FIRST_TRUMP:
+            s |= 1 << c
+        else:
+            t |= 1 << (c - FIRST_TRUMP)
+    return s, t
+
+
+def rng():
+    return np.array([1], dtype=np.uint64)
+
+
+def params(**values) -> np.ndarray:
+    return STRATEGY.param_vector(values)
+
+
+def hand_view(seat=0, taker=-1, min_bid=1, poignee_max=0, to_discard=0) -> np.ndarray:
+    v = np.zeros(VIEW_SIZE, np.int64)
+    v[V_SEAT] = seat
+    v[V_TAKER] = taker
+    v[V_MIN_BID] = min_bid
+    v[V_POIGNEE_MAX] = poignee_max
+    v[V_TO_DISCARD] = to_discard
+    v[V_BID:V_BID + 4] = -1
+    v[V_TRICK:V_TRICK + 4] = -1
+    v[V_LED_SUIT] = v[V_WINNING_SEAT] = v[V_WINNING_CARD] = v[V_HIGH_TRUMP] = -1
+    return v
+
+
+def play_view(seat, taker, trick=(), played=(), voids=None, trick_no=5, tricks=None, chelem=0) -> np.ndarray:
+    """The view of ``seat`` about to play to a trick holding ``trick`` (cards in order of play, the
+    leader being the seat ``len(trick)`` places before ``seat``); ``played``: earlier tricks' cards."""
+    v = hand_view(seat, taker)
+    v[V_CONTRACT] = 2
+    v[V_TRICK_NO] = trick_no
+    leader = (seat - len(trick)) % 4
+    v[V_LEADER] = leader
+    v[V_NPLAYED] = len(trick)
+    for i, c in enumerate(trick):
+        v[V_TRICK + (leader + i) % 4] = c
+    if trick:
+        led = suit_to_follow(list(trick))
+        if led is not None:
+            v[V_LED_SUIT] = led
+            w = trick_winner(list(trick))
+            v[V_WINNING_SEAT] = (leader + w) % 4
+            v[V_WINNING_CARD] = trick[w]
+            trumps_in = [c for c in trick if FIRST_TRUMP <= c < EXCUSE]
+            v[V_HIGH_TRUMP] = max(trumps_in) - FIRST_TRUMP if trumps_in else -1
+    v[V_PLAYED_S], v[V_PLAYED_T] = words(list(played) + list(trick))
+    for s, mask in (voids or {}).items():
+        v[V_VOIDS + s] = mask
+    for s, n in (tricks or {}).items():
+        v[V_TRICKS + s] = n
+    v[V_CHELEM] = chelem
+    return v
+
+
+def legal_words(hand, trick) -> tuple[int, int]:
+    return words(legal_cards(set(hand), list(trick)))
+
+
+def play(seat, hand, view, p=PARAMS) -> int:
+    s, t = words(hand)
+    trick = [view[V_TRICK + (view[V_LEADER] + i) % 4] for i in range(view[V_NPLAYED])]
+    ls, lt = legal_words(hand, trick)
+    c = int(H.play(seat, s, t, ls, lt, view, p, rng()))
+    assert c in legal_cards(set(hand), trick)
+    return c
+
+
+def bid(hand_text, min_bid=1, p=PARAMS) -> int:
+    s, t = words(cards(hand_text))
+    return int(H.bid(0, s, t, hand_view(min_bid=min_bid), p, rng()))
+
+
+# ------------------------------------------------------------------ registration
+def test_registered_with_documented_parameters():
+    assert STRATEGY.game == "tarot"
+    assert set(STRATEGY.policies) == {"bid", "discard", "chelem", "poignee", "play"}
+    assert 0 < len(STRATEGY.params) <= 32
+    names = [p.name for p in STRATEGY.params]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert name in H.__doc__, f"parameter {name} not described in the module docstring"
+    assert parse_spec("heuristic:prise_threshold=70,charge=0", game="tarot").params[H.P_PRISE] == 70
+
+
+# ------------------------------------------------------------------ bidding
+STRONG = "T21 T20 T18 T17 T15 T12 T9 T6 T3 T1 EX RH DH RS 5S 3S 2C 4C"
+WEAK = "T2 T5 T8 AC 3C 5C 7C 9C 2D 4D 6D 8D 3H 5H 7H 2S 4S CS"
+MEDIUM = "T21 T16 T14 T11 T9 T7 T4 RH 3H 5H DS CS 2S 7C 8C AD 3D 9D"  # Monde, 7 trumps, a king
+
+
+def test_strong_hand_bids_at_least_garde():
+    assert bid(STRONG) >= 2
+
+
+def test_weak_hand_passes():
+    assert bid(WEAK) == 0
+
+
+def test_hand_points_count_oudlers_trumps_and_honours():
+    p = params()
+    s, t = words(cards(STRONG))
+    pts = H.hand_points(s, t, p)
+    # 10 trumps, majors 21 20 18 17, three oudlers (Petit guarded), kings of hearts and spades with a queen,
+    # a void in diamonds, no singleton, no long suit
+    want = (10 * p[H.P_TRUMP] + 4 * p[H.P_MAJOR] + p[H.P_MONDE] + p[H.P_PETIT] + p[H.P_EXCUSE]
+            + 2 * p[H.P_KING] + p[H.P_QUEEN] + p[H.P_KQ] + p[H.P_VOID])
+    assert pts == pytest.approx(want)
+    # a bare Petit is worth nothing as an oudler
+    s, t = words(cards("T1 " + " ".join(f"{r}C" for r in RANKS[:9]) + " " + " ".join(f"{r}D" for r in RANKS[:8])))
+    long_suits = p[H.P_LONG] * (1 + 0.4 * 4) + p[H.P_LONG] * (1 + 0.4 * 3)  # nine clubs, eight diamonds
+    assert H.hand_points(s, t, p) == pytest.approx(p[H.P_TRUMP] + long_suits + 2 * p[H.P_VOID])
+
+
+def test_thresholds_pick_the_contract():
+    # a medium hand: Prise at a low threshold, Garde when the Garde threshold is under the count, nothing above
+    s, t = words(cards(MEDIUM))
+    pts = H.hand_points(s, t, PARAMS)
+    low = params(prise_threshold=pts - 1, garde_threshold=pts + 1, garde_sans_threshold=500, garde_contre_threshold=500)
+    assert bid(MEDIUM, p=low) == 1
+    garde = params(prise_threshold=pts - 2, garde_threshold=pts - 1, garde_sans_threshold=500,
+                   garde_contre_threshold=500)
+    assert bid(MEDIUM, p=garde) == 2
+    assert bid(MEDIUM, p=params(prise_threshold=pts + 1, garde_threshold=pts + 2)) == 0
+
+
+def test_never_bids_below_the_lowest_allowed_contract():
+    # worth a Garde, but a Garde sans has been bid already: pass
+    p = params(garde_sans_threshold=500, garde_contre_threshold=500)
+    assert bid(STRONG, p=p) == 2
+    assert bid(STRONG, min_bid=3, p=p) == 0
+    gen = np.random.default_rng(5)
+    for _ in range(300):
+        hand = gen.choice(78, 18, replace=False)
+        for min_bid in range(1, 5):
+            b = bid(" ".join(_text(c) for c in hand), min_bid=min_bid)
+            assert b == 0 or min_bid <= b <= 4
+
+
+def _text(c: int) -> str:
+    if c == EXCUSE:
+        return "EX"
+    if c >= FIRST_TRUMP:
+        return f"T{c - FIRST_TRUMP + 1}"
+    return RANKS[c % 14] + SUITS[c // 14]
+
+
+# ------------------------------------------------------------------ discard
+def discard_legal(hand: set, to_discard: int, free=False) -> set:
+    """The engine's sequential discard legality (SPEC 4): suit non-kings; non-oudler trumps only while the
+    discardable suit cards are fewer than the cards still to discard (or always under discard_trumps=free)."""
+    plain = {c for c in hand if c < FIRST_TRUMP and c % 14 != 13}
+    low_trumps = {c for c in hand if PETIT < c < EXCUSE - 1}
+    return plain | low_trumps if free or len(plain) < to_discard else plain
+
+
+def run_discard(pool, free=False, p=PARAMS) -> list[int]:
+    hand = set(pool)
+    out = []
+    v = hand_view(seat=0, taker=0)
+    for i in range(6):
+        v[V_TO_DISCARD] = 6 - i
+        legal = discard_legal(hand, 6 - i, free)
+        s, t = words(hand)
+        ls, lt = words(legal)
+        c = int(H.discard(0, s, t, ls, lt, v, p, rng()))
+        assert c in legal, f"discard {_text(c)} is not legal"
+        hand.remove(c)
+        out.append(c)
+    return out
+
+
+def test_discard_voids_short_suits_and_saves_their_points():
+    # 24 cards: clubs C + 5 (two cards, no king), diamonds D (one card): both voided, the knight and queen
+    # (points for the taker) going with them; then the remaining discards come from the long suits
+    pool = cards("CC 5C DD RH 2H 3H 4H 6H 8H RS 2S 4S 7S 9S T1 T4 T7 T9 T12 T15 T18 T20 T21 EX")
+    out = run_discard(pool)
+    assert {card("CC"), card("5C"), card("DD")} <= set(out)
+    assert out[0] == card("DD")  # the shortest suit first
+    assert discard_problem(pool, out) is None
+
+
+def test_discard_unguarded_honours_when_nothing_can_be_voided():
+    # clubs and diamonds too long to void, hearts and spades kept by their kings: the queen of diamonds
+    # (no king to guard it) is the first to go
+    pool = cards("2C 3C 4C 5C 6C 7C 8C 2D 3D DD 5D 6D 7D 8D RH 2H RS 2S T2 T5 T9 T13 T16 T20")
+    out = run_discard(pool)
+    assert out[0] == card("DD")
+    assert not any(c >= FIRST_TRUMP for c in out)
+
+
+def test_discard_trumps_only_when_forced():
+    # only four discardable suit cards: all of them, then the two lowest non-oudler trumps
+    pool = cards("RC RD RH RS 3H 5S 7S 9D T1 T2 T3 T4 T5 T6 T8 T10 T11 T14 T16 T17 T19 T20 T21 EX")
+    out = run_discard(pool)
+    assert set(out) == set(cards("3H 5S 7S 9D T2 T3"))
+    assert discard_problem(pool, out) is None
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_discard_always_legal_on_random_pools(free):
+    gen = np.random.default_rng(11 + free)
+    for _ in range(200):
+        pool = [int(c) for c in gen.choice(78, 24, replace=False)]
+        out = run_discard(pool, free=free)
+        assert discard_problem(pool, out, "free" if free else "exact") is None
+
+
+# ------------------------------------------------------------------ announcements
+def test_chelem_only_with_an_overwhelming_hand():
+    s, t = words(cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T1 EX RH DH RS RC RD"))
+    v = hand_view(seat=0, taker=0)
+    assert H.chelem(0, s, t, v, PARAMS, rng()) == 1
+    assert H.chelem(0, s, t, v, params(chelem_losers=-1), rng()) == 0
+    s, t = words(cards(STRONG))
+    assert H.chelem(0, s, t, v, PARAMS, rng()) == 0
+
+
+def test_poignee_taker_shows_the_highest_level_defenders_only_when_asked():
+    s, t = words(cards(STRONG))
+    assert H.poignee(0, s, t, hand_view(seat=0, taker=0, poignee_max=2), PARAMS, rng()) == 2
+    assert H.poignee(1, s, t, hand_view(seat=1, taker=0, poignee_max=1), PARAMS, rng()) == 0
+    assert H.poignee(1, s, t, hand_view(seat=1, taker=0, poignee_max=1), params(defender_poignee=1), rng()) == 1
+    assert H.poignee(0, s, t, hand_view(seat=0, taker=0, poignee_max=0), PARAMS, rng()) == 0
+
+
+# ------------------------------------------------------------------ card play: worked situations
+def test_defender_charges_a_partner_who_wins_safely():
+    # taker 0 led the 5 of hearts, defender 1 took it with the king; defender 2 charges its queen
+    # (the taker has played, so nothing can take the trick from the defence)
+    hand = cards("DH 3H 2C 4C T5 T9")
+    v = play_view(2, taker=0, trick=cards("5H RH"))
+    assert play(2, hand, v) == card("DH")
+
+
+def test_defender_charges_the_petit_when_void():
+    # the partner's trump holds (the taker, seat 0, has played): the Petit goes to the defence's trick
+    hand = cards("T1 T6 2C 4C")
+    v = play_view(3, taker=0, trick=cards("7S 9S T20"))  # seat 0 (taker) led 7S, 1 played 9S, 2 trumped
+    assert play(3, hand, v) == PETIT
+
+
+def test_defender_plays_low_when_the_taker_wins():
+    # the taker (seat 3) led the king of spades: the defender keeps its queen
+    hand = cards("DS 2S 5H 7H T4")
+    v = play_view(0, taker=3, trick=cards("RS"))
+    assert play(0, hand, v) == card("2S")
+
+
+def test_defender_does_not_charge_when_the_taker_plays_after():
+    # the partner (seat 1) led the 3 of hearts; the taker (seat 3) plays last and may win: play low
+    hand = cards("DH 2H 5C T7")
+    v = play_view(2, taker=3, trick=cards("3H"))
+    assert play(2, hand, v) == card("2H")
+
+
+def test_wins_with_the_cheapest_safe_card():
+    # the taker (seat 0) led the 10 of diamonds; as the last player, the knight wins as surely as the king
+    hand = cards("RD CD 2D 4C")
+    v = play_view(3, taker=0, trick=cards("10D 3D 5D"))
+    assert play(3, hand, v) == card("CD")
+
+
+def test_petit_played_when_it_wins_safely():
+    # last to play to a plain-suit trick nobody trumped: the Petit wins it and is saved
+    hand = cards("T1 T10 T15 2C")
+    v = play_view(0, taker=0, trick=cards("4H 8H DH"))
+    assert play(0, hand, v) == PETIT
+
+
+def test_petit_played_when_the_others_are_out_of_trumps():
+    # the taker (seat 1) trumps a heart lead; the two defenders after it have shown they hold no trump
+    hand = cards("T1 T12 3C")
+    out = 1 << 4
+    v = play_view(1, taker=1, trick=cards("5H"), voids={2: out, 3: out})
+    assert play(1, hand, v) == PETIT
+
+
+def test_petit_kept_when_it_would_be_lost():
+    # trumps led by the taker with the 15: the defender cannot overtrump; it plays the 3, not the Petit
+    hand = cards("T1 T3 2C 5D")
+    v = play_view(1, taker=0, trick=cards("T15"))
+    assert play(1, hand, v) == card("T3")
+
+
+def test_excuse_saves_a_lone_petit():
+    # trumps led, the Petit is the only trump left: the Excuse goes instead
+    hand = cards("T1 EX 2C 5D 7D")
+    v = play_view(1, taker=0, trick=cards("T15"))
+    assert play(1, hand, v) == EXCUSE
+
+
+def test_excuse_not_kept_to_the_last_trick():
+    # two cards left: the Excuse now, even leading, so that it never reaches the last trick
+    for seat, taker in ((0, 0), (2, 0)):
+        v = play_view(seat, taker, trick_no=16)
+        assert play(seat, cards("EX 5C"), v) == EXCUSE
+    # three cards left, the other side wins this trick: the Excuse goes on it
+    v = play_view(0, taker=0, trick=cards("RC"), trick_no=15)  # defender 3 led the king of clubs
+    assert play(0, cards("EX 5C T6"), v) == EXCUSE
+
+
+def test_excuse_saves_a_queen_on_a_lost_trick():
+    # the taker must follow hearts under the defence's king with its queen: the Excuse saves it
+    hand = cards("DH EX 2C 4C 6C 8C T4 T6")
+    v = play_view(0, taker=0, trick=cards("RH 4H 6H"), trick_no=3)
+    assert play(0, hand, v) == EXCUSE
+
+
+def test_announced_chelem_keeps_the_excuse_for_the_last_lead():
+    v = play_view(0, taker=0, trick_no=16, tricks={0: 16}, chelem=1)
+    assert play(0, cards("EX T21"), v) == card("T21")
+    v = play_view(0, taker=0, trick_no=17, tricks={0: 17}, chelem=1)
+    s, t = words(cards("EX"))
+    assert H.play(0, s, t, s, t, v, PARAMS, rng()) == EXCUSE
+
+
+def test_taker_draws_trumps_with_the_master_when_strong():
+    # nine trumps with the Monde against twelve out, no king to cash first
+    hand = cards("T21 T19 T18 T16 T14 T11 T8 T5 T1 DH 2H 5C 6C")
+    v = play_view(0, taker=0)
+    assert play(0, hand, v) == card("T21")
+
+
+def test_taker_keeps_the_petit_for_the_last_trick_when_nobody_has_trumps():
+    # every trump but the taker's is gone: it leads its other trump, the Petit waits for petit au bout
+    gone = [FIRST_TRUMP + n for n in range(1, 21) if n not in (6,)]
+    hand = cards("T1 T7 3C")
+    v = play_view(0, taker=0, played=gone + [EXCUSE], trick_no=15)
+    assert play(0, hand, v) == card("T7")
+    v = play_view(0, taker=0, played=gone + [EXCUSE] + cards("T7 4C 5C 6C"), trick_no=16)
+    assert play(0, cards("T1 3C"), v) == card("3C")
+
+
+def test_taker_cashes_a_king_in_a_suit_nobody_has_cut():
+    hand = cards("RS 4S 2H 5H 7H T3 T6")
+    v = play_view(0, taker=0)
+    assert play(0, hand, v) == card("RS")
+
+
+def test_taker_does_not_lead_a_king_into_a_shown_void():
+    hand = cards("RS 4S 2H 5H 7H T3 T6")
+    v = play_view(0, taker=0, voids={2: 1 << 3})  # defender 2 has shown a void in spades
+    assert play(0, hand, v) != card("RS")
+
+
+def test_defender_keeps_its_kings_and_leads_low_from_its_longest_suit():
+    hand = cards("RD 4D 2C 3C 5C 9S T2")
+    v = play_view(1, taker=0)
+    assert play(1, hand, v) == card("2C")
+    # unless told to cash them: the king of diamonds in a fresh suit
+    assert play(1, hand, v, params(defender_cash=1)) == card("RD")
+
+
+def test_defender_forces_the_taker_to_ruff():
+    # the taker has shown a void in clubs and still has trumps: lead a low club
+    hand = cards("4D 6D 2C 3C 5C 6H 7H 8H T2")
+    v = play_view(1, taker=0, voids={0: 1 << 0})
+    assert play(1, hand, v) == card("2C")
+    assert play(1, hand, v, params(force_taker=0)) != card("2C")
+
+
+def test_defender_hunts_the_petit_with_its_highest_trump():
+    hand = cards("T19 T11 T6 4D 6D 2H")
+    v = play_view(1, taker=0)
+    assert play(1, hand, v) == card("T19")
+    assert play(1, hand, v, params(hunt_petit=22)) == card("4D")
+    # the Petit already played: no hunt
+    v = play_view(1, taker=0, played=cards("T1 T3 T4 T5"))
+    assert play(1, hand, v) == card("4D")
+
+
+# ------------------------------------------------------------------ card play: properties
+def test_play_always_legal_on_random_hands_and_legal_subsets():
+    """Random hands, random views, any non-empty subset of the hand as the legal cards: a card of it."""
+    gen = np.random.default_rng(3)
+    for _ in range(3000):
+        n = int(gen.integers(1, 19))
+        hand = [int(c) for c in gen.choice(78, n, replace=False)]
+        legal = [c for c in hand if gen.random() < 0.5] or hand[:1]
+        s, t = words(hand)
+        ls, lt = words(legal)
+        v = hand_view(seat=int(gen.integers(4)), taker=int(gen.integers(-1, 4)))
+        v[V_NPLAYED] = int(gen.integers(0, 4))
+        v[V_LED_SUIT] = int(gen.integers(-1, 5))
+        v[V_WINNING_SEAT] = int(gen.integers(-1, 4))
+        v[V_WINNING_CARD] = int(gen.integers(-1, 78))
+        for k in range(4):
+            v[V_TRICK + k] = int(gen.integers(-1, 78))
+            v[V_VOIDS + k] = int(gen.integers(0, 32))
+            v[V_TRICKS + k] = int(gen.integers(0, 18))
+        v[V_PLAYED_S] = int(gen.integers(0, 1 << 56))
+        v[V_PLAYED_T] = int(gen.integers(0, 1 << 22))
+        v[V_TRICK_NO] = int(gen.integers(0, 18))
+        v[V_CHELEM] = int(gen.integers(0, 2))
+        c = int(H.play(int(v[V_SEAT]), s, t, ls, lt, v, PARAMS, rng()))
+        assert c in legal, f"{_text(c)} not among {[_text(x) for x in legal]}"
+
+
+def play_deal(gen, p=PARAMS, contract=2):
+    """A whole deal in plain Python with the heuristic at every seat, the view kept as the kernel keeps it;
+    every decision checked against the reference rules."""
+    deck = [int(c) for c in gen.permutation(78)]
+    hands = [set(deck[18 * s:18 * s + 18]) for s in range(4)]
+    chien = set(deck[72:])
+    dealer = int(gen.integers(4))
+    v = hand_view()
+    v[V_DEALER] = dealer
+    taker = (dealer + 1) % 4
+    v[V_TAKER] = taker
+    v[V_CONTRACT] = contract
+    if contract <= 2:
+        v[V_CHIEN_S], v[V_CHIEN_T] = words(chien)
+        hands[taker] |= chien
+        pool = set(hands[taker])
+        discarded = []
+        for i in range(6):
+            v[V_TO_DISCARD] = 6 - i
+            legal = discard_legal(hands[taker], 6 - i)
+            c = int(H.discard(taker, *words(hands[taker]), *words(legal), v, p, rng()))
+            assert c in legal
+            hands[taker].remove(c)
+            discarded.append(c)
+        assert discard_problem(pool, discarded) is None
+        v[V_DISCARD_T] = words([c for c in discarded if c >= FIRST_TRUMP])[1]
+        v[V_TO_DISCARD] = 0
+    leader = (dealer + 1) % 4
+    for trick_no in range(18):
+        v[V_TRICK_NO] = trick_no
+        v[V_LEADER] = leader
+        v[V_NPLAYED] = 0
+        v[V_TRICK:V_TRICK + 4] = -1
+        v[V_LED_SUIT] = v[V_WINNING_SEAT] = v[V_WINNING_CARD] = v[V_HIGH_TRUMP] = -1
+        trick = []
+        for k in range(4):
+            s = (leader + k) % 4
+            v[V_SEAT] = s
+            legal = legal_cards(hands[s], trick)
+            c = int(H.play(s, *words(hands[s]), *words(legal), v, p, rng()))
+            assert c in legal, f"trick {trick_no}: seat {s} played {_text(c)}, legal {[_text(x) for x in legal]}"
+            led = suit_to_follow(trick)
+            if led is not None and c != EXCUSE:
+                suit = 4 if c >= FIRST_TRUMP else c // 14
+                if suit != led:
+                    v[V_VOIDS + s] |= 1 << led
+                    if suit != 4:
+                        v[V_VOIDS + s] |= 1 << 4
+            hands[s].remove(c)
+            trick.append(c)
+            v[V_TRICK + s] = c
+            v[V_NPLAYED] = k + 1
+            ps, pt = words([c])
+            v[V_PLAYED_S] |= ps
+            v[V_PLAYED_T] |= pt
+            led = suit_to_follow(trick)
+            if led is not None:
+                w = trick_winner(trick)
+                v[V_LED_SUIT] = led
+                v[V_WINNING_SEAT] = (leader + w) % 4
+                v[V_WINNING_CARD] = trick[w]
+                trumps_in = [x for x in trick if FIRST_TRUMP <= x < EXCUSE]
+                v[V_HIGH_TRUMP] = max(trumps_in) - FIRST_TRUMP if trumps_in else -1
+        winner = (leader + trick_winner(trick)) % 4
+        v[V_TRICKS + winner] += 1
+        leader = winner
+    assert all(not h for h in hands)
+
+
+def test_whole_deals_every_decision_legal():
+    gen = np.random.default_rng(8)
+    for i in range(60):
+        play_deal(gen, contract=(1, 2, 3, 4)[i % 4])
+
+
+# ------------------------------------------------------------------ with the engine
+def test_self_play_through_the_engine():
+    """A short whole simulation: every decision is checked by the kernel; sane bidding and results."""
+    engine = pytest.importorskip("tricksim.simulator.engine")
+    from tricksim.simulator.games.tarot.rules import build_rules
+
+    seats = (parse_spec("heuristic", game="tarot"),) * 4
+    cfg = engine.RunConfig(game="tarot", rules=build_rules(), seats=seats, seed=1, mode="deals", count=400)
+    deals = engine.run_to_tables(cfg)["deals"].to_pandas()
+    played = deals[deals.void == 0]
+    assert 0.3 < len(played) / len(deals) < 0.9
+    assert set(played.contract) <= {1, 2, 3, 4} and (played.contract == 2).any()
+    assert played.won.mean() > 0.6  # the hand count keeps to contracts the play can make
+    for s in range(4):
+        assert deals[f"strategy_{s}"].str.startswith("heuristic").all()
