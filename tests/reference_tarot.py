@@ -1,0 +1,781 @@
+"""A slow, plain-Python reference for French Tarot (4 players), used to check the engine's output.
+
+Nothing here imports the simulator: the legality of every bid, discard, poignée and card, the trick
+winners, the card counting with the Excuse bookkeeping, the target, petit au bout, the slam and the
+settlement are all worked out again from ``RULES.md`` Part 2 (and the engine's fixed choices stated
+in its specification, e.g. which trumps a poignée shows) with ordinary Python ints, sets and lists.
+Clarity matters more than speed.
+
+Entry points
+------------
+``replay_deal(row, rules, stats=None)``
+    checks one row of the deals table (a dict of Python values, columns as in the output contract;
+    ``plays`` a list of 72 card ids, or None/absent when plays were not recorded) and raises
+    ``ReferenceMismatch`` naming the column at the first disagreement.
+``replay_table(table_or_rows, rules, count=None, plays_required=False)``
+    replays every row (a pyarrow Table or a list of row dicts) and returns a ``Counter`` of what it
+    saw (void deals, contracts, poignées, slams, the Excuse's special cases, forced overtrumps, ...)
+    so a test can prove a run did not pass vacuously.
+
+``rules`` is a dict of the nine flags (missing keys take their default) or any object with those
+attributes (a ``TarotRules``).
+
+Card ids (the output contract): a suit card is ``suit * 14 + rank`` (suits ♣ ♦ ♥ ♠ = 0..3; rank 0 =
+ace .. 9 = ten, 10 jack, 11 knight, 12 queen, 13 king); trump ``n`` (1..21) is ``55 + n``, so the
+Petit is 56 and the Monde 76; the Excuse is 77. A card set in the data is two int64 columns
+``X_lo``/``X_hi``: bit ``c`` of ``lo | hi << 64`` (``lo`` signed). Card points are counted in
+half-points: oudlers and kings 9, queens 7, knights 5, jacks 3, every other card 1 (182 in all).
+Sides: the taker alone against the three defenders. Tricks are numbered 0..17 here (RULES.md's
+"last trick" is trick 17, its "17 previous tricks" are tricks 0..16).
+
+Field names in ``ReferenceMismatch``: the column's name; for a card set, the name of its ``_lo``
+column (``dealt_lo_2``, ``chien_lo``, ``discard_lo``, ``poignee_lo_1``); ``plays`` for any card played.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+# ============================================================ cards
+N_CARDS = 78
+N_SUIT_CARDS = 56
+PETIT, MONDE, EXCUSE = 56, 76, 77
+OUDLERS = frozenset({PETIT, MONDE, EXCUSE})
+JACK, KNIGHT, QUEEN, KING = 10, 11, 12, 13
+TRUMP = 4  # the "suit" of the 21 trumps; the Excuse has no suit
+SUIT_LETTERS = "♣♦♥♠"
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "C", "D", "R")
+MASK64 = (1 << 64) - 1
+ALL_CARDS = frozenset(range(N_CARDS))
+
+
+def suit_card(suit: int, rank: int) -> int:
+    """Id of a plain card: suit 0..3 (♣ ♦ ♥ ♠), rank 0 = ace .. 13 = king."""
+    return suit * 14 + rank
+
+
+def trump(n: int) -> int:
+    """Id of trump number n (1 = Petit .. 21 = Monde)."""
+    assert 1 <= n <= 21
+    return 55 + n
+
+
+def is_trump(card: int) -> bool:
+    """One of the 21 numbered trumps (the Excuse is not a trump)."""
+    return PETIT <= card <= MONDE
+
+
+def is_plain(card: int) -> bool:
+    return 0 <= card < N_SUIT_CARDS
+
+
+def is_king(card: int) -> bool:
+    return is_plain(card) and card % 14 == KING
+
+
+def suit_of(card: int):
+    """0..3 for a plain card, TRUMP for a trump, None for the Excuse."""
+    if card == EXCUSE:
+        return None
+    return TRUMP if is_trump(card) else card // 14
+
+
+def half_points(card: int) -> int:
+    """RULES.md 2.1 in half-points: oudlers and kings 9, queens 7, knights 5, jacks 3, others 1."""
+    if card in OUDLERS:
+        return 9
+    if is_trump(card):
+        return 1
+    return {KING: 9, QUEEN: 7, KNIGHT: 5, JACK: 3}.get(card % 14, 1)
+
+
+def name_of(card: int) -> str:
+    if card == EXCUSE:
+        return "Excuse"
+    if is_trump(card):
+        return f"T{card - 55}"
+    return RANK_NAMES[card % 14] + SUIT_LETTERS[card // 14]
+
+
+def show(cards) -> str:
+    return " ".join(name_of(c) for c in sorted(cards)) or "-"
+
+
+def cards_in(lo, hi) -> set[int]:
+    """The card ids of a data card set (lo may be negative: it is an int64)."""
+    x = (int(lo) & MASK64) | (int(hi) & MASK64) << 64
+    return {c for c in range(128) if x >> c & 1}
+
+
+def mask_from(cards) -> tuple[int, int]:
+    """The data's (lo, hi) of a set of card ids, lo as a signed int64."""
+    x = 0
+    for c in cards:
+        x |= 1 << int(c)
+    lo, hi = x & MASK64, x >> 64
+    return (lo - (1 << 64) if lo >= 1 << 63 else lo), hi
+
+
+# ============================================================ rule flags
+DEFAULT_FLAGS = {
+    "petit_sec_redeal": True,
+    "discard_trumps": "exact",
+    "poignee_hand": "before_first_card",
+    "poignee_excuse": "all_trumps_shown",
+    "poignee_four_kings": "taker_after_discard",
+    "chelem_defenders_slam": "both",
+    "excuse_last_trick": "either_side",
+    "target_oudlers": "counted",
+    "excuse_lead": "allowed",
+}
+FLAG_VALUES = {
+    "petit_sec_redeal": (True, False),
+    "discard_trumps": ("exact", "free"),
+    "poignee_hand": ("before_first_card", "as_dealt"),
+    "poignee_excuse": ("all_trumps_shown", "always"),
+    "poignee_four_kings": ("taker_after_discard", "never"),
+    "chelem_defenders_slam": ("both", "announcement_only"),
+    "excuse_last_trick": ("either_side", "announced_only"),
+    "target_oudlers": ("counted", "held"),
+    "excuse_lead": ("allowed", "forbidden"),
+}
+
+
+def flags_of(rules) -> dict:
+    """The nine flags as a dict: from a (possibly partial) dict, or an object with the attributes."""
+    if rules is None:
+        rules = {}
+    if isinstance(rules, dict):
+        unknown = set(rules) - set(DEFAULT_FLAGS)
+        if unknown:
+            raise ValueError(f"unknown Tarot flags {sorted(unknown)}")
+        flags = {**DEFAULT_FLAGS, **rules}
+    else:
+        flags = {key: getattr(rules, key) for key in DEFAULT_FLAGS}
+    for key, value in flags.items():
+        if value not in FLAG_VALUES[key]:
+            raise ValueError(f"flag {key}={value!r}: allowed {FLAG_VALUES[key]}")
+    flags["petit_sec_redeal"] = bool(flags["petit_sec_redeal"])
+    return flags
+
+
+# ============================================================ the game's constants (RULES.md 2.3, 2.5, 2.8)
+PASS, PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 0, 1, 2, 3, 4
+MULTIPLIER = {PRISE: 1, GARDE: 2, GARDE_SANS: 4, GARDE_CONTRE: 6}
+TARGET_BY_OUDLERS = {0: 56, 1: 51, 2: 41, 3: 36}
+POIGNEE_SIZE = {1: 10, 2: 13, 3: 15}          # single, double, triple
+POIGNEE_VALUE = {1: 20, 2: 30, 3: 40}
+LEVEL_OF_SIZE = {size: level for level, size in POIGNEE_SIZE.items()}
+SLAM_NONE, SLAM_TAKER, SLAM_DEFENCE = 0, 1, 2
+VOID_PLAYED, VOID_ALL_PASS, VOID_PETIT_SEC = 0, 1, 2
+HAND_SIZE, CHIEN_SIZE, N_TRICKS = 18, 6, 18
+LAST = N_TRICKS - 1  # index of the last trick
+
+
+class ReferenceMismatch(AssertionError):
+    """The engine's output disagrees with the reference; ``field`` is the column at fault."""
+
+    def __init__(self, field: str, message: str, deal_id=None):
+        super().__init__(field, message)
+        self.field = field
+        self.message = message
+        self.deal_id = deal_id
+
+    def __str__(self) -> str:
+        where = "" if self.deal_id is None else f"deal {self.deal_id}: "
+        return f"{where}{self.field}: {self.message}"
+
+
+def expect(field: str, got, expected, why: str = "") -> None:
+    """Raise ReferenceMismatch(field) unless the column's value equals the reference's."""
+    if got != expected:
+        raise ReferenceMismatch(field, f"got {got!r}, expected {expected!r}" + (f" ({why})" if why else ""))
+
+
+# ============================================================ deal, bidding, discard
+def is_petit_sec(hand) -> bool:
+    """RULES.md 2.2: the Petit is the hand's only trump and the hand has no Excuse."""
+    trumps = {c for c in hand if is_trump(c)}
+    return trumps == {PETIT} and EXCUSE not in hand
+
+
+def bidding_order(dealer: int) -> list[int]:
+    """RULES.md 2.2-2.3: the player to the right of the dealer, (dealer + 1) % 4, speaks first."""
+    return [(dealer + 1 + k) % 4 for k in range(4)]
+
+
+def bid_problem(bids, dealer: int):
+    """(seat, why) for the first illegal bid, or None: each bid is 0 (pass) or a contract 1..4 strictly
+    above the highest bid before it, in bidding order (RULES.md 2.3)."""
+    highest = PASS
+    for seat in bidding_order(dealer):
+        bid = bids[seat]
+        if bid not in (PASS, PRISE, GARDE, GARDE_SANS, GARDE_CONTRE):
+            return seat, f"a bid is 0 (pass) or 1..4, got {bid!r}"
+        if bid != PASS:
+            if bid <= highest:
+                return seat, f"bid {bid} is not above the highest bid so far ({highest})"
+            highest = bid
+    return None
+
+
+def discard_problem(pool, discard, discard_trumps: str = "exact"):
+    """Why a Prise/Garde discard is illegal (a string), or None (RULES.md 2.4 and 2.9).
+
+    ``pool``: the taker's 24 cards (dealt hand + chien). Six cards of the pool; never a king or an
+    oudler. Under ``exact``, with ``n`` plain non-king cards in the pool: if n >= 6 the six are such
+    cards; otherwise all n of them plus exactly 6 - n trumps. Under ``free`` any such six cards.
+    """
+    pool, discard = set(pool), set(discard)
+    if len(discard) != CHIEN_SIZE:
+        return f"a discard is {CHIEN_SIZE} cards, got {len(discard)} ({show(discard)})"
+    if not discard <= pool:
+        return f"{show(discard - pool)} not among the taker's hand + chien"
+    forbidden = {c for c in discard if is_king(c) or c in OUDLERS}
+    if forbidden:
+        return f"kings and oudlers may never be discarded: {show(forbidden)}"
+    if discard_trumps == "free":
+        return None
+    plain_ok = {c for c in pool if is_plain(c) and not is_king(c)}
+    trumps = {c for c in discard if is_trump(c)}
+    if len(plain_ok) >= CHIEN_SIZE:
+        if trumps:
+            return (f"discard_trumps=exact: {len(plain_ok)} discardable plain cards, so no trump may be discarded "
+                    f"(discarded {show(trumps)})")
+        return None
+    if not plain_ok <= discard:
+        return (f"discard_trumps=exact: only {len(plain_ok)} discardable plain cards, all must be discarded; "
+                f"missing {show(plain_ok - discard)}")
+    return None  # six cards, all the plain ones, the rest non-oudler trumps: exactly 6 - n trumps
+
+
+# ============================================================ poignée
+def poignee_choice(level: int, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
+                   exception_trumps=None):
+    """The cards the engine shows for a poignée of ``level`` (1..3), or None when that level is not allowed.
+
+    RULES.md 2.5 and 2.9, with the engine's fixed choice of cards (SPEC 6): ``N`` = 10/13/15 cards.
+    - ``always``: holding the Excuse and at least N - 1 trumps, the Excuse + the N - 1 lowest trumps.
+    - otherwise, with at least N trumps, the N lowest trumps;
+    - with exactly N - 1 trumps and the Excuse, every trump + the Excuse (the Excuse stands in only
+      when every trump held is shown);
+    - the four-kings exception, for a triple only: ``exception_trumps`` (the base trumps + the discarded
+      trumps, given only when the exception is open to this seat) when 15 or more: their 15 lowest,
+      never the Excuse.
+    """
+    size = POIGNEE_SIZE[level]
+    base = sorted(base_trumps)
+    if holds_excuse and poignee_excuse == "always" and len(base) >= size - 1:
+        return set(base[:size - 1]) | {EXCUSE}
+    if len(base) >= size:
+        return set(base[:size])
+    if holds_excuse and len(base) == size - 1:
+        return set(base) | {EXCUSE}
+    if level == 3 and exception_trumps is not None and len(exception_trumps) >= size:
+        return set(sorted(exception_trumps)[:size])
+    return None
+
+
+# ============================================================ play
+def suit_to_follow(trick):
+    """The suit of the first card of the trick that is not the Excuse (None if there is none yet)."""
+    for card in trick:
+        if card != EXCUSE:
+            return suit_of(card)
+    return None
+
+
+def legal_cards(hand, trick, excuse_lead: str = "allowed") -> set[int]:
+    """The cards of ``hand`` that may be played to ``trick`` (the cards already in it, in order). RULES.md 2.6:
+
+    - leading: any card; under excuse_lead=forbidden not the Excuse unless it is the last card held;
+    - only the Excuse played so far: as if leading, any card (the next card sets the suit);
+    - plain suit to follow: a card of that suit if held; else a trump if held; else any card;
+    - trump to follow: a trump if held, else any card;
+    - playing a trump: above the highest trump in the trick if the hand has one, else any trump;
+    - the Excuse may always be played when following.
+    """
+    hand = set(hand)
+    if not trick:
+        if excuse_lead == "forbidden" and EXCUSE in hand and len(hand) > 1:
+            return hand - {EXCUSE}
+        return hand
+    led = suit_to_follow(trick)
+    if led is None:
+        return hand
+    excuse = hand & {EXCUSE}
+    if led != TRUMP:
+        same_suit = {c for c in hand if suit_of(c) == led}
+        if same_suit:
+            return same_suit | excuse
+    trumps = {c for c in hand if is_trump(c)}
+    if not trumps:
+        return hand
+    in_trick = [c for c in trick if is_trump(c)]
+    if in_trick:
+        higher = {c for c in trumps if c > max(in_trick)}
+        if higher:
+            return higher | excuse
+    return trumps | excuse
+
+
+def trick_winner(cards) -> int:
+    """Index (0..3, in play order) of the card winning a trick, RULES.md 2.6: the highest trump; if none, the
+    highest card of the suit to follow. The Excuse never wins (its last-trick exception is not judged here)."""
+    trumps = [c for c in cards if is_trump(c)]
+    if trumps:
+        return cards.index(max(trumps))
+    led = suit_to_follow(cards)
+    return cards.index(max(c for c in cards if suit_of(c) == led))
+
+
+@dataclass
+class PlayResult:
+    """What 18 tricks give (tricks numbered 0..17)."""
+
+    winners: list           # seat winning each trick
+    tricks: list            # the four cards of each trick, in play order
+    taker_half: int         # half-points counted for the taker in tricks (the Excuse rule applied)
+    defence_half: int       # the same for the defence
+    excuse_exception: bool  # the last-trick Excuse exception applied
+    excuse_to_taker: bool   # the Excuse (if played) is counted for the taker
+
+
+def excuse_exception_applies(excuse_last_trick: str, owner: int, taker: int, chelem: int, owner_side_won_all: bool):
+    """RULES.md 2.7 + flag: the Excuse led to the last trick by a side that won tricks 0..16 wins it -- for
+    either side, or (announced_only) only for the taker after announcing Chelem."""
+    if not owner_side_won_all:
+        return False
+    if excuse_last_trick == "either_side":
+        return True
+    return chelem == 1 and owner == taker
+
+
+def play_deal(held, first_leader: int, plays, taker: int, chelem: int, flags: dict, stats: Counter) -> PlayResult:
+    """Check every card of ``plays`` (72 ids, trick by trick from each leader) against the hands ``held`` at the
+    first trick, find each trick's winner and count the card points by side with the Excuse rules of RULES.md 2.7.
+    Raises ReferenceMismatch('plays') at the first card that is not legal."""
+    if plays is None or len(plays) != 4 * N_TRICKS:
+        raise ReferenceMismatch("plays", f"expected {4 * N_TRICKS} cards, got {None if plays is None else len(plays)}")
+    hands = [set(h) for h in held]
+    leader = first_leader
+    winners, tricks = [], []
+    half = {"taker": 0, "defence": 0}
+    excuse_exception = False
+    excuse_to_taker = False
+
+    def side(seat):
+        return "taker" if seat == taker else "defence"
+
+    for t in range(N_TRICKS):
+        cards = [int(c) for c in plays[4 * t: 4 * t + 4]]
+        seats = [(leader + i) % 4 for i in range(4)]
+        for i, (seat, card) in enumerate(zip(seats, cards)):
+            legal = legal_cards(hands[seat], cards[:i], flags["excuse_lead"])
+            if card not in legal:
+                if card not in hands[seat]:
+                    why = f"seat {seat} does not hold it (holds {show(hands[seat])})"
+                else:
+                    why = f"legal were {show(legal)} (hand {show(hands[seat])}, excuse_lead={flags['excuse_lead']})"
+                raise ReferenceMismatch("plays", f"trick {t}, card {i} ({name_of(card)} by seat {seat}) is illegal: "
+                                                 f"{why}")
+            _count_play(stats, hands[seat], cards[:i], card)
+            hands[seat].discard(card)
+        winner = seats[trick_winner(cards)]
+        if t == LAST and cards[0] == EXCUSE:
+            owner = seats[0]
+            won_all = all(side(w) == side(owner) for w in winners)
+            stats["excuse_led_to_last_trick"] += 1
+            if excuse_exception_applies(flags["excuse_last_trick"], owner, taker, chelem, won_all):
+                winner = owner
+                excuse_exception = True
+                stats["excuse_last_trick_exception"] += 1
+            elif won_all:
+                stats["excuse_last_trick_exception_refused"] += 1
+        winners.append(winner)
+        tricks.append(cards)
+
+        # card points (RULES.md 2.7): before the last trick the Excuse stays with its owner's side; if the other
+        # side won the trick, the owner's side counts it as 8 and the winners the other three cards + 1
+        points = sum(half_points(c) for c in cards)
+        if EXCUSE in cards:
+            owner = seats[cards.index(EXCUSE)]
+            if t < LAST and side(owner) != side(winner):
+                half[side(owner)] += 8
+                half[side(winner)] += points - 9 + 1
+                stats["excuse_compensation"] += 1
+            else:
+                half[side(winner)] += points
+            excuse_to_taker = side(owner if t < LAST else winner) == "taker"
+            if t == LAST:
+                stats["excuse_in_last_trick"] += 1
+        else:
+            half[side(winner)] += points
+        leader = winner
+    return PlayResult(winners, tricks, half["taker"], half["defence"], excuse_exception, excuse_to_taker)
+
+
+def _count_play(stats: Counter, hand, trick, card) -> None:
+    """Tally the situations a card exercised (for the coverage asserts)."""
+    if not trick:
+        if card == EXCUSE:
+            stats["excuse_led"] += 1
+            if len(hand) == 1:
+                stats["excuse_led_as_last_card"] += 1
+        return
+    led = suit_to_follow(trick)
+    if led is None:
+        stats["played_after_excuse_lead"] += 1
+        return
+    if is_trump(card):
+        if led != TRUMP:
+            stats["trumped"] += 1
+        in_trick = [c for c in trick if is_trump(c)]
+        if in_trick:
+            lower = {c for c in hand if is_trump(c) and c < max(in_trick)}
+            if card > max(in_trick) and lower:
+                stats["overtrump_forced"] += 1
+            elif card < max(in_trick):
+                stats["undertrump"] += 1
+    elif card != EXCUSE and suit_of(card) != led:
+        stats["discarded_off_suit"] += 1
+
+
+# ============================================================ counting and settlement
+def target_for(oudlers: int) -> int:
+    """RULES.md 2.8: 0 oudlers -> 56, 1 -> 51, 2 -> 41, 3 -> 36."""
+    return TARGET_BY_OUDLERS[oudlers]
+
+
+def settle(contract: int, taker_points: int, target: int, petit_au_bout: int, poignee: int, chelem: int, slam: int,
+           chelem_defenders_slam: str = "both") -> int:
+    """The per-defender amount t, signed from the taker's side (RULES.md 2.8): each defender scores -t, the taker 3t.
+
+    base (25 + |points - target|) x multiplier, won or lost by the taker; petit au bout 10 x multiplier to the side
+    that won it; every poignée to the side that won the contract, not multiplied; Chelem, not multiplied: announced
+    and made +400, announced and failed -200 (and a further -200 when the defenders took every trick, unless
+    chelem_defenders_slam=announcement_only); unannounced +200 to the side that took every trick.
+    """
+    mult = MULTIPLIER[contract]
+    sign = 1 if taker_points >= target else -1
+    t = sign * (25 + abs(taker_points - target)) * mult
+    t += petit_au_bout * 10 * mult
+    t += sign * poignee
+    if chelem:
+        if slam == SLAM_TAKER:
+            t += 400
+        else:
+            t -= 200
+            if slam == SLAM_DEFENCE and chelem_defenders_slam == "both":
+                t -= 200
+    elif slam == SLAM_TAKER:
+        t += 200
+    elif slam == SLAM_DEFENCE:
+        t -= 200
+    return t
+
+
+def scores_for(taker: int, t: int) -> list[int]:
+    """The taker scores 3t, each defender -t: the four scores sum to zero."""
+    return [3 * t if seat == taker else -t for seat in range(4)]
+
+
+# ============================================================ replay
+def _set(row, prefix: str, suffix: str = "") -> set[int]:
+    return cards_in(row[f"{prefix}_lo{suffix}"], row[f"{prefix}_hi{suffix}"])
+
+
+def replay_deal(row: dict, rules, stats: Counter | None = None) -> None:
+    """Check one row of the deals table; raise ReferenceMismatch naming the column at the first problem."""
+    if stats is None:
+        stats = Counter()
+    try:
+        _replay_deal(row, flags_of(rules), stats)
+    except ReferenceMismatch as problem:
+        problem.deal_id = row.get("deal_id")
+        raise
+
+
+def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
+    deal_id = row["deal_id"]
+    dealer = deal_id % 4
+    expect("dealer", row["dealer"], dealer, "dealer = deal_id % 4")
+    stats["deals"] += 1
+
+    # ---------------------------------------------------------------- the deal: 18 x 4 + 6 = the 78 cards
+    dealt = [_set(row, "dealt", f"_{s}") for s in range(4)]
+    chien = _set(row, "chien")
+    seen: set[int] = set()
+    for field, cards, size in [(f"dealt_lo_{s}", dealt[s], HAND_SIZE) for s in range(4)] + [("chien_lo", chien,
+                                                                                              CHIEN_SIZE)]:
+        if not cards <= ALL_CARDS:
+            raise ReferenceMismatch(field, f"card ids beyond 77: {sorted(cards - ALL_CARDS)}")
+        if len(cards) != size:
+            raise ReferenceMismatch(field, f"{len(cards)} cards, expected {size}: {show(cards)}")
+        if cards & seen:
+            raise ReferenceMismatch(field, f"{show(cards & seen)} also dealt to an earlier hand")
+        seen |= cards
+
+    # ---------------------------------------------------------------- void deals and bidding (RULES.md 2.2-2.3)
+    bids = [row[f"bid_{s}"] for s in range(4)]
+    petit_sec = [s for s in range(4) if is_petit_sec(dealt[s])]
+    if petit_sec and flags["petit_sec_redeal"]:
+        expect("void", row["void"], VOID_PETIT_SEC, f"seat {petit_sec[0]} has the Petit sec")
+        for s in range(4):
+            expect(f"bid_{s}", bids[s], PASS, "no bidding on a Petit-sec deal")
+        _expect_void(row, stats, "void_petit_sec")
+        return
+    if petit_sec:
+        stats["petit_sec_played_on"] += 1
+    problem = bid_problem(bids, dealer)
+    if problem:
+        seat, why = problem
+        raise ReferenceMismatch(f"bid_{seat}", f"bid_{seat}={bids[seat]} is illegal: {why} (bids {bids})")
+    contract = max(bids)
+    if contract == PASS:
+        expect("void", row["void"], VOID_ALL_PASS, "all four passed")
+        _expect_void(row, stats, "void_all_pass")
+        return
+    expect("void", row["void"], VOID_PLAYED, "someone bid and nobody has the Petit sec")
+    taker = bids.index(contract)
+    expect("taker", row["taker"], taker, "the highest bidder")
+    expect("contract", row["contract"], contract, "the highest bid")
+    stats["played"] += 1
+    stats[f"contract_{contract}"] += 1
+
+    # ---------------------------------------------------------------- chien and discard (RULES.md 2.4)
+    discard = _set(row, "discard")
+    held = [set(h) for h in dealt]
+    if contract in (PRISE, GARDE):
+        problem = discard_problem(dealt[taker] | chien, discard, flags["discard_trumps"])
+        if problem:
+            raise ReferenceMismatch("discard_lo", f"{problem} (hand {show(dealt[taker])}, chien {show(chien)})")
+        held[taker] = (dealt[taker] | chien) - discard
+        if any(is_trump(c) for c in discard):
+            stats["trump_discard"] += 1
+    elif discard:
+        raise ReferenceMismatch("discard_lo", f"no discard under contract {contract}, got {show(discard)}")
+    discarded_trumps = {c for c in discard if is_trump(c)}
+
+    # ---------------------------------------------------------------- Chelem and the first leader (RULES.md 2.5)
+    chelem = row["chelem"]
+    if chelem not in (0, 1):
+        raise ReferenceMismatch("chelem", f"0 or 1, got {chelem!r}")
+    expect("first_leader", row["first_leader"], taker if chelem else (dealer + 1) % 4,
+           "the taker after announcing Chelem, else the player to the right of the dealer")
+    if chelem:
+        stats["chelem"] += 1
+
+    # ---------------------------------------------------------------- poignées (RULES.md 2.5, 2.8, 2.9)
+    poignee_total = 0
+    for seat in range(4):
+        shown = _set(row, "poignee", f"_{seat}")
+        if not shown:
+            continue
+        field = f"poignee_lo_{seat}"
+        if len(shown) not in LEVEL_OF_SIZE:
+            raise ReferenceMismatch(field, f"a poignée is 10, 13 or 15 cards, got {len(shown)}: {show(shown)}")
+        level = LEVEL_OF_SIZE[len(shown)]
+        expected, by_exception = expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps, flags)
+        if expected is None:
+            raise ReferenceMismatch(field, f"seat {seat} may not show a level-{level} poignée ({len(shown)} cards) "
+                                           f"holding {show(held[seat])}; shown {show(shown)}")
+        if shown != expected:
+            raise ReferenceMismatch(field, f"level {level}: shown {show(shown)}, the engine's choice is "
+                                           f"{show(expected)}")
+        poignee_total += POIGNEE_VALUE[level]
+        stats["poignee"] += 1
+        stats[f"poignee_{level}"] += 1
+        if EXCUSE in shown:
+            stats["poignee_with_excuse"] += 1
+        if by_exception:
+            stats["poignee_four_kings"] += 1
+        if not shown <= held[seat]:
+            stats["poignee_not_held"] += 1  # as dealt, or discarded trumps under the four-kings exception
+    expect("poignee", row["poignee"], poignee_total, "the value of every poignée shown")
+
+    # ---------------------------------------------------------------- play, or what can be checked without it
+    plays = row.get("plays")
+    if plays is not None and len(plays) > 0:
+        stats["with_plays"] += 1
+        _check_played(row, flags, stats, taker, contract, chien, discard, held, chelem, plays, poignee_total)
+    else:
+        _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total)
+
+
+def expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps, flags):
+    """(cards shown, by the four-kings exception) for a poignée of ``level`` by ``seat``; cards None if that level
+    is not allowed (SPEC 6, RULES.md 2.9).
+
+    The base trumps: those held just before the seat's first card (the taker's after the discard); under
+    poignee_hand=as_dealt the taker of a Prise/Garde is judged on its 18 dealt cards instead. The Excuse
+    counts when it is held just before the first card. The four-kings exception (poignee_four_kings=
+    taker_after_discard): the taker of a Prise/Garde holding the four kings after the discard may count
+    the discarded trumps in a triple.
+    """
+    after_discard = seat == taker and contract in (PRISE, GARDE)
+    basis = dealt[seat] if after_discard and flags["poignee_hand"] == "as_dealt" else held[seat]
+    base = {c for c in basis if is_trump(c)}
+    exception_trumps = None
+    if (after_discard and flags["poignee_four_kings"] == "taker_after_discard"
+            and sum(is_king(c) for c in held[seat]) == 4):
+        exception_trumps = base | discarded_trumps
+    holds_excuse = EXCUSE in held[seat]
+    normal = poignee_choice(level, base, holds_excuse, flags["poignee_excuse"])
+    if normal is not None or exception_trumps is None:
+        return normal, False
+    return poignee_choice(level, base, holds_excuse, flags["poignee_excuse"], exception_trumps), True
+
+
+def _expect_void(row: dict, stats: Counter, kind: str) -> None:
+    """RULES.md 2.2 / output contract: a void deal has no taker, no play and every derived column 0."""
+    stats[kind] += 1
+    expect("taker", row["taker"], -1, "void deal")
+    expect("first_leader", row["first_leader"], -1, "void deal")
+    for column in ("contract", "chelem", "taker_points", "oudlers", "target", "petit_au_bout", "poignee", "slam"):
+        expect(column, row[column], 0, "void deal")
+    expect("won", int(row["won"]), 0, "void deal")
+    for s in range(4):
+        expect(f"score_{s}", row[f"score_{s}"], 0, "void deal")
+        if _set(row, "poignee", f"_{s}"):
+            raise ReferenceMismatch(f"poignee_lo_{s}", "no poignée on a void deal")
+    if _set(row, "discard"):
+        raise ReferenceMismatch("discard_lo", "no discard on a void deal")
+    plays = row.get("plays")
+    if plays is not None and len(plays) > 0:
+        raise ReferenceMismatch("plays", f"a void deal has no plays, got {len(plays)} cards")
+
+
+def _check_played(row, flags, stats, taker, contract, chien, discard, held, chelem, plays, poignee_total):
+    """Every card, every trick, then the counted points and the settlement worked out from the play."""
+    result = play_deal(held, row["first_leader"], plays, taker, chelem, flags, stats)
+
+    # card points (RULES.md 2.8): the taker's tricks, plus the discard (Prise/Garde) or the chien (Garde sans)
+    taker_half = result.taker_half
+    defence_half = result.defence_half
+    if contract in (PRISE, GARDE):
+        taker_half += sum(half_points(c) for c in discard)
+    elif contract == GARDE_SANS:
+        taker_half += sum(half_points(c) for c in chien)
+    else:
+        defence_half += sum(half_points(c) for c in chien)
+    assert taker_half + defence_half == 182, (taker_half, defence_half)  # the reference's own bookkeeping
+    assert taker_half % 2 == 0, taker_half  # RULES.md 2.8: no rounding ever arises
+    expect("taker_points", row["taker_points"], taker_half // 2, "the taker's card points")
+
+    # oudlers setting the target (RULES.md 2.9, flag target_oudlers)
+    if flags["target_oudlers"] == "held":
+        oudlers = len(held[taker] & OUDLERS)
+        why = "oudlers in the taker's hand at the first trick"
+    else:
+        counted = set()
+        for t, cards in enumerate(result.tricks):
+            if result.winners[t] == taker:
+                counted |= {c for c in cards if c in (PETIT, MONDE)}
+        if result.excuse_to_taker:
+            counted.add(EXCUSE)
+        if contract == GARDE_SANS:
+            counted |= chien & OUDLERS
+        oudlers = len(counted)
+        why = f"oudlers counted for the taker: {show(counted)}"
+    expect("oudlers", row["oudlers"], oudlers, why)
+    target = target_for(oudlers)
+    expect("target", row["target"], target)
+    won = taker_half // 2 >= target
+    expect("won", int(row["won"]), int(won), f"{taker_half // 2} points against {target}")
+
+    # petit au bout: the Petit in the last trick (trick 16 when the Excuse exception won the last)
+    judged = LAST - 1 if result.excuse_exception else LAST
+    petit_au_bout = 0
+    if PETIT in result.tricks[judged]:
+        petit_au_bout = 1 if result.winners[judged] == taker else -1
+        stats["petit_au_bout"] += 1
+        stats["petit_au_bout_" + ("taker" if petit_au_bout == 1 else "defence")] += 1
+        if result.excuse_exception:
+            stats["petit_au_bout_on_trick_16"] += 1
+    expect("petit_au_bout", row["petit_au_bout"], petit_au_bout,
+           f"Petit in trick {judged} ({show(result.tricks[judged])}) won by seat {result.winners[judged]}")
+
+    taker_tricks = sum(w == taker for w in result.winners)
+    slam = SLAM_TAKER if taker_tricks == N_TRICKS else SLAM_DEFENCE if taker_tricks == 0 else SLAM_NONE
+    expect("slam", row["slam"], slam, f"the taker won {taker_tricks} tricks")
+    if slam:
+        stats["slam"] += 1
+        stats["slam_taker" if slam == SLAM_TAKER else "slam_defence"] += 1
+    if chelem and slam == SLAM_TAKER:
+        stats["chelem_made"] += 1
+
+    _check_scores(row, flags, stats, taker, contract, taker_half // 2, target, petit_au_bout, poignee_total, chelem,
+                  slam)
+
+
+def _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total):
+    """Without plays: the derived columns' ranges and consistency, and the settlement from the columns."""
+    stats["without_plays"] += 1
+    points = row["taker_points"]
+    if not 0 <= points <= 91:
+        raise ReferenceMismatch("taker_points", f"{points} is outside 0..91")
+    oudlers = row["oudlers"]
+    if oudlers not in TARGET_BY_OUDLERS:
+        raise ReferenceMismatch("oudlers", f"0..3, got {oudlers!r}")
+    if flags["target_oudlers"] == "held":
+        expect("oudlers", oudlers, len(held[taker] & OUDLERS), "oudlers in the taker's hand at the first trick")
+    else:
+        in_chien = len(chien & OUDLERS)
+        if contract == GARDE_SANS and oudlers < in_chien:
+            raise ReferenceMismatch("oudlers", f"{oudlers}, but the chien counted for the taker holds {in_chien}")
+        if contract == GARDE_CONTRE and oudlers > 3 - in_chien:
+            raise ReferenceMismatch("oudlers", f"{oudlers}, but the defenders' chien holds {in_chien}")
+    target = target_for(oudlers)
+    expect("target", row["target"], target)
+    expect("won", int(row["won"]), int(points >= target), f"{points} points against {target}")
+    petit_au_bout = row["petit_au_bout"]
+    slam = row["slam"]
+    if petit_au_bout not in (-1, 0, 1):
+        raise ReferenceMismatch("petit_au_bout", f"-1, 0 or 1, got {petit_au_bout!r}")
+    if slam not in (SLAM_NONE, SLAM_TAKER, SLAM_DEFENCE):
+        raise ReferenceMismatch("slam", f"0, 1 or 2, got {slam!r}")
+    if (slam == SLAM_TAKER and petit_au_bout == -1) or (slam == SLAM_DEFENCE and petit_au_bout == 1):
+        raise ReferenceMismatch("petit_au_bout", f"{petit_au_bout} although one side took every trick (slam {slam})")
+    if slam:
+        stats["slam"] += 1
+    if petit_au_bout:
+        stats["petit_au_bout"] += 1
+    _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem, slam)
+
+
+def _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem, slam):
+    t = settle(contract, points, target, petit_au_bout, poignee_total, chelem, slam, flags["chelem_defenders_slam"])
+    expected = scores_for(taker, t)
+    for s in range(4):
+        expect(f"score_{s}", row[f"score_{s}"], expected[s],
+               f"t = {t} (contract {contract}, {points} points against {target}, petit au bout {petit_au_bout}, "
+               f"poignée {poignee_total}, chelem {chelem}, slam {slam}); the taker (seat {taker}) scores 3t")
+    stats["won" if points >= target else "lost"] += 1
+
+
+def _rows(table_or_rows) -> list[dict]:
+    if isinstance(table_or_rows, list):
+        return table_or_rows
+    return table_or_rows.to_pylist()
+
+
+def replay_table(table_or_rows, rules, count: int | None = None, plays_required: bool = False) -> Counter:
+    """Replay every row of a deals table (see the module docstring); return what was exercised.
+
+    ``count``: the deal ids must then be exactly 0..count-1. ``plays_required``: every played deal must carry
+    its 72 plays (a run with --record-plays), so a missing ``plays`` cannot hide a wrong result.
+    """
+    flags = flags_of(rules)
+    rows = _rows(table_or_rows)
+    ids = [row["deal_id"] for row in rows]
+    if len(set(ids)) != len(ids):
+        raise ReferenceMismatch("deal_id", "a deal_id appears more than once")
+    if count is not None and sorted(ids) != list(range(count)):
+        raise ReferenceMismatch("deal_id", f"expected the deal ids 0..{count - 1}, got {len(ids)} rows")
+    stats = Counter()
+    for row in sorted(rows, key=lambda r: r["deal_id"]):
+        replay_deal(row, flags, stats)
+        if plays_required and row["void"] == VOID_PLAYED and not row.get("plays"):
+            raise ReferenceMismatch("plays", "a played deal without its plays", row["deal_id"])
+    return stats
