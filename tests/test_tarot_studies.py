@@ -5,7 +5,7 @@ import pytest
 
 from tricksim.analysis.tarot import bidding_table, hand_features, rotation_gain, sample_played
 from tricksim.cli import main
-from tricksim.jobs.tarot import _with_bid, contract_what_if
+from tricksim.jobs.tarot import with_bid, contract_what_if
 from tricksim.simulator.engine import RunConfig, replay_units, run
 from tricksim.simulator.games.spades.rules import build_rules as spades_rules
 from tricksim.simulator.games.tarot import cards
@@ -69,7 +69,7 @@ def test_forced_contract_replays_force_the_taker_and_nothing_else(tarot_run):
     for contract in (1, 3):
         for s in range(4):
             ids = sample["deal_id"][sample["taker"] == s]
-            seats = tuple(_with_bid(RANDOM, contract if i == s else 0) for i in range(4))
+            seats = tuple(with_bid(RANDOM, contract if i == s else 0) for i in range(4))
             t = replay_units(RunConfig(seats=seats, **m), ids).to_pydict()
             assert set(t["taker"]) <= {s} and set(t["contract"]) <= {contract}
             assert all(t[f"bid_{i}"][k] == (contract if i == s else 0) for i in range(4) for k in range(len(ids)))

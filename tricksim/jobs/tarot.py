@@ -26,7 +26,7 @@ def forced_bid(contract: int):
     return _FORCED_BIDS[contract]
 
 
-def _with_bid(seat_strategy, contract: int):
+def with_bid(seat_strategy, contract: int):
     """``seat_strategy`` with its bid replaced by the forced one (every other decision its own)."""
     from tricksim.strategies.registry import SeatStrategy, Strategy
 
@@ -120,7 +120,7 @@ def contract_what_if(run_dir, n: int, *, seed: int = 0, by: str | None = None) -
             parts = []
             for s in range(4):
                 ids = sample["deal_id"][sample["taker"] == s]
-                forced = tuple(_with_bid(seats[i], contract if i == s else 0) for i in range(4))
+                forced = tuple(with_bid(seats[i], contract if i == s else 0) for i in range(4))
                 parts.append(replay_units(RunConfig(seats=forced, **base), ids))
             replays[contract] = parts
     except RunError as e:

@@ -17,7 +17,19 @@ FAULTS = {kernel.ERR_BID: "an illegal bid {}", kernel.ERR_DISCARD: "an illegal d
 def compute(cfg, deal_ids: np.ndarray, workers: int = 1) -> dict:
     """The deals table of ``deal_ids``, in that order, computed on ``workers`` threads; raises PolicyFault
     when a strategy broke the rules."""
-    deal_ids = np.ascontiguousarray(deal_ids, np.int64)
+    return _play(cfg, np.ascontiguousarray(deal_ids, np.int64), np.zeros((0, 78), np.int64), workers)
+
+
+def play_decks(cfg, decks, first_id: int = 0) -> dict:
+    """The deals table of chosen deals: row i deals the 78 card ids ``decks[i]`` in that order (18 to each
+    seat from seat 0, the last six to the chien), as deal ``first_id + i`` (its dealer and play stream)."""
+    decks = np.ascontiguousarray(decks, np.int64)
+    if decks.ndim != 2 or decks.shape[1] != 78 or any(sorted(d) != list(range(78)) for d in decks.tolist()):
+        raise ValueError("each deck must hold the 78 card ids 0..77 once each")
+    return _play(cfg, np.arange(first_id, first_id + len(decks), dtype=np.int64), decks, 1)
+
+
+def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
     params = np.ascontiguousarray(np.stack([s.params for s in cfg.seats]), dtype=np.float64)
     functions = [tuple(s.functions) for s in cfg.seats]
     policies = tuple(tuple(f[slot] for f in functions) for slot in range(5))
@@ -31,8 +43,9 @@ def compute(cfg, deal_ids: np.ndarray, workers: int = 1) -> dict:
     rules = cfg.rules.to_kernel()
 
     def part(lo, hi):  # rows lo..hi-1: views of the blocks, written in place
-        run(rules, *policies, params, np.int64(cfg.seed), deal_ids[lo:hi], cfg.record_plays, words[lo:hi],
-            small[lo:hi], ints[lo:hi], plays[lo:hi] if cfg.record_plays else plays, errors[lo:hi])
+        run(rules, *policies, params, np.int64(cfg.seed), deal_ids[lo:hi], decks[lo:hi] if decks.size else decks,
+            cfg.record_plays, words[lo:hi], small[lo:hi], ints[lo:hi], plays[lo:hi] if cfg.record_plays else plays,
+            errors[lo:hi])
 
     if workers > 1 and n >= 2 * MIN_SPLIT:
         bounds = np.linspace(0, n, min(workers, n // MIN_SPLIT) + 1).astype(int)

@@ -14,6 +14,7 @@ from numba.core import config
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.borrow import alive_until_here, borrowed
+from tricksim.simulator.rng import STREAM_PLAY, stream_key
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import (
     EXCUSE,
@@ -99,12 +100,17 @@ def _fault(error, code, seat, value):
 
 
 @njit(inline="always")
-def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_id, deck, suits,
-              trumps, chien, view, rng, trick_winner, row, words, small, ints, plays, record_plays, error):
+def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_id, decks, deck,
+              suits, trumps, chien, view, rng, trick_winner, row, words, small, ints, plays, record_plays, error):
     """Play deal ``deal_id`` into output row ``row``; returns False (``error`` filled) when a policy broke
-    the rules. The row's defaults are those of a void deal."""
+    the rules. The row's defaults are those of a void deal. The cards are shuffled on the deal's stream,
+    or, when ``decks`` has rows, dealt in the order of ``decks[row]`` (chosen deals, for tests and tools)."""
     dealer = deal_id % N_SEATS
-    phases.deal(seed, deal_id, deck, suits, trumps, chien, rng)
+    if decks.shape[0] == 0:
+        phases.deal(seed, deal_id, deck, suits, trumps, chien, rng)
+    else:
+        phases.distribute(decks[row], suits, trumps, chien)
+        rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
     for s in range(N_SEATS):
         lo, hi = join_words(suits[s], trumps[s])
         words[row, W_DEALT + 2 * s] = lo
@@ -305,7 +311,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
 
 
 @njit(cache=True, nogil=True)
-def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids,
+def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids, decks,
                    record_plays, words, small, ints, plays, errors):
     """Play the deals ``deal_ids`` into consecutive rows from row 0; call it through ``kernel_for``.
     Every block has one row per deal (so a range of rows is a contiguous block for a thread of its own).
@@ -317,14 +323,14 @@ def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fn
     # the arguments, ``scratch`` is held below
     deck, suits, trumps, chien = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2]), borrowed(scratch[3])
     view, rng, trick_winner, error = borrowed(scratch[4]), borrowed(scratch[5]), borrowed(scratch[6]), borrowed(scratch[7])
-    params, deal_ids = borrowed(params), borrowed(deal_ids)
+    params, deal_ids, decks = borrowed(params), borrowed(deal_ids), borrowed(decks)
     words, small, ints, plays, errors = borrowed(words), borrowed(small), borrowed(ints), borrowed(plays), borrowed(errors)
     for i in range(deal_ids.shape[0]):
         for e in range(4):
             error[e] = 0
         ok = play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids[i],
-                       deck, suits, trumps, chien, view, rng, trick_winner, i, words, small, ints, plays, record_plays,
-                       error)
+                       decks, deck, suits, trumps, chien, view, rng, trick_winner, i, words, small, ints, plays,
+                       record_plays, error)
         for e in range(4):
             errors[i, e] = error[e]
         if not ok:
@@ -340,6 +346,7 @@ SIGNATURE = types.void(
     types.UniTuple(CHOOSE_FN, 4),
     types.float64[:, ::1],                     # params (4, N_PARAMS)
     types.int64, types.int64[::1],             # seed, deal ids
+    types.int64[:, ::1],                       # decks (n_deals, 78) of chosen deals, or (0, 78): shuffled
     types.boolean,                             # record_plays
     _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # words, small, ints, plays
     _I64_2D,                                   # errors (n_deals, 4)

@@ -68,13 +68,20 @@ settle = njit(cache=True)(scoring.settle)
 # ------------------------------------------------------------------------ deal
 @njit(inline="always", cache=True)
 def deal(seed, deal_id, deck, suits, trumps, chien, rng):
-    """Shuffle the 78 cards on the deal's stream: deck positions 18s..18s+17 go to seat s, the last six
-    to the chien (``chien[0]`` suits, ``chien[1]`` trumps). Leaves ``rng`` at the start of the deal's
-    play stream, from which every policy draws."""
+    """Shuffle the 78 cards on the deal's stream and deal them (``distribute``). Leaves ``rng`` at the
+    start of the deal's play stream, from which every policy draws."""
     rng[0] = stream_key(seed, deal_id, 0, STREAM_DEAL)
     for i in range(N_CARDS):
         deck[i] = i
     shuffle(rng, deck, N_CARDS)
+    distribute(deck, suits, trumps, chien)
+    rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
+
+
+@njit(inline="always", cache=True)
+def distribute(deck, suits, trumps, chien):
+    """Deal the cards in the order of ``deck``: positions 18s..18s+17 to seat s, the last six to the
+    chien (``chien[0]`` suits, ``chien[1]`` trumps)."""
     for s in range(N_SEATS):
         suits[s] = 0
         trumps[s] = 0
@@ -92,7 +99,6 @@ def deal(seed, deal_id, deck, suits, trumps, chien, rng):
             trumps[s] |= np.int64(1) << (c - FIRST_TRUMP)
         else:
             chien[1] |= np.int64(1) << (c - FIRST_TRUMP)
-    rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
 
 
 @njit(inline="always", cache=True)
