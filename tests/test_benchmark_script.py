@@ -13,9 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent
                         "and it takes over a minute")
 def test_tiny_benchmark_figures_come_from_its_raw_timings(tmp_path):
     out = tmp_path / "bench.json"
-    hands, games = 4000, 300
+    hands, games, deals = 4000, 300, 3000
     done = subprocess.run([sys.executable, "scripts/benchmark.py", "--hands", str(hands), "--games", str(games),
-                           "--repeat", "3", "--json", str(out)], cwd=ROOT, capture_output=True, text=True)
+                           "--deals", str(deals), "--repeat", "3", "--json", str(out)], cwd=ROOT, capture_output=True,
+                          text=True)
     assert done.returncode == 0, done.stderr
     assert "thread_scaling_per_round" in done.stdout
     res = json.loads(out.read_text())
@@ -34,3 +35,10 @@ def test_tiny_benchmark_figures_come_from_its_raw_timings(tmp_path):
     assert res["cost_per_hand_vs_simple"]["heuristic"]["value"] == pytest.approx(heur[1])
     assert res["warm_cli_10000_hands_s"]["value"] == pytest.approx(sorted(raw["warm_cli"])[1])
     assert all(v > 0 for v in res["cpu_us_per_hand_1_thread"].values())
+    # Tarot beside Spades, each round's ratio from the same round's runs
+    tarot_ratio = sorted((deals / t) / (hands / s) for t, s in zip(raw["tarot_2_threads"],
+                                                                   raw["spades_heuristic_2_threads"]))
+    assert res["tarot_deals_vs_spades_hands_per_round"]["value"] == pytest.approx(tarot_ratio[1])
+    assert res["tarot_deals_per_s_1_thread"]["value"] == pytest.approx(deals / sorted(raw["tarot_1_thread"])[1])
+    assert res["tarot_cold_compile_first_run_s"] > 0
+    assert res["tarot_warm_cli_10000_deals_s"]["value"] == pytest.approx(sorted(raw["tarot_warm_cli"])[1])
