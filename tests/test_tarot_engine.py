@@ -47,6 +47,7 @@ def _count(lo, hi, cards_lo, cards_hi):
     return np.array([bin(a).count("1") + bin(b).count("1") for a, b in zip(x.tolist(), y.tolist())])
 
 
+@pytest.mark.needs_jit("20,000 deals: 20 s as pure Python; the deal's code runs in every other test")
 def test_oudlers_per_hand_follow_the_hypergeometric_law():
     """Seat 0's oudlers over 20,000 deals against C(3,k) C(75,18-k) / C(78,18): chi-square, 3 d.f."""
     n = 20_000
@@ -70,6 +71,7 @@ def test_every_deal_partitions_the_78_cards():
         assert sum(1 << c for x in sets for c in x) == full
 
 
+@pytest.mark.needs_jit("120,000 deals: over 2 min as pure Python; the Petit-sec check runs in the reference replays")
 def test_petit_sec_rate_is_the_exact_probability():
     """A deal is void for Petit sec with probability 4 C(56,17) / C(78,18) (one hand holds the Petit, its
     17 other cards all plain), about 0.0021: 100,000 deals, within 4.4 standard errors (p < 1e-5)."""
