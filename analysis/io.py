@@ -218,13 +218,15 @@ class Run:
             try:
                 # a reader of its own, closed after the file: cached readers keep their buffers alive and
                 # memory grew with the number of files (tricksim nil on 20M hands: 746 MB -> 194 MB peak)
-                with pq.ParquetFile(str(f)) as reader:
+                # page checksums (written by the engine) catch bytes damaged inside a file, at CRC32 cost
+                with pq.ParquetFile(str(f), page_checksum_verification=True) as reader:
                     for batch in reader.iter_batches(batch_size=batch_rows, columns=columns, use_threads=True):
                         if batch.num_rows:
                             yield batch
-            except (pa.ArrowInvalid, OSError) as e:
+            except (pa.ArrowException, OSError) as e:
                 first = str(e).splitlines()[0] if str(e) else type(e).__name__
-                raise _fail(f, f"cannot read Parquet file: {first}") from None
+                raise _fail(f, f"cannot read Parquet file: {first}; if it is a shard of a tricksim run, "
+                               "rerun the run's command with --resume to repair it") from None
 
     def iter_hands(self, columns: Sequence[str], batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
         """Hand record batches with only ``columns`` (projection; bounded memory)."""
@@ -294,19 +296,54 @@ def open_run(path) -> Run:
     hand_files = tuple(sorted((p / units).glob("*.parquet")))
     if not hand_files:
         raise _fail(p, f"no data: {units}/*.parquet is empty or missing (was the run interrupted?)")
+    if isinstance(manifest.get("shards"), list):
+        _check_shards(p, manifest["shards"])
     game_files = tuple(sorted((p / "games").glob("*.parquet")))
     if mode == "games" and not game_files:
         raise _fail(p, "mode='games' but games/*.parquet is empty or missing (was the run interrupted?)")
     return Run(path=p, manifest=manifest, hand_files=hand_files, game_files=game_files)
 
 
+def _check_shards(p: Path, records: list) -> None:
+    """The files of a finished run are exactly those its manifest lists, each with its row count (read from
+    the Parquet footers, cheap); else one line naming the file. ``tricksim verify`` checks the checksums."""
+    fix = "repair it with the run's own command and --resume"
+    try:
+        expected = {(t, f["name"]): int(f["rows"]) for r in records for t, f in r["files"].items()}
+    except (KeyError, TypeError, AttributeError, ValueError):
+        raise _fail(p / "manifest.json", "the manifest's shard list is damaged") from None
+    for table in {t for t, _ in expected}:
+        present = {f.name for f in (p / table).glob("*.parquet")}
+        names = {n for t, n in expected if t == table}
+        if names - present:
+            missing = sorted(names - present)
+            raise _fail(p, f"{table}/{missing[0]} is missing ({len(missing)} of the {len(names)} files the manifest "
+                           f"lists); {fix}")
+        if present - names:
+            raise _fail(p, f"{table}/{sorted(present - names)[0]} is not one of the run's files (the manifest "
+                           "lists every shard): remove it")
+    for (table, name), rows in sorted(expected.items()):
+        try:
+            found = pq.ParquetFile(p / table / name).metadata.num_rows
+        except (OSError, pa.ArrowException) as e:
+            raise _fail(p, f"{table}/{name} is unreadable ({str(e).splitlines()[0][:80]}); {fix}") from None
+        if found != rows:
+            raise _fail(p, f"{table}/{name} has {found:,} rows, the manifest says {rows:,}; {fix}")
+
+
 def open_runs(paths) -> list[Run]:
-    """:func:`open_run` on each path (a single path or Run is accepted too)."""
+    """:func:`open_run` on each path (a single path or Run is accepted too); the same run twice is refused."""
     if isinstance(paths, (str, Path, Run)):
         paths = [paths]
     runs = [open_run(p) for p in paths]
     if not runs:
         raise AnalysisError("no run directories given")
+    seen = {}
+    for r in runs:
+        key = r.path.resolve()
+        if key in seen:
+            raise AnalysisError(f"the run {r.path} is given twice (as {seen[key]} too): give each run once")
+        seen[key] = r.path
     return runs
 
 

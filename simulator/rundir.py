@@ -7,9 +7,14 @@ Layout of a run directory (the tables are the family's; Spades: ``hands``, and
     DIR/<table>/part-000000.parquet  one file per shard in each table's folder
 
 A shard file appears only complete: it is written to a hidden ``.*.tmp`` file,
-flushed and renamed. A shard counts as done when all of its files exist, so a run killed
-at any moment and restarted with ``--resume`` recomputes exactly the missing
-shards (deterministically) and ends with the rows of an uninterrupted run.
+flushed and renamed. Once all of a shard's files are in place its *record* is written
+(``DIR/.shards/part-K.json``: each file's name, rows, bytes and CRC-32, computed as it was
+written: a CRC detects damage, the point here, at half the cost of SHA-256, docs/performance.md
+P28), and the finished manifest lists every record. A shard counts as done only when its record
+exists and its files match it; ``--resume`` checks every finished shard's checksum, and
+recomputes (deterministically) any shard that is missing, short, unreadable or altered, so a run
+killed at any moment ends with the rows of an uninterrupted run. Parquet page checksums are
+written too: readers verify the pages they read (``verify_run`` all of them).
 """
 from __future__ import annotations
 
@@ -21,11 +26,14 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+import zlib
+
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: shard records with checksums
 MANIFEST = "manifest.json"
+RECORDS = ".shards"  # hidden folder of the shard records (readers of the tables never see it)
 ROW_GROUP = 1 << 17  # rows per row group: bounds the writer's buffers and lets readers stream
 
 
@@ -80,10 +88,58 @@ def _write_json_atomic(path: Path, data: dict) -> None:
     commit(tmp)
 
 
+class _Hashing:
+    """A binary file that checksums (CRC-32) and counts what is written through it."""
+
+    def __init__(self, f):
+        self.f, self.crc, self.bytes = f, 0, 0
+
+    def write(self, b) -> int:
+        self.crc = zlib.crc32(b, self.crc)
+        self.bytes += len(b)
+        return self.f.write(b)
+
+    def tell(self) -> int:
+        return self.f.tell()
+
+    def flush(self) -> None:
+        self.f.flush()
+
+    @property
+    def closed(self) -> bool:
+        return self.f.closed
+
+    def close(self) -> None:  # the caller closes the file
+        pass
+
+
+class Staged(NamedTuple):
+    tmp: Path       # the staging file; ``commit`` makes it the shard file
+    index: int      # the shard
+    table: str
+    rows: int
+    bytes: int
+    crc32: int
+
+
+def file_crc32(path: Path) -> int:
+    crc = 0
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 22), b""):
+            crc = zlib.crc32(chunk, crc)
+    return crc
+
+
 def write_parquet_staged(table: pa.Table, path: Path, how: Encoding = Encoding()) -> Path:
     """Encode ``table`` into its staging file: written but not yet durable; ``commit`` makes it ``path``."""
+    return _write_parquet(table, path, how)[0]
+
+
+def _write_parquet(table: pa.Table, path: Path, how: Encoding) -> tuple[Path, int, int]:
+    """(staging file, bytes, CRC-32) of ``table`` encoded for ``path``."""
     tmp = _staging(path)
-    with open(tmp, "wb") as f:
+    with open(tmp, "wb") as raw:
+        f = _Hashing(raw)
         names = table.column_names
         encoding = {c: "DELTA_BINARY_PACKED" for c in names if c.startswith(how.delta)}
         encoding.update({c: "RLE" for c in names if c.startswith(how.run_length)})
@@ -91,8 +147,8 @@ def write_parquet_staged(table: pa.Table, path: Path, how: Encoding = Encoding()
                        compression={c: "lz4" if c.startswith(how.compressed) else "none" for c in names},
                        use_dictionary=[c for c in names if not c.startswith(how.no_dictionary) and c not in encoding],
                        write_statistics=[c for c in how.statistics if c in names],
-                       column_encoding=encoding)
-    return tmp
+                       column_encoding=encoding, write_page_checksum=True)
+    return tmp, f.bytes, f.crc
 
 
 def write_parquet_atomic(table: pa.Table, path: Path, how: Encoding = Encoding()) -> None:
@@ -101,11 +157,30 @@ def write_parquet_atomic(table: pa.Table, path: Path, how: Encoding = Encoding()
 
 def read_manifest(out: Path) -> dict:
     try:
-        return json.loads((Path(out) / MANIFEST).read_text())
+        data = json.loads((Path(out) / MANIFEST).read_text())
     except FileNotFoundError:
         raise RunDirError(f"{out} is not a tricksim run: no {MANIFEST}") from None
-    except json.JSONDecodeError as e:
-        raise RunDirError(f"{out}/{MANIFEST} is not valid JSON ({e.msg} at line {e.lineno})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RunDirError(f"{out}/{MANIFEST} is not valid JSON ({getattr(e, 'msg', e)})") from None
+    if not isinstance(data, dict):
+        raise RunDirError(f"{out}/{MANIFEST} is not a tricksim manifest (a JSON object was expected)")
+    return data
+
+
+def shard_problem(out: Path, record: dict, *, checksum: bool) -> str | None:
+    """What is wrong with a finished shard's files against its record (None: nothing); ``checksum``: also
+    hash every file (reads it whole), else compare names and sizes only."""
+    for table, f in record["files"].items():
+        path = Path(out) / table / f["name"]
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            return f"{path} is missing"
+        if size != f["bytes"]:
+            return f"{path} has {size:,} bytes, its record says {f['bytes']:,}"
+        if checksum and file_crc32(path) != f["crc32"]:
+            return f"{path} does not match its checksum (altered or damaged)"
+    return None
 
 
 class RunDir:
@@ -132,6 +207,8 @@ class RunDir:
         self.started = time.time()
         self.previous_seconds = 0.0
         if existing and resume:
+            if not (self.path / MANIFEST).exists():
+                raise RunDirError(f"--resume: {self.path} is not a tricksim run (no {MANIFEST})")
             manifest = read_manifest(self.path)
             old = manifest.get("plan", {})
             if old != self.plan:
@@ -142,33 +219,112 @@ class RunDir:
             self.previous_seconds = float(manifest.get("compute_seconds", 0.0))
             for tmp in self.path.rglob("*.tmp"):
                 tmp.unlink()
+            self.repaired = self._drop_bad_shards()
         elif existing and overwrite:
             if not (self.path / MANIFEST).exists():
                 raise RunDirError(f"refusing to overwrite {self.path}: it is not a tricksim run (no {MANIFEST})")
             shutil.rmtree(self.path)
         elif existing:
             raise RunDirError(f"--out {self.path} is not empty: pass --overwrite to replace it or --resume to finish it")
-        for table in self.tables:
+        for table in (*self.tables, RECORDS):
             (self.path / table).mkdir(parents=True, exist_ok=True)
         if not (self.path / MANIFEST).exists():
             self.write_manifest(status="running")
 
+    def _drop_bad_shards(self) -> list[str]:
+        """Resume: every shard not provably whole (no record, a missing, short or altered file, a file no
+        record names) is removed, so that it is computed again. Returns what was found, one line each."""
+        found = []
+        records = {}
+        for path in sorted((self.path / RECORDS).glob("part-*.json")):
+            try:
+                record = json.loads(path.read_text())
+                problem = shard_problem(self.path, record, checksum=True)
+            except (ValueError, KeyError, TypeError, OSError) as e:
+                problem = f"{path} is unreadable ({e.__class__.__name__})"
+                record = None
+            if problem:
+                found.append(problem)
+                path.unlink()
+            else:
+                records[path.stem] = record
+        for table in self.tables:
+            for f in sorted((self.path / table).glob("part-*.parquet")):
+                rec = records.get(f.stem)
+                if rec is None or rec["files"].get(table, {}).get("name") != f.name:
+                    if rec is None and not any(p.startswith(str(f)) for p in found):
+                        found.append(f"{f} has no shard record (unfinished shard)")
+                    f.unlink()
+        return found
+
     def write_manifest(self, status: str, **extra) -> None:
         data = {"format_version": FORMAT_VERSION, "status": status, "plan": self.plan, **self.plan, **extra}
+        if status == "complete":
+            data["shards"] = self.records()
         _write_json_atomic(self.path / MANIFEST, data)
 
-    def shard_done(self, index: int) -> bool:
-        return all((self.path / table / shard_name(index)).exists() for table in self.tables)
+    def _record_path(self, index: int) -> Path:
+        return self.path / RECORDS / shard_name(index).replace(".parquet", ".json")
 
-    def stage_shard(self, index: int, tables: dict[str, pa.Table]) -> list[Path]:
+    def shard_done(self, index: int) -> bool:
+        """The shard's record exists and its files have the recorded names and sizes (``--resume`` has
+        checked their checksums when the directory was opened)."""
+        try:
+            record = json.loads(self._record_path(index).read_text())
+        except (FileNotFoundError, ValueError):
+            return False
+        return shard_problem(self.path, record, checksum=False) is None
+
+    def records(self) -> list[dict]:
+        """Every shard record, in shard order."""
+        return [json.loads(p.read_text()) for p in sorted((self.path / RECORDS).glob("part-*.json"))]
+
+    def stage_shard(self, index: int, tables: dict[str, pa.Table]) -> list[Staged]:
         """Write a shard's files as temporaries; ``commit_shard`` makes them the shard."""
         assert tuple(tables) == self.tables, (tuple(tables), self.tables)
-        return [write_parquet_staged(table, self.path / name / shard_name(index), self.encoding)
-                for name, table in tables.items()]
+        staged = []
+        for name, table in tables.items():
+            tmp, size, crc = _write_parquet(table, self.path / name / shard_name(index), self.encoding)
+            staged.append(Staged(tmp, index, name, table.num_rows, size, crc))
+        return staged
 
-    @staticmethod
-    def commit_shard(staged: list[Path]) -> None:
-        # a shard is done only when all its files exist, so the order of the renames does not matter
-        for tmp in staged:
-            commit(tmp)
+    def commit_shard(self, staged: list[Staged]) -> None:
+        """Make the staged files the shard, then write its record: a shard without a record is not done."""
+        for s in staged:
+            commit(s.tmp)
+        index = staged[0].index
+        files = {s.table: {"name": shard_name(index), "rows": s.rows, "bytes": s.bytes, "crc32": s.crc32}
+                 for s in staged}
+        _write_json_atomic(self._record_path(index), {"index": index, "files": files})
 
+
+
+def verify_run(out) -> tuple[int, int, list[str]]:
+    """Every shard of a finished run against the manifest's records: the checksum of each file and the
+    Parquet page checksums inside it. Returns (shards, rows, problems: one line each)."""
+    manifest = read_manifest(Path(out))
+    records = manifest.get("shards")
+    if not isinstance(records, list):
+        status = manifest.get("status")
+        why = "it is still running or was stopped" if status != "complete" else "it predates shard records"
+        raise RunDirError(f"{out}: no shard records to verify ({why}); finish it with --resume")
+    problems, rows = [], 0
+    listed = {(t, f["name"]) for r in records for t, f in r["files"].items()}
+    for table in {t for t, _ in listed}:
+        for f in sorted((Path(out) / table).glob("*.parquet")):
+            if (table, f.name) not in listed:
+                problems.append(f"{f} is not one of the run's files")
+    for record in records:
+        problem = shard_problem(Path(out), record, checksum=True)
+        if problem is None:
+            for table, f in record["files"].items():
+                try:
+                    pf = pq.ParquetFile(Path(out) / table / f["name"], page_checksum_verification=True)
+                    for i in range(pf.num_row_groups):
+                        pf.read_row_group(i)
+                except (OSError, pa.ArrowException) as e:
+                    problem = f"{Path(out) / table / f['name']} fails its page checksums ({str(e).splitlines()[0]})"
+        if problem:
+            problems.append(problem)
+        rows += max(f["rows"] for f in record["files"].values())
+    return len(records), rows, problems

@@ -97,7 +97,7 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
             "--threads", "1", "--quiet"]
     whole, broken = tmp_path / "whole", tmp_path / "broken"
     assert run_main(args + ["--out", str(whole)], capsys)[0] == 0
-    real, calls, half = rundir.write_parquet_staged, [], []
+    real, calls, half = rundir._write_parquet, [], []
 
     def fills_up(table, path, how):
         calls.append(path)
@@ -107,7 +107,7 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
             raise OSError(errno.ENOSPC, "No space left on device", str(half[0]))
         return real(table, path, how)
 
-    monkeypatch.setattr(rundir, "write_parquet_staged", fills_up)
+    monkeypatch.setattr(rundir, "_write_parquet", fills_up)
     code, _, err = run_main(args + ["--out", str(broken)], capsys)
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"Error: writing {broken} stopped: No space left on device: ")
@@ -117,7 +117,7 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     assert [n for n in names if not n.endswith(".parquet")] == [half[0].name]
     # a reader of the folder meanwhile sees the whole shards only (pyarrow skips hidden files)
     assert pq.read_table(broken / "hands").num_rows == 500 * sum(n.endswith(".parquet") for n in names)
-    monkeypatch.setattr(rundir, "write_parquet_staged", real)
+    monkeypatch.setattr(rundir, "_write_parquet", real)
     assert run_main(args + ["--out", str(broken), "--resume"], capsys)[0] == 0
     assert all(p.suffix == ".parquet" for p in (broken / "hands").iterdir())
     assert pq.read_table(broken / "hands").sort_by("game_id").equals(pq.read_table(whole / "hands").sort_by("game_id"))

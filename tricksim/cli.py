@@ -168,6 +168,27 @@ def summary(run_dir):
         _fail_from(e)
 
 
+@cli.command()
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+def verify(run_dirs):
+    """Check every file of finished runs against the checksums their manifests record."""
+    from tricksim.simulator.rundir import RunDirError, verify_run
+
+    bad = 0
+    for run_dir in run_dirs:
+        try:
+            shards, rows, problems = verify_run(run_dir)
+        except RunDirError as e:
+            _fail_from(e)
+        for p in problems:
+            click.echo(f"Error: {p}", err=True)
+        bad += len(problems)
+        if not problems:
+            click.echo(f"{run_dir}: {shards:,} shards, {rows:,} rows: every checksum matches")
+    if bad:
+        raise InputError(f"{bad} damaged or unknown file(s): rerun the run's own command with --resume to repair")
+
+
 # ------------------------------------------------------------------ analysis
 RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 
