@@ -157,9 +157,17 @@ def _reuse_freed_memory() -> None:
         pass
 
 
+ENGINES = ("local", "dask")
+
+
 def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resume: bool = False,
-        threads: int | None = None, progress: bool | None = None) -> dict:
+        threads: int | None = None, progress: bool | None = None, engine: str = "local",
+        scheduler: str | None = None) -> dict:
     """Stream a run into directory ``out``; returns the final manifest fields.
+
+    ``engine="dask"`` computes the shards on a Dask cluster instead (``simulator/distributed.py``): the
+    scheduler at ``scheduler``, else a local cluster of ``threads`` single-threaded worker processes.
+    The data are the same either way.
 
     ``threads`` is the number of cores the run may use. Each worker thread
     computes a whole shard and writes it (the kernel and the Parquet encoder
@@ -173,6 +181,15 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     cores, and the kernel's static split and spinning threads left cores idle
     (docs/performance.md P1).
     """
+    if engine not in ENGINES:
+        raise RunError(f"invalid engine {engine!r}: allowed {' | '.join(ENGINES)}")
+    if engine == "dask":
+        from tricksim.simulator.distributed import run_on_dask
+
+        return run_on_dask(cfg, out, overwrite=overwrite, resume=resume, scheduler=scheduler,
+                           workers=None if threads is None else worker_count(threads), progress=progress)
+    if scheduler:
+        raise RunError("--scheduler needs --engine dask")
     from tqdm import tqdm
 
     workers = worker_count(threads)
@@ -220,7 +237,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
             c.result()  # every shard on disk before the manifest says complete
     bar.close()
     seconds = time.perf_counter() - t0
-    info = {"compute_seconds": rd.previous_seconds + seconds, "threads": workers,
+    info = {"compute_seconds": rd.previous_seconds + seconds, "threads": workers, "engine": "local",
             "shards_written_this_session": len(todo), "hands_this_session": n_hands,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     rd.write_manifest(status="complete", **info)

@@ -282,20 +282,31 @@ class RunDir:
     def stage_shard(self, index: int, tables: dict[str, pa.Table]) -> list[Staged]:
         """Write a shard's files as temporaries; ``commit_shard`` makes them the shard."""
         assert tuple(tables) == self.tables, (tuple(tables), self.tables)
-        staged = []
-        for name, table in tables.items():
-            tmp, size, crc = _write_parquet(table, self.path / name / shard_name(index), self.encoding)
-            staged.append(Staged(tmp, index, name, table.num_rows, size, crc))
-        return staged
+        return stage_shard(self.path, index, tables, self.encoding)
 
     def commit_shard(self, staged: list[Staged]) -> None:
-        """Make the staged files the shard, then write its record: a shard without a record is not done."""
-        for s in staged:
-            commit(s.tmp)
-        index = staged[0].index
-        files = {s.table: {"name": shard_name(index), "rows": s.rows, "bytes": s.bytes, "crc32": s.crc32}
-                 for s in staged}
-        _write_json_atomic(self._record_path(index), {"index": index, "files": files})
+        commit_shard(self.path, staged)
+
+
+def stage_shard(out: Path, index: int, tables: dict[str, pa.Table], encoding: Encoding) -> list[Staged]:
+    """Write shard ``index``'s files into run directory ``out`` as temporaries (any process may: a worker of
+    a distributed run writes its shards itself); ``commit_shard`` makes them the shard."""
+    staged = []
+    for name, table in tables.items():
+        tmp, size, crc = _write_parquet(table, Path(out) / name / shard_name(index), encoding)
+        staged.append(Staged(tmp, index, name, table.num_rows, size, crc))
+    return staged
+
+
+def commit_shard(out: Path, staged: list[Staged]) -> None:
+    """Make the staged files the shard, then write its record: a shard without a record is not done. Two
+    writers of one shard (a retried task) each rename whole files of the same content."""
+    for s in staged:
+        commit(s.tmp)
+    index = staged[0].index
+    files = {s.table: {"name": shard_name(index), "rows": s.rows, "bytes": s.bytes, "crc32": s.crc32} for s in staged}
+    _write_json_atomic(Path(out) / RECORDS / shard_name(index).replace(".parquet", ".json"),
+                       {"index": index, "files": files})
 
 
 

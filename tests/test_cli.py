@@ -33,6 +33,9 @@ def run_main(args, capsys):
     (["simulate", "spades", "--hands", "0", "--out", "X"], "Error: Invalid value for '--hands'"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--seat", "5=random"], "Error: bad --seat '5=random'"),
     (["rules", "spades", "--preset", "nope"], "Error: unknown preset 'nope'"),
+    (["simulate", "spades", "--hands", "10", "--out", "X", "--scheduler", "tcp://10.0.0.5:8786"],
+     "Error: --scheduler needs --engine dask"),
+    (["simulate", "spades", "--hands", "10", "--out", "X", "--engine", "spark"], "Error: Invalid value for '--engine'"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

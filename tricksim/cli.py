@@ -106,11 +106,16 @@ def default_strategy(game: str = "spades") -> str:
 @click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")
-@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use); with "
+              "--engine dask and no --scheduler, the local cluster's worker processes.")
 @click.option("--shard-size", type=click.IntRange(1, 1 << 24), help="Hands, games or deals per output file.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="local: worker threads in this process; dask: a Dask cluster (the same data).")
+@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: an existing cluster's scheduler, e.g. "
+              "tcp://10.0.0.5:8786 (default: a local cluster sized to this machine).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat, team, hand_limit, record_plays,
-             overwrite, resume, threads, shard_size, quiet):
+             overwrite, resume, threads, shard_size, engine, scheduler, quiet):
     """Simulate hands, games or deals and write a Parquet run directory.
 
     \b
@@ -137,14 +142,18 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
                         seats=_seat_strategies(game, strategy, seat, team),
                         seed=seed, mode=mode, count=counts[mode],
                         hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
-        info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False)
+        if scheduler and engine != "dask":
+            raise InputError("--scheduler needs --engine dask")
+        info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False,
+                   engine=engine, scheduler=scheduler)
     except (RulesError, StrategyError, RunError, RunDirError) as e:
         _fail_from(e)
     except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
         raise click.ClickException(f"writing {out} stopped: {_os_error(e)}; the shards written are kept: "
                                    "rerun the same command with --resume to finish") from None
     if not quiet:
-        click.echo(f"wrote {out} ({info['compute_seconds']:.2f} s, {info['threads']} threads)", err=True)
+        where = f"{info['threads']} dask workers" if info.get("engine") == "dask" else f"{info['threads']} threads"
+        click.echo(f"wrote {out} ({info['compute_seconds']:.2f} s, {where})", err=True)
         click.echo(_summary(out))
 
 

@@ -1,0 +1,103 @@
+"""Runs on Dask (issue #17): the data of a local run whatever the workers, resume across engines, and a
+worker killed mid-run whose shards are computed elsewhere."""
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from tricksim.simulator.engine import RunConfig, run
+from tricksim.simulator.games.spades.rules import build_rules as spades_rules
+from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
+from tricksim.simulator.rundir import RECORDS
+from tricksim.strategies.registry import parse_spec
+
+distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
+
+pytestmark = [pytest.mark.filterwarnings("ignore:Port 8787 is already in use"), pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each as pure Python")]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as c:
+        yield c
+
+
+def read(d: Path, table: str):
+    key = "game_id" if table in ("hands", "games") else "deal_id"
+    order = [(key, "ascending")] + ([("hand_no", "ascending")] if table == "hands" else [])
+    return pq.read_table(d / table).sort_by(order)
+
+
+CONFIGS = {
+    "spades hands": RunConfig(rules=spades_rules("classic"), seats=(parse_spec("heuristic"), parse_spec("random")) * 2,
+                              seed=4, mode="hands", count=6000, shard_size=700),
+    "spades games": RunConfig(rules=spades_rules("zone"), seats=(parse_spec("simple"),) * 4, seed=4, mode="games",
+                              count=300, shard_size=40, record_plays=True),
+    "tarot": RunConfig(game="tarot", rules=tarot_rules("cardavia"), seats=(parse_spec("heuristic", game="tarot"),) * 4,
+                       seed=4, mode="deals", count=6000, shard_size=900, record_plays=True),
+}
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_a_dask_run_writes_the_local_run(cluster, tmp_path, name):
+    cfg = CONFIGS[name]
+    run(cfg, tmp_path / "local", progress=False, threads=1)
+    info = run(cfg, tmp_path / "dask", progress=False, engine="dask", scheduler=cluster.scheduler_address)
+    assert info["engine"] == "dask" and info["threads"] == 2
+    for table in cfg.family.tables(cfg.mode):
+        assert read(tmp_path / "dask", table).equals(read(tmp_path / "local", table))
+    local, dask = (json.loads((tmp_path / d / "manifest.json").read_text()) for d in ("local", "dask"))
+    timing = {"compute_seconds", "threads", "engine", "finished_at"}
+    assert {k: v for k, v in local.items() if k not in timing} == {k: v for k, v in dask.items() if k not in timing}
+
+
+def _drop(d: Path, table: str, shards):
+    for i in shards:
+        (d / table / f"part-{i:06d}.parquet").unlink()
+        (d / RECORDS / f"part-{i:06d}.json").unlink()
+
+
+def test_resume_across_engines(cluster, tmp_path):
+    cfg = CONFIGS["tarot"]
+    run(cfg, tmp_path / "whole", progress=False)
+    run(cfg, tmp_path / "a", progress=False)
+    _drop(tmp_path / "a", "deals", [1, 4])
+    info = run(cfg, tmp_path / "a", resume=True, progress=False, engine="dask", scheduler=cluster.scheduler_address)
+    assert info["shards_written_this_session"] == 2
+    run(cfg, tmp_path / "b", progress=False, engine="dask", scheduler=cluster.scheduler_address)
+    _drop(tmp_path / "b", "deals", [0, 6])
+    assert run(cfg, tmp_path / "b", resume=True, progress=False)["shards_written_this_session"] == 2
+    for d in ("a", "b"):
+        assert read(tmp_path / d, "deals").equals(read(tmp_path / "whole", "deals"))
+
+
+def test_a_worker_killed_mid_run(tmp_path):
+    """A worker process killed while shards are being computed: Dask computes its shards elsewhere (the
+    nanny restarts it), no partial or duplicate shard survives, and the data are the uninterrupted run's."""
+    cfg = RunConfig(game="tarot", rules=tarot_rules("cardavia"), seats=(parse_spec("heuristic", game="tarot"),) * 4,
+                    seed=9, mode="deals", count=120_000, shard_size=3000)
+    run(cfg, tmp_path / "whole", progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=50) as c, distributed.Client(c) as client:
+        pids = list(client.run(os.getpid).values())
+        out = tmp_path / "killed"
+        result = {}
+        t = threading.Thread(target=lambda: result.update(run(cfg, out, progress=False, engine="dask",
+                                                              scheduler=c.scheduler_address)))
+        t.start()
+        deadline = time.time() + 120
+        while time.time() < deadline and len(list((out / RECORDS).glob("*.json"))) < 3:
+            time.sleep(0.01)
+        finished_at_kill = len(list((out / RECORDS).glob("*.json")))
+        os.kill(pids[0], signal.SIGKILL)
+        t.join(timeout=300)
+    assert 3 <= finished_at_kill < cfg.n_shards, "the kill came too late to test anything"
+    assert result.get("engine") == "dask", "the run did not finish"
+    assert len(list((out / "deals").glob("*.parquet"))) == cfg.n_shards
+    assert read(out, "deals").equals(read(tmp_path / "whole", "deals"))
