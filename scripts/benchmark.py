@@ -19,6 +19,9 @@ whose runs are adjacent in time, then their median:
   (``heuristic``), full deals schema without plays, for 1 and 2 threads, taking turns with the
   Spades hands/s of its default players, and their ratio within each round; the first run with an
   empty compile cache (a new process, wall time) and a warm 10,000-deal command;
+* Dask (``--part dask``): a ``LocalCluster`` of 2 single-threaded worker processes against the
+  local engine with 2 threads, and 1 worker against 2 (Spades ``simple`` hands, the runs taking
+  turns); the overhead per shard from the difference of the cluster's and the local wall time;
 * how the machine's core time went during the hands and the games runs (``/proc/stat``: busy,
   idle, and steal, the share the hypervisor gave to other guests), to tell a slow spell of this
   shared machine from a slow change.
@@ -147,6 +150,43 @@ def cold_compile_wall(args: list[str]) -> float:
         return cli_wall(args, 1, env={**os.environ, "NUMBA_CACHE_DIR": cache}, warm=False)[0]
 
 
+def dask_figures(a, res: dict, raw: dict) -> None:
+    """The Dask engine against the local one on the same run, and its scaling from 1 to 2 workers."""
+    from distributed import LocalCluster
+
+    cfg = RunConfig(rules=PRESETS["cardems"], seats=(parse_spec("simple"),) * 4, seed=1, mode="hands",
+                    count=a.hands, shard_size=max(1, a.hands // 16))
+    clusters = {n: LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                silence_logs=40) for n in (1, 2)}
+    times = {"local_2": [], "dask_2": [], "dask_1": []}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for n, c in clusters.items():  # warm: every worker loads the compiled kernel
+                run(RunConfig(**{**cfg.__dict__, "count": 4 * cfg.shard}), Path(tmp) / f"warm{n}", progress=False,
+                    engine="dask", scheduler=c.scheduler_address)
+            for i in range(a.repeat):
+                for label in times:
+                    out = Path(tmp) / f"r{i}-{label}"
+                    t = time.perf_counter()
+                    if label == "local_2":
+                        run(cfg, out, threads=2, progress=False)
+                    else:
+                        run(cfg, out, progress=False, engine="dask",
+                            scheduler=clusters[int(label[-1])].scheduler_address)
+                    times[label].append(time.perf_counter() - t)
+                    shutil.rmtree(out)
+    finally:
+        for c in clusters.values():
+            c.close()
+    w = {k: np.array(v) for k, v in times.items()}
+    raw.update({f"{k}_seconds": list(v) for k, v in w.items()})
+    res["dask_2_workers_hands_per_s"] = median_ci(a.hands / w["dask_2"])
+    res["local_2_threads_hands_per_s"] = median_ci(a.hands / w["local_2"])
+    res["dask_2_vs_local_2_per_round"] = median_ci(w["local_2"] / w["dask_2"])
+    res["dask_2_vs_1_worker_per_round"] = median_ci(w["dask_1"] / w["dask_2"])
+    res["dask_overhead_ms_per_shard"] = median_ci((w["dask_2"] - w["local_2"]) / cfg.n_shards * 1e3)
+
+
 def tarot_figures(a, res: dict, raw: dict) -> None:
     """Tarot deals/s with the default players beside Spades hands/s with its own, in the same rounds."""
     spades_cfg = RunConfig(rules=PRESETS["cardems"], seats=(parse_spec("heuristic"),) * 4, seed=1, mode="hands",
@@ -190,7 +230,8 @@ def main():
                     help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%, 41: 97 %%)")
     ap.add_argument("--big", type=int, default=0, help="hands of the peak-memory run (0 = skip)")
     ap.add_argument("--deals", type=positive, default=1_000_000, help="Tarot deals per timed run")
-    ap.add_argument("--part", choices=("all", "spades", "tarot"), default="all", help="which figures to measure")
+    ap.add_argument("--part", choices=("all", "spades", "tarot", "dask"), default="all",
+                    help="which figures to measure (all: spades and tarot)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
 
@@ -201,6 +242,8 @@ def main():
         tarot_figures(a, res, raw)
     if a.part in ("all", "spades"):
         spades_figures(a, res, raw)
+    if a.part == "dask":
+        dask_figures(a, res, raw)
     report(a, res, raw)
 
 

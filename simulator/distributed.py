@@ -22,8 +22,9 @@ from tricksim.simulator.rundir import RunDir, commit_shard, stage_shard
 
 def _shard_task(cfg, out: str, index: int) -> int:
     """On a worker: compute shard ``index`` (one thread) and write it into ``out``; returns its unit rows."""
-    from tricksim.simulator.engine import compute_shard
+    from tricksim.simulator.engine import compute_shard, reuse_freed_memory
 
+    reuse_freed_memory()  # as in a local run: each shard's arrays from the heap, not fresh pages (P8)
     tables = compute_shard(cfg, index, 1)
     commit_shard(Path(out), stage_shard(Path(out), index, tables, cfg.family.encoding))
     return tables[cfg.family.tables(cfg.mode)[-1]].num_rows

@@ -145,7 +145,7 @@ def run_to_tables(cfg: RunConfig, threads: int | None = None) -> Tables:
     return {name: pa.concat_tables([p[name] for p in parts]).combine_chunks() for name in parts[0]}
 
 
-def _reuse_freed_memory() -> None:
+def reuse_freed_memory() -> None:
     """Let glibc serve each shard's large arrays from its heap and keep what a shard frees for the
     next one, instead of mapping fresh pages every time (page faults: docs/performance.md P8). The process keeps up to 1 GiB of freed memory. Does nothing
     where the C library is not glibc."""
@@ -193,7 +193,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     from tqdm import tqdm
 
     workers = worker_count(threads)
-    _reuse_freed_memory()
+    reuse_freed_memory()
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
                 resume=resume)

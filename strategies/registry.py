@@ -106,6 +106,15 @@ class SeatStrategy:
         parts = [f"{p.name}={p.show(vec[i])}" for i, p in enumerate(self.strategy.params)]
         return self.strategy.name + (":" + ",".join(parts) if parts else "")
 
+    def __reduce_ex__(self, protocol):
+        # a built-in travels by name (to a Dask worker, say) and is looked up there, so the worker finds
+        # the same compiled functions and the same compiled-in kernel (kernel.policy_kind_of compares the
+        # functions themselves); any other strategy is pickled whole
+        s = self.strategy
+        if _REGISTRY.get((s.game, s.name)) is s:
+            return _registered_seat, (s.game, s.name, dict(self.values))
+        return object.__reduce_ex__(self, protocol)
+
     @property
     def short_spec(self) -> str:
         """Spec string with only the parameters that differ from the defaults."""
@@ -115,6 +124,10 @@ class SeatStrategy:
 
 
 _REGISTRY: dict[tuple[str, str], Strategy] = {}
+
+
+def _registered_seat(game: str, name: str, values: dict) -> "SeatStrategy":
+    return SeatStrategy(get(name, game), values)
 
 
 def register(strategy: Strategy) -> Strategy:

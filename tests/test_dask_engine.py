@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 
+import distributed  # the test extra installs dask[distributed]
 import pyarrow.parquet as pq
 import pytest
 
@@ -16,9 +17,9 @@ from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
 from tricksim.simulator.rundir import RECORDS
 from tricksim.strategies.registry import parse_spec
 
-distributed = pytest.importorskip("distributed", reason="the test extra installs dask[distributed]")
 
-pytestmark = [pytest.mark.filterwarnings("ignore:Port 8787 is already in use"), pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each as pure Python")]
+JIT = pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each as pure Python")
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
 
 @pytest.fixture(scope="module")
@@ -44,6 +45,7 @@ CONFIGS = {
 }
 
 
+@JIT
 @pytest.mark.parametrize("name", CONFIGS)
 def test_a_dask_run_writes_the_local_run(cluster, tmp_path, name):
     cfg = CONFIGS[name]
@@ -63,6 +65,7 @@ def _drop(d: Path, table: str, shards):
         (d / RECORDS / f"part-{i:06d}.json").unlink()
 
 
+@JIT
 def test_resume_across_engines(cluster, tmp_path):
     cfg = CONFIGS["tarot"]
     run(cfg, tmp_path / "whole", progress=False)
@@ -77,6 +80,7 @@ def test_resume_across_engines(cluster, tmp_path):
         assert read(tmp_path / d, "deals").equals(read(tmp_path / "whole", "deals"))
 
 
+@JIT
 def test_a_worker_killed_mid_run(tmp_path):
     """A worker process killed while shards are being computed: Dask computes its shards elsewhere (the
     nanny restarts it), no partial or duplicate shard survives, and the data are the uninterrupted run's."""
@@ -101,3 +105,20 @@ def test_a_worker_killed_mid_run(tmp_path):
     assert result.get("engine") == "dask", "the run did not finish"
     assert len(list((out / "deals").glob("*.parquet"))) == cfg.n_shards
     assert read(out, "deals").equals(read(tmp_path / "whole", "deals"))
+
+
+def test_a_built_in_strategy_travels_by_name():
+    """Pickled (as for a Dask worker), a built-in comes back as the registered strategy itself, so the worker
+    finds its compiled-in kernel; a strategy the registry does not hold is pickled whole."""
+    import pickle
+
+    from tricksim.simulator.games.spades import batch
+    from tricksim.strategies.registry import SeatStrategy, Strategy
+
+    seat = parse_spec("heuristic:bag_mode=avoid")
+    back = pickle.loads(pickle.dumps(seat))
+    assert back.strategy is seat.strategy and back.spec == seat.spec
+    assert batch.seat_functions((back,) * 4).kind == batch.seat_functions((seat,) * 4).kind != 0
+    own = SeatStrategy(Strategy(name="own", description="not registered", policies=seat.strategy.policies,
+                                params=seat.strategy.params), {})
+    assert pickle.loads(pickle.dumps(own)).spec == own.spec
