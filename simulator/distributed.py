@@ -36,7 +36,7 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
     ``workers`` single-threaded worker processes (default: one per core). Returns the manifest fields."""
     from tqdm import tqdm
 
-    from tricksim.simulator.engine import RunError
+    from tricksim.simulator.engine import RunError, check_free_space
 
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -47,6 +47,7 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
     rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
                 resume=resume)
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
+    check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
     done_before = cfg.count - sum(cfg.shard_range(i)[1] for i in todo)
     cluster = None
     try:

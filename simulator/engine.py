@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -160,6 +162,28 @@ def reuse_freed_memory() -> None:
 ENGINES = ("local", "dask")
 
 
+def expected_bytes(cfg: RunConfig, units: int | None = None) -> int:
+    """About how many bytes ``units`` units (default: the whole run) take on disk (family.disk_bytes)."""
+    base, plays = cfg.family.disk_bytes.get(cfg.mode, (0, 0))
+    return (cfg.count if units is None else units) * (base + (plays if cfg.record_plays else 0))
+
+
+def check_free_space(cfg: RunConfig, out, units: int) -> None:
+    """Refuse a run whose data would not fit on the disk of ``out`` (before any work)."""
+    need = expected_bytes(cfg, units)
+    where = Path(out).resolve()
+    while not where.exists():
+        where = where.parent
+    free = shutil.disk_usage(where).free
+    if need > free:
+        raise RunError(f"the run needs about {size_text(need)} on disk but {where} has {size_text(free)} free: "
+                       "free some space, choose another --out or a smaller run")
+
+
+def size_text(n: float) -> str:
+    return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.1f} MB"
+
+
 def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resume: bool = False,
         threads: int | None = None, progress: bool | None = None, engine: str = "local",
         scheduler: str | None = None) -> dict:
@@ -198,6 +222,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
                 resume=resume)
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
+    check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
     done_before = sum(cfg.shard_range(i)[1] for i in range(cfg.n_shards)) - sum(cfg.shard_range(i)[1] for i in todo)
     per_shard = 1 if len(todo) >= workers else workers  # threads working inside one shard
     in_flight = max(1, workers // per_shard)            # shards computed at once

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
+import dataclasses
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,6 +56,9 @@ class Family:
     default_preset: str
     default_strategies: tuple[str, ...]          # the first one installed plays when none is given
     partnerships: bool = False                   # seats s and s + 2 play together (Spades' teams)
+    disk_bytes: Mapping[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
+    # mode -> (bytes on disk a unit, more with --record-plays), measured with the default players: for the
+    # size printed before a large run and the free-space check
     describe: str = ""
 
     def __post_init__(self):

@@ -116,3 +116,28 @@ def test_a_stray_staging_file_is_ignored_by_readers_and_removed_by_resume(clean,
 def test_the_same_run_twice_is_refused(clean, capsys):
     code, _, err = cli(["nil", str(clean), str(clean)], capsys)
     assert code == 2 and "given twice" in err
+
+
+def test_a_run_that_cannot_fit_on_the_disk_is_refused_before_any_work(tmp_path, capsys, monkeypatch):
+    import collections
+
+    from tricksim.simulator import engine
+
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(engine.shutil, "disk_usage", lambda p: usage(10**9, 10**9 - 10**6, 10**6))
+    code, _, err = cli(["simulate", "spades", "--hands", "100000", "--quiet", "--out", str(tmp_path / "big")], capsys)
+    # 100,000 hands of about 75 bytes: 7.5 MB against 1 MB free
+    assert code == 2 and err.startswith("Error: the run needs about 7.5 MB on disk but ") and "1.0 MB free" in err
+    assert not list((tmp_path / "big" / "hands").glob("*.parquet"))
+
+
+def test_ctrl_c_says_how_to_resume(tmp_path, capsys, monkeypatch):
+    from tricksim.simulator import engine
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "run", interrupted)
+    code, _, err = cli(ARGS + ["--out", str(tmp_path / "r")], capsys)
+    assert code == 130 and err.count("\n") == 1
+    assert "rerun the same command with --resume to finish" in err

@@ -19,6 +19,12 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C during a run: one line saying how to finish it (exit code 130, as for SIGINT)."""
+
+    exit_code = 130
+
+
 def _game(ctx, param, value):
     from tricksim.simulator.family import names
 
@@ -131,7 +137,7 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
     if len(given) != 1 or given[0] not in fam.modes:
         raise InputError(f"{game} needs exactly one of " + " or ".join(f"--{m} N" for m in fam.modes))
     mode = given[0]
-    from tricksim.simulator.engine import RunConfig, RunError, run
+    from tricksim.simulator.engine import RunConfig, RunError, expected_bytes, run, size_text
     from tricksim.simulator.rules import RulesError
     from tricksim.simulator.rundir import RunDirError
     from tricksim.strategies.registry import StrategyError
@@ -144,6 +150,9 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
                         hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
         if scheduler and engine != "dask":
             raise InputError("--scheduler needs --engine dask")
+        size = expected_bytes(cfg)
+        if size > 1e9 and not quiet:
+            click.echo(f"{out}: about {size_text(size)} on disk when complete", err=True)
         info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False,
                    engine=engine, scheduler=scheduler)
     except (RulesError, StrategyError, RunError, RunDirError) as e:
@@ -151,6 +160,9 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
     except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
         raise click.ClickException(f"writing {out} stopped: {_os_error(e)}; the shards written are kept: "
                                    "rerun the same command with --resume to finish") from None
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted: the shards finished are kept in {out}; rerun the same command with "
+                          "--resume to finish") from None
     if not quiet:
         where = f"{info['threads']} dask workers" if info.get("engine") == "dask" else f"{info['threads']} threads"
         click.echo(f"wrote {out} ({info['compute_seconds']:.2f} s, {where})", err=True)

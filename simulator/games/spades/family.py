@@ -19,5 +19,6 @@ FAMILY = Family(
     default_preset="cardems",
     default_strategies=("heuristic", "simple"),
     partnerships=True,
+    disk_bytes={"hands": (75, 212), "games": (650, 1800)},  # a game: about 8.5 hands of the default players
     describe="Spades for four in two partnerships (RULES.md Part 1)",
 )

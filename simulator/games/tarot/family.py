@@ -19,5 +19,6 @@ FAMILY = Family(
     compute=batch.compute,
     default_preset="cardavia",
     default_strategies=("heuristic", "random"),
+    disk_bytes={"deals": (173, 146)},
     describe="French Tarot for four, the taker against three defenders (RULES.md Part 2)",
 )
