@@ -35,5 +35,23 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     if numba_config is not None:  # numba was imported first and has read its settings: tell it too
         numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
+
+
+def _check_cache_dir(path: str) -> None:
+    """Say once, on stderr, when the compile cache cannot be written: Numba would then compile every kernel
+    again in every process (15-25 s), silently."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+        probe = Path(path) / f".write-test-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        sys.stderr.write(f"tricksim: the compile cache {path} cannot be written ({e.strerror or e}): every command "
+                         "compiles the kernels again; set TRICKSIM_CACHE to a writable folder\n")
+
+
+if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() in ("", "0"):
+    _check_cache_dir(os.environ["NUMBA_CACHE_DIR"])
+
 # the strategy interface relies on first-class function types, which Numba labels experimental
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")

@@ -29,3 +29,15 @@ def test_the_cache_folder_is_the_source_hash_folder(tmp_path):
 
 def test_also_when_numba_was_imported_first(tmp_path):
     run("import numba", tmp_path)
+
+
+def test_a_cache_folder_that_cannot_be_written_is_reported_once(tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("a file, not a folder")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["TRICKSIM_CACHE"] = str(blocked)
+    done = subprocess.run([sys.executable, "-c", "import tricksim.simulator, tricksim.simulator.engine"], env=env,
+                          capture_output=True, text=True, check=True)
+    assert done.stderr.count("cannot be written") == 1
+    assert done.stderr.startswith(f"tricksim: the compile cache {blocked}/numba-")
+    assert "set TRICKSIM_CACHE to a writable folder" in done.stderr
