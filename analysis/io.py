@@ -101,6 +101,13 @@ class Run:
     game_files: tuple[Path, ...] = ()
     _files_cache: dict = field(default_factory=dict, repr=False, compare=False)
 
+    def subset(self, names) -> "Run":
+        """The same run limited to the shards named ``names`` (``part-K.parquet``): for figures computed
+        part by part (analysis/parallel.py)."""
+        names = set(names)
+        return Run(path=self.path, manifest=self.manifest, hand_files=tuple(f for f in self.hand_files if f.name in names),
+                   game_files=tuple(f for f in self.game_files if f.name in names))
+
     # ---------------------------------------------------------------- manifest
     @property
     def mode(self) -> str:

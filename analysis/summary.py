@@ -5,11 +5,14 @@ matplotlib), reads only the columns it needs, batch by batch.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pyarrow.compute as pc
 
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from .outcomes import OUTCOME_COLUMNS, rule, team_outcomes
+from .parallel import map_run
 from .stats import Moments, fmt_int, fmt_mean, fmt_rate
 
 __all__ = ["summarize_run", "summary_numbers"]
@@ -69,17 +72,19 @@ def _mean(m: Moments, digits: int = 2) -> str:
     return fmt_mean(e.value, e.lo, e.hi, e.n, digits)
 
 
-def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
+def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
+                  scheduler: str | None = None) -> str:
     """A few lines on a finished run: sizes, contract-made rate, hand score, bags, Nil, games.
 
     Every rate carries its 95 % Wilson interval and n; every mean its 95 % t
-    interval and n. Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run.
+    interval and n. ``engine="dask"``: the files are read and summed on Dask workers (the same text).
+    Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run.
     """
     if open_run(run_dir).game == "tarot":
         from .tarot import summarize_tarot
 
-        return summarize_tarot(run_dir, batch_rows=batch_rows)
-    r = summary_numbers(run_dir, batch_rows=batch_rows)
+        return summarize_tarot(run_dir, batch_rows=batch_rows, engine=engine, scheduler=scheduler)
+    r = map_run(partial(summary_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
     t0, t1 = run.team_strategies()
     head = f"{run.path}: spades, {run.mode} mode, preset {run.preset}"

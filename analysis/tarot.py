@@ -165,9 +165,15 @@ def _mean(m: Moments, digits: int = 1) -> str:
     return fmt_mean(e.value, e.lo, e.hi, e.n, digits)
 
 
-def summarize_tarot(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
-    """A few lines on a finished Tarot run: void deals, taker success and score by contract, bonuses."""
-    r = tarot_numbers(run_dir, batch_rows=batch_rows)
+def summarize_tarot(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
+                    scheduler: str | None = None) -> str:
+    """A few lines on a finished Tarot run: void deals, taker success and score by contract, bonuses
+    (``engine="dask"``: the files read and summed on Dask workers)."""
+    from functools import partial
+
+    from .parallel import map_run
+
+    r = map_run(partial(tarot_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
     head = f"{run.path}: tarot, preset {run.preset}"
     if run.manifest.get("seed") is not None:

@@ -122,3 +122,27 @@ def test_a_built_in_strategy_travels_by_name():
     own = SeatStrategy(Strategy(name="own", description="not registered", policies=seat.strategy.policies,
                                 params=seat.strategy.params), {})
     assert pickle.loads(pickle.dumps(own)).spec == own.spec
+
+
+@JIT
+@pytest.mark.parametrize("name", CONFIGS)
+def test_the_summary_on_dask_is_the_local_one(cluster, tmp_path, name):
+    from tricksim.analysis.summary import summarize_run
+
+    run(CONFIGS[name], tmp_path / "run", progress=False)
+    local = summarize_run(tmp_path / "run")
+    assert summarize_run(tmp_path / "run", engine="dask", scheduler=cluster.scheduler_address) == local
+
+
+def test_partial_figures_merge_into_the_whole():
+    import numpy as np
+
+    from tricksim.analysis.parallel import merge
+    from tricksim.analysis.stats import Moments
+
+    x = np.arange(10.0)
+    parts = [{"n": 3, "m": Moments().update(x[:3]), "per": [1, 2], "ends": {"target": 1}},
+             {"n": 7, "m": Moments().update(x[3:]), "per": [3, 4], "ends": {"target": 2, "limit": 5}}]
+    whole = merge(parts)
+    assert whole["n"] == 10 and whole["per"] == [4, 6] and whole["ends"] == {"target": 3, "limit": 5}
+    assert whole["m"].n == 10 and whole["m"].mean == pytest.approx(4.5) and whole["m"].var == pytest.approx(x.var(ddof=1))

@@ -169,22 +169,25 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
         click.echo(_summary(out))
 
 
-def _summary(out) -> str:
-    try:
-        from tricksim.analysis.summary import summarize_run
-    except ImportError:  # pragma: no cover - analysis is part of the same distribution
-        return ""
-    return summarize_run(out)
+def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
+    from tricksim.analysis.summary import summarize_run
+
+    return summarize_run(out, engine=engine, scheduler=scheduler)
 
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-def summary(run_dir):
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="dask: the files read and summed on Dask workers (the same figures).")
+@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: an existing cluster's scheduler.")
+def summary(run_dir, engine, scheduler):
     """Print the summary of an existing run directory."""
     from tricksim.analysis.io import AnalysisError
 
+    if scheduler and engine != "dask":
+        raise InputError("--scheduler needs --engine dask")
     try:
-        click.echo(_summary(run_dir))
+        click.echo(_summary(run_dir, engine, scheduler))
     except AnalysisError as e:
         _fail_from(e)
 
