@@ -338,6 +338,23 @@ def _check_shards(p: Path, records: list) -> None:
             raise _fail(p, f"{table}/{name} has {found:,} rows, the manifest says {rows:,}; {fix}")
 
 
+def pooling_notes(runs: list[Run]) -> list[str]:
+    """What a figure pooled over ``runs`` must say: runs not finished, and what differs between the runs
+    (preset, rule flags, seats), so that no figure mixes variants silently."""
+    notes = [f"note: {r.path} is {r.status or 'not marked complete'}: its figures cover the shards written so far"
+             for r in runs if r.status not in (None, "complete")]
+    if len(runs) > 1:
+        for what, get in (("presets", lambda r: r.preset), ("seats", lambda r: tuple(r.seats)),
+                          ("games", lambda r: r.game)):
+            if len({repr(get(r)) for r in runs}) > 1:
+                notes.append(f"note: pooled over {len(runs)} runs whose {what} differ")
+        keys = sorted(set().union(*(r.rules.keys() for r in runs)))
+        differ = [k for k in keys if len({repr(r.rules.get(k)) for r in runs}) > 1]
+        if differ:
+            notes.append(f"note: pooled over {len(runs)} runs whose rules differ in {', '.join(differ)}")
+    return notes
+
+
 def open_runs(paths) -> list[Run]:
     """:func:`open_run` on each path (a single path or Run is accepted too); the same run twice is refused."""
     if isinstance(paths, (str, Path, Run)):

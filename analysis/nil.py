@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from . import features as F
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs
+from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs, pooling_notes
 from .stats import fmt_int, fmt_rate, wilson_interval
 
 __all__ = ["FEATURES", "KINDS", "nil_study", "nil_report", "format_nil_table", "save_table", "plot_nil",
@@ -331,8 +331,9 @@ def nil_report(runs, by: str | None = None, *, save=None, chart=None, hand: str 
     the chart (``chart``: .png / .svg / .pdf) when asked, and returns the text
     table to print (with a line per file written).
     """
+    runs = open_runs(runs)
     df = nil_study(runs, by, hand=hand, score_margin=score_margin, batch_rows=batch_rows)
-    lines = [format_nil_table(df)]
+    lines = pooling_notes(runs) + [format_nil_table(df)]
     if save:
         lines.append(f"table written to {save_table(df, save)}")
     if chart:

@@ -34,7 +34,16 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run, open_runs
+from .io import (
+    DEFAULT_BATCH_ROWS,
+    AnalysisError,
+    Run,
+    atomic_output,
+    batch_arrays,
+    open_run,
+    open_runs,
+    pooling_notes,
+)
 from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, rule, team_outcomes
 from .stats import Moments, fmt_int, fmt_mean, fmt_rate, wilson_interval
 
@@ -749,6 +758,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     if wp is not None:
         tables["win_prob"] = wp
     notes = [f"{s.label}: {n}" for s in stats for n in s.notes]
+    notes += [n.removeprefix("note: ") for n in pooling_notes(runs) if "pooled over" not in n]  # unfinished runs
 
     # ---- HTML
     h = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"

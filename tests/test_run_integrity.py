@@ -141,3 +141,21 @@ def test_ctrl_c_says_how_to_resume(tmp_path, capsys, monkeypatch):
     code, _, err = cli(ARGS + ["--out", str(tmp_path / "r")], capsys)
     assert code == 130 and err.count("\n") == 1
     assert "rerun the same command with --resume to finish" in err
+
+
+def test_pooled_figures_say_what_differs_and_what_is_unfinished(clean, tmp_path, capsys):
+    other = tmp_path / "zone"
+    assert cli(["simulate", "spades", "--hands", "500", "--preset", "zone", "--quiet", "--out", str(other)],
+               capsys)[0] == 0
+    code, out, _ = cli(["nil", str(clean), str(other)], capsys)
+    assert code == 0
+    assert "note: pooled over 2 runs whose presets differ" in out
+    assert "note: pooled over 2 runs whose rules differ in bag_overflow" in out
+    running = tmp_path / "running"
+    shutil.copytree(clean, running)
+    m = json.loads((running / "manifest.json").read_text())
+    m["status"] = "running"
+    del m["shards"]
+    (running / "manifest.json").write_text(json.dumps(m))
+    code, out, _ = cli(["nil", str(running)], capsys)
+    assert code == 0 and f"note: {running} is running: its figures cover the shards written so far" in out

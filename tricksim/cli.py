@@ -355,7 +355,10 @@ def bidding(runs, by, what_if, seed):
                 raise InputError(f"--what-if takes one run directory, got {len(runs)}")
             click.echo(contract_what_if(runs[0], what_if, seed=seed or 0, by=by))
         else:
-            click.echo(format_bidding(bidding_table(list(runs), by), by))
+            from tricksim.analysis.io import open_runs, pooling_notes
+
+            notes = pooling_notes(open_runs(list(runs)))
+            click.echo("\n".join(notes + [format_bidding(bidding_table(list(runs), by), by)]))
     except (AnalysisError, JobError) as e:
         _fail_from(e)
 
