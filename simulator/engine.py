@@ -180,6 +180,29 @@ def check_free_space(cfg: RunConfig, out, units: int) -> None:
                        "free some space, choose another --out or a smaller run")
 
 
+def available_memory() -> int | None:
+    """Bytes of memory available to new work (MemAvailable: free memory and reclaimable cache), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(cfg: RunConfig, workers: int) -> None:
+    """Refuse a shard size whose shards, one per worker, would not fit in the memory available."""
+    per_unit, available = cfg.family.memory_bytes.get(cfg.mode, 0), available_memory()
+    need = cfg.shard * per_unit * workers
+    if per_unit and available is not None and need > available:
+        most = max(1, available // (per_unit * workers))
+        raise RunError(f"shards of {cfg.shard:,} {cfg.mode} on {workers} worker{'s' if workers > 1 else ''} need "
+                       f"about {size_text(need)} of memory, {size_text(available)} is available: use --shard-size "
+                       f"{most:,} or less")
+
+
 def size_text(n: float) -> str:
     return f"{n / 1e9:.1f} GB" if n >= 1e9 else f"{n / 1e6:.1f} MB"
 
@@ -217,6 +240,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     from tqdm import tqdm
 
     workers = worker_count(threads)
+    check_memory(cfg, workers)
     reuse_freed_memory()
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,

@@ -59,6 +59,9 @@ class Family:
     disk_bytes: Mapping[str, tuple[int, int]] = dataclasses.field(default_factory=dict)
     # mode -> (bytes on disk a unit, more with --record-plays), measured with the default players: for the
     # size printed before a large run and the free-space check
+    memory_bytes: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    # mode -> bytes of memory a unit of a shard takes while it is computed and written (with plays), an
+    # upper estimate: shard sizes are capped so that every worker's shard fits in the memory available
     describe: str = ""
 
     def __post_init__(self):

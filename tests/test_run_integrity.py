@@ -159,3 +159,15 @@ def test_pooled_figures_say_what_differs_and_what_is_unfinished(clean, tmp_path,
     (running / "manifest.json").write_text(json.dumps(m))
     code, out, _ = cli(["nil", str(running)], capsys)
     assert code == 0 and f"note: {running} is running: its figures cover the shards written so far" in out
+
+
+def test_a_shard_size_that_cannot_fit_in_memory_is_refused(tmp_path, capsys, monkeypatch):
+    from tricksim.simulator import engine
+
+    monkeypatch.setattr(engine, "available_memory", lambda: 102_400_000)
+    code, _, err = cli(["simulate", "spades", "--hands", "1000000", "--shard-size", "500000", "--threads", "1",
+                        "--quiet", "--out", str(tmp_path / "r")], capsys)
+    # 500,000 hands of about 600 bytes: 300 MB on one worker
+    assert code == 2 and err.startswith("Error: shards of 500,000 hands on 1 worker need about 300.0 MB of memory")
+    assert err.rstrip().endswith("use --shard-size 170,666 or less")
+    assert not (tmp_path / "r").exists()

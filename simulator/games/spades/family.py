@@ -19,6 +19,7 @@ FAMILY = Family(
     default_preset="cardems",
     default_strategies=("heuristic", "simple"),
     partnerships=True,
+    memory_bytes={"hands": 600, "games": 20000},  # blocks, Arrow tables and the Parquet encoder
     disk_bytes={"hands": (75, 212), "games": (650, 1800)},  # a game: about 8.5 hands of the default players
     describe="Spades for four in two partnerships (RULES.md Part 1)",
 )

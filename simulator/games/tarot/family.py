@@ -19,6 +19,7 @@ FAMILY = Family(
     compute=batch.compute,
     default_preset="cardavia",
     default_strategies=("heuristic", "random"),
+    memory_bytes={"deals": 1200},  # blocks, Arrow tables and the Parquet encoder
     disk_bytes={"deals": (173, 146)},
     describe="French Tarot for four, the taker against three defenders (RULES.md Part 2)",
 )
