@@ -1,6 +1,7 @@
 """A disk that really fills up mid-run (a small tmpfs): one line, exit 1, the shards written stay valid, and
 --resume finishes the run with the data of an uninterrupted one. Needs permission to mount a tmpfs (root,
 as on the project's machines and CI); elsewhere the test says so and is skipped."""
+import os
 import subprocess
 import sys
 import time
@@ -35,13 +36,14 @@ def test_a_disk_that_fills_up_mid_run(tmp_path):
         while time.time() < deadline and len(list((out / ".shards").glob("*.json"))) < 3:
             time.sleep(0.005)
         filler = disk / "filler"
-        with open(filler, "wb") as f:  # take every byte left: the run's next write fails with ENOSPC
-            try:
-                while True:
-                    f.write(b"\0" * (1 << 16))
-                    f.flush()
-            except OSError:
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT)  # take every byte left: the run's next write fails (ENOSPC)
+        try:
+            while os.write(fd, b"\0" * (1 << 16)):
                 pass
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
         code = p.wait()
         err = p.stderr.read()
         if code == 0:  # the run finished before the disk filled: nothing to test on this machine at this speed
