@@ -7,3 +7,19 @@ and raises ``JobError`` (a one-line message) for bad input.
 
 class JobError(ValueError):
     """A job that cannot run as asked (one-line message)."""
+
+
+def run_kept(cfg, d, threads=None) -> None:
+    """Run ``cfg`` into folder ``d`` for a study: the same run already there is reused (an interrupted one
+    finished by --resume); a different one is replaced."""
+    from tricksim.simulator.engine import RunError, run
+    from tricksim.simulator.rundir import RunDirError, read_manifest
+
+    try:
+        try:
+            same = d.exists() and read_manifest(d).get("plan") == cfg.plan()
+        except RunDirError:
+            same = False
+        run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
+    except (RunError, RunDirError) as e:
+        raise JobError(str(e)) from None

@@ -5,7 +5,7 @@ import itertools
 from pathlib import Path
 from typing import Callable
 
-from tricksim.jobs import JobError
+from tricksim.jobs import JobError, run_kept
 
 
 def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), seed: int = 0, hand_limit: int = 1000,
@@ -15,10 +15,9 @@ def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), s
     standings (printed) and chart (``out/round_robin.png``)."""
     from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
     from tricksim.analysis.io import atomic_output
-    from tricksim.simulator.engine import RunConfig, RunError, run
+    from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
-    from tricksim.simulator.rundir import RunDirError, read_manifest
     from tricksim.strategies.registry import StrategyError, parse_spec
 
     if len(specs) < 2:
@@ -36,15 +35,7 @@ def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), s
             d = base / f"match{i}-{tag}"
             cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed, mode="games",
                             count=games, hand_limit=hand_limit)
-            try:
-                # the same match again is reused (an interrupted one finished); another replaces it
-                try:
-                    same = d.exists() and read_manifest(d).get("plan") == cfg.plan()
-                except RunDirError:
-                    same = False
-                run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
-            except (RunError, RunDirError) as e:
-                raise JobError(str(e)) from None
+            run_kept(cfg, d, threads)
             dirs.append(d)
         results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b)
         echo(format_duplicate(results[(a, b)]))

@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from tricksim.jobs import JobError
+from tricksim.jobs import JobError, run_kept
 
 _FORCED_BIDS: dict[int, object] = {}
 
@@ -37,21 +37,6 @@ def with_bid(seat_strategy, contract: int):
                                  game="tarot"), seat_strategy.values)
 
 
-def _run_kept(cfg, d: Path, threads):
-    """Run ``cfg`` into ``d``: the same run already there is reused (an interrupted one finished)."""
-    from tricksim.simulator.engine import RunError, run
-    from tricksim.simulator.rundir import RunDirError, read_manifest
-
-    try:
-        try:
-            same = d.exists() and read_manifest(d).get("plan") == cfg.plan()
-        except RunDirError:
-            same = False
-        run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
-    except (RunError, RunDirError) as e:
-        raise JobError(str(e)) from None
-
-
 def rotations(a: str, b: str, *, deals: int, preset: str = "cardavia", rules=(), seed: int = 0, out=None,
               threads: int | None = None, echo: Callable[[str], None] = print) -> dict:
     """Duplicate rotations: the same ``deals`` played by a field of ``b`` and with ``a`` in each seat in turn
@@ -78,7 +63,7 @@ def rotations(a: str, b: str, *, deals: int, preset: str = "cardavia", rules=(),
         for r in (None, 0, 1, 2, 3):  # the field alone, then the tested strategy in seat r
             seats = tuple(seat[test] if s == r else seat[field] for s in range(4))
             d = base / (f"{tag}-field" if r is None else f"{tag}-seat{r}")
-            _run_kept(RunConfig(game="tarot", rules=rule_set, preset=preset, seats=seats, seed=seed, mode="deals",
+            run_kept(RunConfig(game="tarot", rules=rule_set, preset=preset, seats=seats, seed=seed, mode="deals",
                                 count=deals), d, threads)
             dirs.append(d)
         tables = [pq.read_table(d / "deals").sort_by("deal_id") for d in dirs]
