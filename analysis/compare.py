@@ -26,6 +26,7 @@ dict of pairwise results.
 from __future__ import annotations
 
 import math
+from functools import partial
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,7 @@ import pandas as pd
 
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from .outcomes import PER_GAME_COLUMNS, PerGame
+from .parallel import Engine
 from .stats import (
     Estimate,
     fmt_int,
@@ -201,6 +203,8 @@ def duplicate_match(games_ab, games_ba, *, a: str = "A", b: str = "B", per_game_
 
 
 def _per_game(run, batch_rows: int) -> tuple[object, PerGame]:
+    """The games table of ``run`` (or of some of its shards: a game's hands are in its game's shard) and the
+    per-game sums over its hands."""
     games = run.read_games(GAME_COLUMNS)
     g = batch_arrays(games, ["game_id", "hands"])
     pg = PerGame(g["game_id"], g["hands"], run.rules)
@@ -209,14 +213,15 @@ def _per_game(run, batch_rows: int) -> tuple[object, PerGame]:
 
 
 def duplicate_match_runs(run_ab, run_ba, *, a: str | None = None, b: str | None = None, conf: float = 0.95,
-                         batch_rows: int = DEFAULT_BATCH_ROWS, check_deals: bool = True) -> DuplicateResult:
+                         batch_rows: int = DEFAULT_BATCH_ROWS, check_deals: bool = True,
+                         engine: Engine | None = None) -> DuplicateResult:
     """:func:`duplicate_match` on two games-mode run directories, with bags, penalties and sets.
 
     ``a`` / ``b`` default to team 0's / team 1's strategy in ``run_ab``'s
     manifest. Adds notes when the manifests do not look like the two halves
     of a duplicate match (seats not swapped, different seeds or rules) and,
     with ``check_deals``, when the first hands of paired games were dealt
-    differently.
+    differently. With a Dask ``engine`` the hands are read and summed per game on its workers.
     """
     r1, r2 = open_run(run_ab), open_run(run_ba)
     for r in (r1, r2):
@@ -225,8 +230,9 @@ def duplicate_match_runs(run_ab, run_ba, *, a: str | None = None, b: str | None 
     t0, t1 = r1.team_strategies()
     a = a or t0
     b = b or t1
-    games1, pg1 = _per_game(r1, batch_rows)
-    games2, pg2 = _per_game(r2, batch_rows)
+    per_game = partial(_per_game, batch_rows=batch_rows)
+    games1, pg1 = (engine or Engine()).map_run(per_game, r1)
+    games2, pg2 = (engine or Engine()).map_run(per_game, r2)
     res = duplicate_match(games1, games2, a=a, b=b, per_game_ab=pg1, per_game_ba=pg2, conf=conf)
     s1, s2 = r1.seats, r2.seats
     if [s1[1], s1[0], s1[3], s1[2]] != s2:

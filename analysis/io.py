@@ -25,6 +25,8 @@ projection and batch-wise decoding are the same.
 """
 from __future__ import annotations
 
+import functools
+import importlib
 import json
 import os
 import secrets
@@ -83,6 +85,16 @@ def atomic_output(path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
+@functools.cache
+def _rule_defaults(game: str) -> dict:
+    """Every rule flag of ``game`` at its default (the rules module only: no compiled code is loaded)."""
+    try:
+        module = importlib.import_module(f"tricksim.simulator.games.{game}.rules")
+    except ImportError:
+        return {}
+    return type(next(iter(module.PRESETS.values())))().to_dict()
+
+
 def _fail(path, why: str) -> AnalysisError:
     return AnalysisError(f"{path}: {why}")
 
@@ -100,6 +112,10 @@ class Run:
     hand_files: tuple[Path, ...]
     game_files: tuple[Path, ...] = ()
     _files_cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __reduce__(self):
+        """Pickled (to or from a Dask worker) without its open file readers, which do not travel."""
+        return Run, (self.path, self.manifest, self.hand_files, self.game_files)
 
     def subset(self, names) -> "Run":
         """The same run limited to the shards named ``names`` (``part-K.parquet``): for figures computed
@@ -127,7 +143,10 @@ class Run:
 
     @property
     def rules(self) -> dict:
-        return dict(self.manifest.get("rules") or {})
+        """The run's rule flags; a flag its manifest lacks (added to the game since) at its default, the
+        behaviour the run was made with."""
+        rules = dict(self.manifest.get("rules") or {})
+        return {**{k: v for k, v in _rule_defaults(self.game).items() if k not in rules}, **rules}
 
     @property
     def seats(self) -> list[str]:

@@ -17,6 +17,7 @@ Entry points: :func:`nil_study` (DataFrame), :func:`format_nil_table`
 """
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ import pandas as pd
 
 from . import features as F
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs, pooling_notes
+from .parallel import Engine, merge
 from .stats import fmt_int, fmt_rate, wilson_interval
 
 __all__ = ["FEATURES", "KINDS", "nil_study", "nil_report", "format_nil_table", "save_table", "plot_nil",
@@ -62,24 +64,9 @@ def _needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
     return cols
 
 
-class _Labels:
-    """Label <-> integer code registry for string-valued groups."""
-
-    def __init__(self) -> None:
-        self.codes: dict[str, int] = {}
-
-    def code(self, label: str) -> int:
-        return self.codes.setdefault(label, len(self.codes))
-
-    def label(self, code: int) -> str:
-        for k, v in self.codes.items():
-            if v == code:
-                return k
-        raise KeyError(code)
-
-
-def _seat_codes(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: int, labels: _Labels, n: int):
-    """Group code per row for one seat (an array, or a scalar for run-level groups)."""
+def _seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: int):
+    """Group key per row for one seat: an integer code (an array) for hand and table features, the label
+    itself (a string) for the run's own properties."""
     if by is None:
         return 0
     if by in _HAND_FEATURES:
@@ -98,46 +85,87 @@ def _seat_codes(a: dict, run: Run, seat: int, by: str | None, hand: str, margin:
     if by == "seat":
         return seat
     if by == "position":
-        return F.bid_position(np.full(n, seat), a["dealer"])
+        return F.bid_position(np.full(len(a[f"bid_{seat}"]), seat), a["dealer"])
     if by == "score":
         t, o = seat % 2, 1 - seat % 2
         lead = F.score_lead_before(a[f"total_{t}"], a[f"score_{t}"], a[f"total_{o}"], a[f"score_{o}"])
         return F.score_bucket(lead, margin)
     if by == "preset":
-        return labels.code(run.preset)
+        return run.preset
     if by == "strategy":
-        return labels.code(run.seats[seat])
+        return run.seats[seat]
     if by == "run":
-        return labels.code(str(run.path))
+        return str(run.path)
     raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
 
 
-def _group_label(by: str | None, code: int, labels: _Labels, margin: int) -> str:
+def _group_label(by: str | None, key, margin: int) -> str:
     if by is None:
         return "all"
+    if isinstance(key, str):
+        return key
     if by == "high_spade":
-        return F.high_spade_label(code)
+        return F.high_spade_label(key)
     if by == "void":
-        return "void" if code else "no void"
+        return "void" if key else "no void"
     if by == "seat":
-        return f"seat {code}"
+        return f"seat {key}"
     if by == "position":
-        return _POSITION_LABELS[code]
+        return _POSITION_LABELS[key]
     if by == "score":
-        return F.score_bucket_labels(margin)[code]
-    if by in ("preset", "strategy", "run"):
-        return labels.label(code)
-    return str(code)
+        return F.score_bucket_labels(margin)[key]
+    return str(key)
 
 
-def _add_counts(store: dict, keys: np.ndarray, weights: np.ndarray | None = None) -> None:
-    """store[key] += count (or sum of weights) for each distinct key — no per-row loop."""
+def _add_counts(store: dict, keys: np.ndarray, weights: np.ndarray | None = None, kind: int | None = None) -> None:
+    """store[key] (or store[(key, kind)]) += count (or sum of weights) for each distinct key — no per-row loop."""
     if keys.size == 0:
         return
     uniq, inv = np.unique(keys, return_inverse=True)
     sums = np.bincount(inv.ravel(), weights=weights, minlength=uniq.size)
     for k, c in zip(uniq.tolist(), sums.tolist()):
+        k = k if kind is None else (k, kind)
         store[k] = store.get(k, 0) + int(round(c))
+
+
+def nil_counts(run: Run, by: str | None = None, *, hand: str = "held", score_margin: int = 100,
+               batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
+    """The counts behind :func:`nil_study` for one run (or some of its shards): ``seat_hands`` {group: n},
+    ``bids`` and ``successes`` {(group, kind): n}, kind 0 = Nil, 1 = Blind Nil. Counts of parts add up."""
+    opp: dict = {}
+    bids: dict = {}
+    succ: dict = {}
+    cols = _needed_columns(run, by, hand)
+    for batch in run.iter_hands(cols, batch_rows):
+        a = batch_arrays(batch, cols)
+        n = batch.num_rows
+        for s in range(4):
+            keys = _seat_keys(a, run, s, by, hand, score_margin)
+            label = keys if isinstance(keys, str) else None  # one group for the whole run
+            if label is not None:
+                opp[label] = opp.get(label, 0) + n
+            else:
+                keys = np.broadcast_to(np.asarray(keys, dtype=np.int64), (n,))
+                _add_counts(opp, keys)
+            nil = a[f"bid_{s}"] == 0
+            if not nil.any():
+                continue
+            if f"blind_{s}" in a:
+                blind = a[f"blind_{s}"][nil].astype(np.int64)
+            else:
+                blind = np.zeros(int(nil.sum()), np.int64)
+            ok = (a[f"tricks_{s}"][nil] == 0).astype(np.float64)
+            for kind in (0, 1):
+                sel = blind == kind
+                if not sel.any():
+                    continue
+                if label is not None:
+                    bids[(label, kind)] = bids.get((label, kind), 0) + int(sel.sum())
+                    succ[(label, kind)] = succ.get((label, kind), 0) + int(ok[sel].sum())
+                else:
+                    _add_counts(bids, keys[nil][sel], kind=kind)
+                    _add_counts(succ, keys[nil][sel], weights=ok[sel], kind=kind)
+    return {"seat_hands": opp, "bids": bids, "successes": succ}
 
 
 def nil_study(
@@ -148,6 +176,8 @@ def nil_study(
     score_margin: int = 100,
     conf: float = 0.95,
     batch_rows: int = DEFAULT_BATCH_ROWS,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Nil and Blind Nil bid and success rates over one or more runs.
 
@@ -157,6 +187,7 @@ def nil_study(
     by : None (overall) or one of :data:`FEATURES`.
     hand : ``'held'`` (after any Blind Nil exchange) or ``'dealt'`` for hand features.
     score_margin : threshold of the ``score`` buckets (default ±100).
+    engine, scheduler : ``'dask'``: the files are read and counted on Dask workers (the same table).
 
     Returns a DataFrame, one row per (kind, group) with at least one bid
     (plus groups without bids of a kind that has bids elsewhere), columns:
@@ -170,42 +201,24 @@ def nil_study(
     if hand not in ("held", "dealt"):
         raise AnalysisError(f"hand must be 'held' or 'dealt', got {hand!r}")
     runs = open_runs(runs)
-    labels = _Labels()
-    opp: dict[int, int] = {}      # group code -> seat-hands
-    bids: dict[int, int] = {}     # 2*code + kind -> bids
-    succ: dict[int, int] = {}     # 2*code + kind -> successes
-    for run in runs:
-        cols = _needed_columns(run, by, hand)
-        for batch in run.iter_hands(cols, batch_rows):
-            a = batch_arrays(batch, cols)
-            n = batch.num_rows
-            for s in range(4):
-                codes = _seat_codes(a, run, s, by, hand, score_margin, labels, n)
-                codes = np.broadcast_to(np.asarray(codes, dtype=np.int64), (n,))
-                _add_counts(opp, codes)
-                nil = a[f"bid_{s}"] == 0
-                if not nil.any():
-                    continue
-                if f"blind_{s}" in a:
-                    blind = a[f"blind_{s}"][nil].astype(np.int64)
-                else:
-                    blind = np.zeros(int(nil.sum()), np.int64)
-                keys = codes[nil] * 2 + blind
-                _add_counts(bids, keys)
-                _add_counts(succ, keys, weights=(a[f"tricks_{s}"][nil] == 0).astype(np.float64))
+    count = partial(nil_counts, by=by, hand=hand, score_margin=score_margin, batch_rows=batch_rows)
+    with Engine(engine, scheduler) as e:
+        c = merge([e.map_run(count, run) for run in runs])
+    opp, bids, succ = c["seat_hands"], c["bids"], c["successes"]
+    # run-level groups are labels, numbered in the order the runs were given
+    codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(opp)}
     rows = []
-    kinds_present = sorted({k & 1 for k in bids})
+    kinds_present = sorted({kind for _, kind in bids})
     for kind in kinds_present:
-        for code in sorted(opp):
-            key = code * 2 + kind
+        for key in sorted(opp, key=codes.get):
             rows.append(
                 {
                     "kind": KINDS[kind],
-                    "group": _group_label(by, code, labels, score_margin),
-                    "code": code,
-                    "seat_hands": opp[code],
-                    "bids": bids.get(key, 0),
-                    "successes": succ.get(key, 0),
+                    "group": _group_label(by, key, score_margin),
+                    "code": codes[key],
+                    "seat_hands": opp[key],
+                    "bids": bids.get((key, kind), 0),
+                    "successes": succ.get((key, kind), 0),
                 }
             )
     cols = ["kind", "group", "code", "seat_hands", "bids", "bid_rate", "bid_lo", "bid_hi",
@@ -324,15 +337,17 @@ def save_nil_chart(df: pd.DataFrame, path, *, title: str | None = None, min_bids
 
 
 def nil_report(runs, by: str | None = None, *, save=None, chart=None, hand: str = "held",
-               score_margin: int = 100, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
+               score_margin: int = 100, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
+               scheduler: str | None = None) -> str:
     """Backend of ``tricksim nil RUN... [--by FEATURE] [--save FILE] [--chart FILE]``.
 
-    Runs :func:`nil_study`, writes the table (``save``: .csv / .parquet) and
+    Runs :func:`nil_study` (on Dask workers with ``engine="dask"``), writes the table (``save``: .csv / .parquet) and
     the chart (``chart``: .png / .svg / .pdf) when asked, and returns the text
     table to print (with a line per file written).
     """
     runs = open_runs(runs)
-    df = nil_study(runs, by, hand=hand, score_margin=score_margin, batch_rows=batch_rows)
+    df = nil_study(runs, by, hand=hand, score_margin=score_margin, batch_rows=batch_rows, engine=engine,
+                   scheduler=scheduler)
     lines = pooling_notes(runs) + [format_nil_table(df)]
     if save:
         lines.append(f"table written to {save_table(df, save)}")

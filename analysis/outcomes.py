@@ -107,6 +107,7 @@ class GameIndex:
 
     def __init__(self, game_ids) -> None:
         ids = np.asarray(game_ids, dtype=np.int64)
+        self.ids = ids
         self.order = np.argsort(ids, kind="stable")
         self.sorted_ids = ids[self.order]
         if self.sorted_ids.size > 1 and (np.diff(self.sorted_ids) == 0).any():
@@ -170,6 +171,20 @@ class PerGame:
             for base in (0, 1):
                 last = hand_no == n_hands - 1 + base
                 self._final[base][t][pos[last]] = after[last]
+
+    def merge(self, other: "PerGame") -> "PerGame":
+        """Append the games of ``other`` (other shards of the run): the sums of both games tables, in order."""
+        self.index = GameIndex(np.concatenate([self.index.ids, other.index.ids]))
+        self.hands = np.concatenate([self.hands, other.hands])
+        self.bags = np.concatenate([self.bags, other.bags], axis=1)
+        self.sets = np.concatenate([self.sets, other.sets], axis=1)
+        self.reset_penalties = np.concatenate([self.reset_penalties, other.reset_penalties], axis=1)
+        self._final = {b: np.concatenate([self._final[b], other._final[b]], axis=1) for b in self._final}
+        if other.min_hand_no is not None:
+            self.min_hand_no = other.min_hand_no if self.min_hand_no is None else min(self.min_hand_no,
+                                                                                          other.min_hand_no)
+        self.rows += other.rows
+        return self
 
     def add_batches(self, batches) -> "PerGame":
         for b in batches:

@@ -1,7 +1,7 @@
 """Analysis on a Dask cluster (``--engine dask``): the same figures, the files read by the workers.
 
-A run's figures are sums over its files (counts, streaming moments, histograms), so each worker
-computes the partial figures of a few shards (``Run.subset``) and the client merges them
+A run's figures are sums over its files (counts, streaming moments, histograms, per-game arrays), so
+each worker computes the partial figures of a few shards (``Run.subset``) and the client merges them
 (``merge``): the result is the local one, while no machine reads more than its part. The run
 directory must be reachable by every worker (docs/distributed.md).
 """
@@ -10,66 +10,106 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
+import pyarrow as pa
 
 from .io import AnalysisError, Run, open_run
-from .stats import Moments
 
 ENGINES = ("local", "dask")
 
 
 def merge(parts: list):
-    """Partial figures added up: numbers and arrays summed, moments merged, lists and dicts element by
-    element; anything else (the run itself) taken from the first part."""
+    """Partial figures added up: numbers and arrays summed, Arrow tables concatenated, lists, tuples and
+    dicts element by element, objects with a ``merge`` method (moments, histograms, per-game sums) merged
+    by it in shard order; anything else (the run itself) taken from the first part. The parts given may
+    be changed."""
     first = parts[0]
-    if isinstance(first, Moments):
-        total = Moments()
-        for p in parts:
-            total.merge(p)
-        return total
+    if hasattr(first, "merge"):
+        for p in parts[1:]:
+            first.merge(p)
+        return first
+    if isinstance(first, pa.Table):
+        return pa.concat_tables(parts)
     if isinstance(first, dict):
         keys = dict.fromkeys(k for p in parts for k in p)
         return {k: merge([p[k] for p in parts if k in p]) for k in keys}
-    if isinstance(first, list):
-        return [merge([p[i] for p in parts]) for i in range(len(first))]
+    if isinstance(first, (list, tuple)):
+        return type(first)(merge([p[i] for p in parts]) for i in range(len(first)))
     if isinstance(first, (int, float, np.integer, np.floating, np.ndarray)) and not isinstance(first, bool):
         return sum(parts[1:], first)
     return first
 
 
 def _part(fn: Callable, run: Run, names: list[str]):
-    """On a worker: the partial figures of the shards ``names`` (without the run: its open readers stay)."""
-    part = fn(run.subset(names))
-    if isinstance(part, dict):
-        part.pop("run", None)
-    return part
+    """On a worker: the partial figures of the shards ``names``."""
+    return fn(run.subset(names))
 
 
-def map_run(fn: Callable[[Run], dict], run_dir, *, engine: str = "local", scheduler: str | None = None,
+class Engine:
+    """Where an analysis reads its runs: ``local`` (this process) or ``dask`` (a ``LocalCluster`` sized to
+    the machine, or the cluster at ``scheduler``). One cluster serves every run of a command::
+
+        with Engine("dask") as e:
+            figures = [e.map_run(fn, r) for r in runs]
+    """
+
+    def __init__(self, engine: str = "local", scheduler: str | None = None, *, files_per_task: int = 4) -> None:
+        if engine not in ENGINES:
+            raise AnalysisError(f"invalid engine {engine!r}: allowed {' | '.join(ENGINES)}")
+        if scheduler and engine != "dask":
+            raise AnalysisError("a scheduler address needs engine dask")
+        self.engine, self.scheduler, self.files_per_task = engine, scheduler, files_per_task
+        self._cluster = self._client = None
+
+    def __enter__(self) -> "Engine":
+        if self.engine == "dask":
+            try:
+                from distributed import Client, LocalCluster
+            except ImportError:
+                raise AnalysisError("--engine dask needs Dask: pip install 'dask[distributed]'") from None
+            try:
+                if not self.scheduler:
+                    self._cluster = LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None,
+                                                 silence_logs=40)
+                self._client = Client(self.scheduler or self._cluster)
+            except OSError as e:
+                self.__exit__(None, None, None)
+                raise AnalysisError(f"cannot reach the Dask scheduler {self.scheduler}: {e}") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+        self._client = self._cluster = None
+
+    @property
+    def scheduler_address(self) -> str | None:
+        """The scheduler of the cluster in use (to run simulations on the same one), None when local."""
+        return self._client.scheduler.address if self._client is not None else None
+
+    def map_run(self, fn: Callable[[Run], object], run_dir):
+        """``fn`` (a run -> partial figures) over the whole run: in this process, or over groups of
+        ``files_per_task`` shards on the workers, merged in shard order. A dict result gets ``run``."""
+        run = open_run(run_dir)
+        if self._client is None:
+            return fn(run)
+        names = [f.name for f in run.hand_files]
+        groups = [names[i:i + self.files_per_task] for i in range(0, len(names), self.files_per_task)]
+        try:
+            parts = self._client.gather(self._client.map(_part, [fn] * len(groups), [run] * len(groups), groups,
+                                                         pure=False))
+        except OSError as e:
+            raise AnalysisError(f"lost the Dask scheduler {self.scheduler}: {e}") from None
+        result = merge(parts)
+        if isinstance(result, dict):
+            result["run"] = run
+        return result
+
+
+def map_run(fn: Callable[[Run], object], run_dir, *, engine: str = "local", scheduler: str | None = None,
             files_per_task: int = 4):
-    """``fn`` (a run -> partial figures) over the whole run: in this process (``local``), or over groups of
-    ``files_per_task`` shards on Dask workers, merged. Returns the figures for the whole run."""
-    run = open_run(run_dir)
-    if engine not in ENGINES:
-        raise AnalysisError(f"invalid engine {engine!r}: allowed {' | '.join(ENGINES)}")
-    if engine == "local":
-        return fn(run)
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise AnalysisError("--engine dask needs Dask: pip install 'dask[distributed]'") from None
-    names = [f.name for f in run.hand_files]
-    groups = [names[i:i + files_per_task] for i in range(0, len(names), files_per_task)]
-    cluster = None if scheduler else LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None,
-                                                  silence_logs=40)
-    try:
-        with Client(scheduler or cluster) as client:
-            parts = client.gather(client.map(_part, [fn] * len(groups), [run] * len(groups), groups, pure=False))
-    except OSError as e:
-        raise AnalysisError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
-    finally:
-        if cluster is not None:
-            cluster.close()
-    result = merge(parts)
-    if isinstance(result, dict):
-        result["run"] = run
-    return result
+    """:meth:`Engine.map_run` for one run, with its own engine."""
+    open_run(run_dir)  # a bad run directory is named before any cluster starts
+    with Engine(engine, scheduler, files_per_task=files_per_task) as e:
+        return e.map_run(fn, run_dir)

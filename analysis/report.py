@@ -27,7 +27,8 @@ import html
 import io as _io
 import math
 import textwrap
-from dataclasses import dataclass, field
+from functools import partial
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,7 @@ from .io import (
     pooling_notes,
 )
 from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, rule, team_outcomes
+from .parallel import Engine, merge
 from .stats import Moments, fmt_int, fmt_mean, fmt_rate, wilson_interval
 
 __all__ = [
@@ -87,6 +89,15 @@ class IntHist:
         self.under += int((v < self.lo).sum())
         self.over += int((v > self.hi).sum())
         self.counts += np.bincount(np.clip(v, self.lo, self.hi) - self.lo, minlength=self.counts.size)
+
+    def merge(self, other: "IntHist") -> "IntHist":
+        """Add the counts of ``other`` (same range): the histogram of both samples."""
+        if (other.lo, other.hi) != (self.lo, self.hi):
+            raise ValueError(f"cannot merge histograms over [{self.lo}, {self.hi}] and [{other.lo}, {other.hi}]")
+        self.counts += other.counts
+        self.under += other.under
+        self.over += other.over
+        return self
 
     @property
     def n(self) -> int:
@@ -153,11 +164,38 @@ class RunStats:
     lead_counts: dict = field(default_factory=lambda: {k: np.zeros((2, 2 * LEAD_BINS + 1), np.int64)
                                                        for k in ("all", "last0", "last1")})
     min_hand_no: int | None = None
-    notes: list = field(default_factory=list)
+    # for the notes: hand rows read and hands the games table counts; games whose bag penalties are approximate
+    hand_rows: int = 0
+    hands_counted: int = 0
+    approximate_bag_games: int = 0
 
     @property
     def is_games(self) -> bool:
         return self.run.is_games
+
+    @property
+    def notes(self) -> list[str]:
+        notes = []
+        if self.hand_rows != self.hands_counted:
+            notes.append(f"hands table has {fmt_int(self.hand_rows)} rows but the games table counts "
+                         f"{fmt_int(self.hands_counted)} hands")
+        if self.approximate_bag_games:
+            notes.append("bag penalties per game are approximate: bags taken and running bags disagree "
+                         f"in {fmt_int(self.approximate_bag_games)} games (rule flags in the manifest?)")
+        return notes
+
+    def merge(self, other: "RunStats") -> "RunStats":
+        """Add the figures of ``other``, the same run's other shards: the figures of both parts."""
+        for f in fields(self):
+            if f.name in ("run", "label"):
+                continue
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "min_hand_no":
+                setattr(self, f.name, b if a is None else a if b is None else min(a, b))
+            else:
+                setattr(self, f.name, merge([a, b]))
+        self.ends = dict(sorted(self.ends.items(), key=lambda kv: -kv[1]))
+        return self
 
     def win_curve(self, conf: float = 0.95) -> pd.DataFrame:
         """Team 0's win rate by its lead after a hand (the game's deciding hand excluded; ties excluded)."""
@@ -176,10 +214,21 @@ class RunStats:
 HAND_COLUMNS = ["game_id", "hand_no", "score_0", "score_1", "bags_0", "bags_1", "total_0", "total_1"] + OUTCOME_COLUMNS
 
 
-def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS) -> RunStats:
-    """Stream one run into a :class:`RunStats` (bounded memory: fixed bins and per-game arrays)."""
+def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS, *,
+            engine: Engine | None = None) -> RunStats:
+    """Stream one run into a :class:`RunStats` (bounded memory: fixed bins and per-game arrays); with a
+    Dask ``engine``, a few shards a worker, merged."""
     run = open_run(run)
-    st = RunStats(run=run, label=label or run.name)
+    st = (engine or Engine()).map_run(partial(_collect_part, label=label or run.name, batch_rows=batch_rows), run)
+    st.run = run
+    if st.n_hands == 0:
+        raise AnalysisError(f"{run.path}: the run has no hand rows")
+    return st
+
+
+def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
+    """:func:`collect` over the shards of ``run`` (all, or a subset: a game's hands are in its game's shard)."""
+    st = RunStats(run=run, label=label)
     rules = run.rules
     blind_cols = [f"blind_{s}" for s in range(4)]
     has_blind = run.has_columns("hands", blind_cols)
@@ -259,17 +308,11 @@ def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS)
             st.bags_game_hist[t].add(per_game.bags[t])
             st.bags_game[t].update(per_game.bags[t])
             st.penalties_game[t].update(pen[t])
-        if per_game.rows != int((per_game.hands).sum()):
-            st.notes.append(f"hands table has {fmt_int(per_game.rows)} rows but the games table counts "
-                            f"{fmt_int(per_game.hands.sum())} hands")
+        st.hand_rows, st.hands_counted = per_game.rows, int(per_game.hands.sum())
         limit = int(rule(run.rules, "bag_limit"))
         if rule(run.rules, "bag_overflow") != "reset":
             resid = (per_game.bags.astype(np.int64) - per_game.final_bags) % limit
-            if (resid != 0).any():
-                st.notes.append("bag penalties per game are approximate: bags taken and running bags disagree "
-                                f"in {fmt_int((resid != 0).any(axis=0).sum())} games (rule flags in the manifest?)")
-    if st.n_hands == 0:
-        raise AnalysisError(f"{run.path}: the run has no hand rows")
+            st.approximate_bag_games = int((resid != 0).any(axis=0).sum())
     return st
 
 
@@ -612,8 +655,22 @@ class TarotStats:
     numbers: dict
     score_hist: dict  # contract name -> IntHist of the taker's score
 
+    def merge(self, other: "TarotStats") -> "TarotStats":
+        """Add the figures of ``other``, the same run's other shards."""
+        self.numbers = merge([self.numbers, other.numbers])
+        self.score_hist = merge([self.score_hist, other.score_hist])
+        return self
 
-def collect_tarot(run: Run, label: str, batch_rows: int = DEFAULT_BATCH_ROWS) -> TarotStats:
+
+def collect_tarot(run: Run, label: str, batch_rows: int = DEFAULT_BATCH_ROWS, *,
+                  engine: Engine | None = None) -> TarotStats:
+    """Stream one Tarot run into a :class:`TarotStats` (with a Dask ``engine``, a few shards a worker)."""
+    st = (engine or Engine()).map_run(partial(_collect_tarot_part, label=label, batch_rows=batch_rows), run)
+    st.run = st.numbers["run"] = run
+    return st
+
+
+def _collect_tarot_part(run: Run, label: str, batch_rows: int) -> TarotStats:
     from .tarot import CONTRACTS, tarot_numbers
 
     hists = {c: IntHist(-6000, 6000) for c in CONTRACTS}
@@ -723,19 +780,21 @@ figcaption{font-size:12px;color:#444;white-space:pre-wrap} .note{color:#a50}"""
 
 
 def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: str = "tricksim report",
-                 conf: float = 0.95) -> ReportResult:
+                 conf: float = 0.95, engine: str = "local", scheduler: str | None = None) -> ReportResult:
     """Analyse one or more runs side by side and write the report into ``out_dir``.
 
     Returns a :class:`ReportResult` with the paths of ``report.html``,
     ``summary.md`` and each chart (PNG, SVG), and the tables rendered.
+    ``engine="dask"``: the files are read and summed on Dask workers (the same report).
     Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run directory.
     """
     runs = open_runs(runs)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     labelled = list(zip(runs, _unique_labels(runs)))
-    stats = [collect(r, label=l, batch_rows=batch_rows) for r, l in labelled if r.game == "spades"]
-    tarot = [collect_tarot(r, l, batch_rows) for r, l in labelled if r.game == "tarot"]
+    with Engine(engine, scheduler) as e:
+        stats = [collect(r, label=l, batch_rows=batch_rows, engine=e) for r, l in labelled if r.game == "spades"]
+        tarot = [collect_tarot(r, l, batch_rows, engine=e) for r, l in labelled if r.game == "tarot"]
 
     lines = {}
     if stats:

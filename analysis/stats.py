@@ -251,24 +251,36 @@ def median_ci(x, conf: float = 0.95) -> Estimate:
 
 
 class Moments:
-    """Streaming count / mean / variance, merged batch by batch (Chan et al.).
+    """Streaming count / mean / variance, merged batch by batch.
 
     ``m.update(array)`` adds a batch; ``m.estimate()`` gives the mean with its
-    t interval. Numerically stable: no running sum of squares.
+    t interval. While every value is an integer (scores, bags, lengths: the usual case) the sums of the
+    values and of their squares are kept exactly, so the result does not depend on how the data were
+    split into batches or shards (a Dask run reads them in other groups than a local one). Other values
+    use Chan et al.'s stable merge (no running sum of squares).
     """
 
-    __slots__ = ("n", "mean", "m2")
+    __slots__ = ("n", "_mean", "m2", "s1", "s2")
+    EXACT_LIMIT = 2**20  # |value| below this: a batch's sum of squares cannot overflow int64
 
     def __init__(self) -> None:
         self.n = 0
-        self.mean = 0.0
+        self._mean = 0.0
         self.m2 = 0.0
+        self.s1 = self.s2 = 0  # exact sums (Python ints) while every value is an integer, else None
 
     def update(self, x) -> "Moments":
         x = np.asarray(x, dtype=np.float64).ravel()
         nb = x.size
         if nb == 0:
             return self
+        if self.s1 is not None:
+            if np.abs(x).max() < self.EXACT_LIMIT and (x == np.rint(x)).all():
+                xi = x.astype(np.int64)
+                self.s1 += int(xi.sum())
+                self.s2 += int((xi * xi).sum())
+            else:
+                self.s1 = self.s2 = None
         mb = float(x.mean())
         m2b = float(((x - mb) ** 2).sum())
         self._merge(nb, mb, m2b)
@@ -276,20 +288,35 @@ class Moments:
 
     def merge(self, other: "Moments") -> "Moments":
         if other.n:
-            self._merge(other.n, other.mean, other.m2)
+            if self.s1 is not None and other.s1 is not None:
+                self.s1 += other.s1
+                self.s2 += other.s2
+            else:
+                self.s1 = self.s2 = None
+            self._merge(other.n, other._mean, other.m2)
         return self
 
     def _merge(self, nb: int, mb: float, m2b: float) -> None:
         na = self.n
         n = na + nb
-        delta = mb - self.mean
-        self.mean += delta * nb / n
+        delta = mb - self._mean
+        self._mean += delta * nb / n
         self.m2 += m2b + delta * delta * na * nb / n
         self.n = n
 
     @property
+    def mean(self) -> float:
+        if self.s1 is not None and self.n:
+            return self.s1 / self.n
+        return self._mean
+
+    @property
     def var(self) -> float:
-        return self.m2 / (self.n - 1) if self.n > 1 else math.nan
+        if self.n < 2:
+            return math.nan
+        if self.s1 is not None:
+            return (self.n * self.s2 - self.s1 * self.s1) / (self.n * (self.n - 1))  # exact integers, one division
+        return self.m2 / (self.n - 1)
 
     def estimate(self, conf: float = 0.95) -> Estimate:
         return mean_from_moments(self.n, self.mean if self.n else math.nan, self.var, conf)

@@ -110,7 +110,7 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
     # pass 2: locate the picked ordinals and read what the replay and the grouping need
     cols = ["game_id"] + [f"dealt_{s}" for s in range(4)]
     cols += [c for c in _nil._needed_columns(run, by, "held") if c not in cols]
-    labels = _nil._Labels()
+    names: dict[str, int] = {}  # run-level group labels (preset, strategy, run) -> code
     gid, seat, dealt, code = [], [], [], []
     off = 0
     for batch in run.iter_hands(cols, batch_rows):
@@ -126,7 +126,9 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
         for seat_no in np.unique(s):
             m = s == seat_no
             sub = {name: v[r[m]] for name, v in a.items()}
-            codes = _nil._seat_codes(sub, run, int(seat_no), by, "held", score_margin, labels, int(m.sum()))
+            codes = _nil._seat_keys(sub, run, int(seat_no), by, "held", score_margin)
+            if isinstance(codes, str):
+                codes = names.setdefault(codes, len(names))
             part_code = np.broadcast_to(np.asarray(codes, dtype=np.int64), (int(m.sum()),))
             gid.append(sub["game_id"].astype(np.int64))
             seat.append(np.full(int(m.sum()), seat_no, np.int8))
@@ -139,7 +141,8 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
     used = {int(c) for c in np.unique(code)}
     return WhatIfSample(run=run, by=by, seed=int(seed), requested=int(n), eligible=eligible, seat_hands=4 * rows,
                         game_id=gid[order], seat=seat[order], dealt=dealt[order], code=code[order],
-                        labels={c: _nil._group_label(by, c, labels, score_margin) for c in used})
+                        labels={c: _nil._group_label(by, c, score_margin) for c in used} if not names else
+                        {c: label for label, c in names.items() if c in used})
 
 
 def forced_outcomes(sample: WhatIfSample, replays: Mapping[int, object]) -> tuple[np.ndarray, np.ndarray]:

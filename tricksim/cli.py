@@ -54,6 +54,21 @@ def _cannot_write(where, e: OSError):
     raise click.ClickException(message) from None
 
 
+def engine_options(what: str):
+    """``--engine local|dask`` and ``--scheduler ADDRESS`` for a command that reads (and maybe simulates) runs."""
+    def add(command):
+        command = click.option("--scheduler", metavar="ADDRESS",
+                               help="With --engine dask: an existing cluster's scheduler.")(command)
+        return click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                            help=f"dask: {what} on Dask workers (the same figures).")(command)
+    return add
+
+
+def _check_engine(engine: str, scheduler: str | None) -> None:
+    if scheduler and engine != "dask":
+        raise InputError("--scheduler needs --engine dask")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="tricksim")
 def cli():
@@ -177,15 +192,12 @@ def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="dask: the files read and summed on Dask workers (the same figures).")
-@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: an existing cluster's scheduler.")
+@engine_options("the files read and summed")
 def summary(run_dir, engine, scheduler):
     """Print the summary of an existing run directory."""
     from tricksim.analysis.io import AnalysisError
 
-    if scheduler and engine != "dask":
-        raise InputError("--scheduler needs --engine dask")
+    _check_engine(engine, scheduler)
     try:
         click.echo(_summary(run_dir, engine, scheduler))
     except AnalysisError as e:
@@ -228,7 +240,8 @@ RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=Tr
               help="Replay N sampled seat-hands that did not bid Nil with the seat forced to Nil (hands-mode run; "
               "the seat's strategy needs a force_nil parameter) and report how often the Nil would have made.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
-def nil(runs, by, save, chart, what_if, seed):
+@engine_options("the files read and counted")
+def nil(runs, by, save, chart, what_if, seed, engine, scheduler):
     """Nil and Blind Nil success rates with 95 % Wilson intervals.
 
     \b
@@ -245,13 +258,16 @@ def nil(runs, by, save, chart, what_if, seed):
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
     if what_if is None and seed is not None:
         raise InputError("--seed applies only with --what-if N")
+    _check_engine(engine, scheduler)
+    if what_if is not None and engine != "local":
+        raise InputError("--what-if replays on the local engine: leave out --engine dask")
     try:
         if what_if is not None:
             if len(runs) != 1:
                 raise InputError(f"--what-if takes one run directory, got {len(runs)}")
             click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, save=save, chart=chart))
         else:
-            click.echo(nil_report(list(runs), by=by, save=save, chart=chart))
+            click.echo(nil_report(list(runs), by=by, save=save, chart=chart, engine=engine, scheduler=scheduler))
     except (AnalysisError, JobError) as e:
         _fail_from(e)
     except OSError as e:
@@ -265,13 +281,15 @@ def nil(runs, by, save, chart, what_if, seed):
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder for report.html, summary.md "
               "and the charts.")
 @click.option("--title", default="tricksim report", show_default=True)
-def report(runs, out, title):
+@engine_options("the files read and summed")
+def report(runs, out, title, engine, scheduler):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.report import build_report
 
+    _check_engine(engine, scheduler)
     try:
-        res = build_report(list(runs), out, title=title)
+        res = build_report(list(runs), out, title=title, engine=engine, scheduler=scheduler)
     except AnalysisError as e:
         _fail_from(e)
     except OSError as e:
@@ -293,7 +311,8 @@ def report(runs, out, title):
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
               "[default: data/compare/<preset>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1))
-def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, threads):
+@engine_options("the match runs simulated and read")
+def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, threads, engine, scheduler):
     """Duplicate matches between strategies on the same deals.
 
     \b
@@ -307,6 +326,7 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
     """
     from tricksim.jobs import JobError
 
+    _check_engine(engine, scheduler)
     try:
         if game == "tarot":
             from tricksim.jobs.tarot import rotations
@@ -314,12 +334,13 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
             if len(specs) != 2:
                 raise InputError(f"tarot compare takes two strategy specs, got {len(specs)}")
             rotations(*specs, deals=deals, preset=preset or "cardavia", rules=rules, seed=seed, out=out,
-                      threads=threads, echo=click.echo)
+                      threads=threads, engine=engine, scheduler=scheduler, echo=click.echo)
             return
         from tricksim.jobs.compare import duplicate_matches
 
         duplicate_matches(list(specs), games=games, preset=preset or "cardems", rules=rules, seed=seed,
-                          hand_limit=hand_limit, out=out, threads=threads, echo=click.echo)
+                          hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
+                          echo=click.echo)
     except JobError as e:
         _fail_from(e)
 

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from analysis import stats as S
+from analysis.stats import Moments
 
 Z95 = 1.959963984540054
 
@@ -130,3 +131,18 @@ def test_sample_sizes():
     assert S.n_paired(0.0, 0.5) == math.inf
     # one proportion 0.55 vs 0.5: (1.959964*0.5 + 0.841621*0.497494)² / 0.0025 = 1.398688² / 0.0025 = 782.5 -> 783
     assert S.n_one_proportion(0.55) == 783
+
+
+def test_moments_of_integers_do_not_depend_on_the_split():
+    """Shards read in other groups (a Dask run) must give the very same printed figures: exact sums."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-900, 900, 10_001)
+    whole = Moments().update(x)
+    parts = [Moments().update(x[i:i + 997]) for i in range(0, x.size, 997)]
+    merged = parts[-1]
+    for p in parts[-2::-1]:
+        merged.merge(p)  # another order too
+    assert (merged.n, merged.mean, merged.var) == (whole.n, whole.mean, whole.var)
+    assert whole.mean == x.sum() / x.size and whole.var == pytest.approx(x.var(ddof=1), rel=1e-15)
+    f = Moments().update([0.5, 1.5]).merge(Moments().update([2]))  # not integers: the stable merge
+    assert f.s1 is None and f.mean == pytest.approx(4 / 3) and f.var == pytest.approx(np.var([0.5, 1.5, 2], ddof=1))

@@ -9,17 +9,19 @@ class JobError(ValueError):
     """A job that cannot run as asked (one-line message)."""
 
 
-def run_kept(cfg, d, threads=None) -> None:
-    """Run ``cfg`` into folder ``d`` for a study: the same run already there is reused (an interrupted one
-    finished by --resume); a different one is replaced."""
+def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | None = None) -> None:
+    """Run ``cfg`` into folder ``d`` for a study (on ``engine``): the same run already there is reused (an
+    interrupted one finished by --resume); a different one is replaced."""
     from tricksim.simulator.engine import RunError, run
     from tricksim.simulator.rundir import RunDirError, read_manifest
 
     try:
         try:
-            same = d.exists() and read_manifest(d).get("plan") == cfg.plan()
+            old = read_manifest(d).get("plan") if d.exists() else None
+            same = isinstance(old, dict) and cfg.upgrade_plan(old) == cfg.plan()
         except RunDirError:
             same = False
-        run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads)
+        run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads, engine=engine,
+            scheduler=scheduler)
     except (RunError, RunDirError) as e:
         raise JobError(str(e)) from None

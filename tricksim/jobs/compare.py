@@ -9,12 +9,15 @@ from tricksim.jobs import JobError, run_kept
 
 
 def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), seed: int = 0, hand_limit: int = 1000,
-                      out=None, threads: int | None = None, echo: Callable[[str], None] = print) -> dict:
+                      out=None, threads: int | None = None, engine: str = "local", scheduler: str | None = None,
+                      echo: Callable[[str], None] = print) -> dict:
     """Every pair of ``specs`` plays a duplicate match (two runs: A-B-A-B and B-A-B-A on the same deals) kept
     under ``out``; returns {(a, b): analysis.compare result}. With three or more specs, also the round robin's
-    standings (printed) and chart (``out/round_robin.png``)."""
+    standings (printed) and chart (``out/round_robin.png``). ``engine="dask"``: the runs are simulated and
+    read on one Dask cluster (``scheduler``'s, or a local one)."""
     from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
-    from tricksim.analysis.io import atomic_output
+    from tricksim.analysis.io import AnalysisError, atomic_output
+    from tricksim.analysis.parallel import Engine
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
@@ -29,17 +32,21 @@ def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), s
         raise JobError(str(e)) from None
     base = Path(out or f"data/compare/{preset}-seed{seed}")
     results = {}
-    for i, (a, b) in enumerate(itertools.combinations(specs, 2)):
-        dirs = []
-        for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
-            d = base / f"match{i}-{tag}"
-            cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed, mode="games",
-                            count=games, hand_limit=hand_limit)
-            run_kept(cfg, d, threads)
-            dirs.append(d)
-        results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b)
-        echo(format_duplicate(results[(a, b)]))
-        echo("")
+    try:
+        with Engine(engine, scheduler) as cluster:
+            for i, (a, b) in enumerate(itertools.combinations(specs, 2)):
+                dirs = []
+                for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
+                    d = base / f"match{i}-{tag}"
+                    cfg = RunConfig(rules=rule_set, preset=preset, seats=(seats[x], seats[y]) * 2, seed=seed,
+                                    mode="games", count=games, hand_limit=hand_limit)
+                    run_kept(cfg, d, threads, engine=engine, scheduler=cluster.scheduler_address)
+                    dirs.append(d)
+                results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b, engine=cluster)
+                echo(format_duplicate(results[(a, b)]))
+                echo("")
+    except AnalysisError as e:
+        raise JobError(str(e)) from None
     if len(specs) > 2:
         import matplotlib
 
