@@ -45,7 +45,7 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
 
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
-                resume=resume)
+                resume=resume, upgrade=cfg.upgrade_plan)
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
     done_before = cfg.count - sum(cfg.shard_range(i)[1] for i in todo)

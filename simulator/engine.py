@@ -98,6 +98,18 @@ class RunConfig:
             "n_shards": self.n_shards,
         }
 
+    def upgrade_plan(self, old: dict) -> dict:
+        """A plan read back from a run directory, brought up to date: a rule flag of the family that its rules
+        lack (the run was written before the flag existed) is added at the flag's default, which is the play
+        of the time (a flag added later defaults to the behaviour before it, e.g. Spades ``breaking=true``).
+        Flags the plan has are kept as they are, so any real difference still refuses a resume."""
+        rules = old.get("rules")
+        if not isinstance(rules, dict):
+            return old
+        defaults = type(self.rules)().to_dict()
+        missing = {k: v for k, v in defaults.items() if k not in rules}
+        return {**old, "rules": {**rules, **missing}} if missing else old
+
 
 def _compute(cfg: RunConfig, unit_ids: np.ndarray, workers: int) -> Tables:
     try:
@@ -244,7 +256,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     reuse_freed_memory()
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
-                resume=resume)
+                resume=resume, upgrade=cfg.upgrade_plan)
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
     done_before = sum(cfg.shard_range(i)[1] for i in range(cfg.n_shards)) - sum(cfg.shard_range(i)[1] for i in todo)

@@ -187,9 +187,12 @@ class RunDir:
     """One run's output directory, opened for writing (fresh, overwrite or resume)."""
 
     def __init__(self, out: str | os.PathLike, plan: dict, *, tables: tuple[str, ...], encoding: Encoding = Encoding(),
-                 overwrite: bool = False, resume: bool = False):
+                 overwrite: bool = False, resume: bool = False, upgrade=None):
+        """``upgrade``: on resume, applied to the plan read back before it is compared with ``plan`` (the engine's
+        ``RunConfig.upgrade_plan``: a run directory written before a rule flag existed lacks it)."""
         self.path = Path(out)
         self.plan = plan
+        self.upgrade = upgrade
         self.tables = tables  # one folder each, one file a shard in each
         self.encoding = encoding
         if overwrite and resume:
@@ -211,6 +214,8 @@ class RunDir:
                 raise RunDirError(f"--resume: {self.path} is not a tricksim run (no {MANIFEST})")
             manifest = read_manifest(self.path)
             old = manifest.get("plan", {})
+            if self.upgrade is not None and isinstance(old, dict):
+                old = self.upgrade(old)
             if old != self.plan:
                 diff = sorted(k for k in set(self.plan) | set(old) if self.plan.get(k) != old.get(k))
                 raise RunDirError(

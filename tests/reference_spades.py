@@ -18,6 +18,10 @@ Entry points
     disagreement. Returns a ``Counter`` of what the run exercised (Nil bids,
     sets, bag penalties, ...), so a test can check it did not pass vacuously.
 
+``rules`` is any object with the flags as attributes: a ``SpadesRules``, or a
+run manifest's ``rules`` dict as a namespace (one written before the
+``breaking`` flag existed lacks it: that means ``breaking=true``).
+
 Card ids (as ``simulator/cards.py``): ``suit * 13 + rank``, suits clubs,
 diamonds, hearts, spades = 0..3, rank 0 = '2' ... 12 = 'A'; little joker 52
 and big joker 53 are spades above the ace. Teams: seats 0+2 = team 0, seats
@@ -220,11 +224,19 @@ def first_leader(rules, dealer: int, held: list[set[int]]) -> int:
     return (dealer + 1) % 4
 
 
+def breaking(rules) -> bool:
+    """The ``breaking`` flag: spades may not be led until broken. Rules from before the flag existed (a
+    manifest's rules without the key, read as an object of attributes) mean true."""
+    return bool(getattr(rules, "breaking", True))
+
+
 def legal_cards(rules, hand: set[int], led_suit, spades_broken: bool, first_trick: bool) -> set[int]:
     """The cards of ``hand`` that may be played now (``led_suit`` None when leading)."""
     if led_suit is None:
         if first_trick and rules.first_lead == "two_of_clubs":
             return {TWO_OF_CLUBS} & hand
+        if not breaking(rules):  # spades may be led at any time
+            return set(hand)
         non_spades = {c for c in hand if suit_of(c) != SPADES}
         if not spades_broken and non_spades:
             return non_spades
@@ -530,10 +542,15 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
                 raise ReplayError(f"{where}: trick {t}, card {i} ({name_of(card)} by seat {seat}) is illegal: {why}")
             if led_suit is None:
                 if suit_of(card) == SPADES and not broken:
-                    # only possible when the leader holds nothing but spades
-                    stats["forced_spade_leads"] += 1
-                    if rules.forced_spade_lead_breaks:
-                        broken = True
+                    if all(suit_of(c) == SPADES for c in in_hand[seat]):
+                        # a forced spade lead: the leader holds nothing but spades
+                        stats["forced_spade_leads"] += 1
+                        if rules.forced_spade_lead_breaks:
+                            broken = True
+                    else:
+                        # a spade led by choice before spades are broken: legal only with breaking=false
+                        # (legal_cards saw to that); it breaks nothing
+                        stats["spade_leads_before_broken"] += 1
                 led_suit = suit_of(card)
             elif suit_of(card) == SPADES and led_suit != SPADES:
                 # played a spade while void in the led suit (legal_cards saw to that)

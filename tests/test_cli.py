@@ -33,6 +33,8 @@ def run_main(args, capsys):
     (["simulate", "spades", "--hands", "0", "--out", "X"], "Error: Invalid value for '--hands'"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--seat", "5=random"], "Error: bad --seat '5=random'"),
     (["rules", "spades", "--preset", "nope"], "Error: unknown preset 'nope'"),
+    (["simulate", "spades", "--hands", "10", "--out", "X", "--rule", "breaking=never"],
+     "Error: invalid value breaking='never': allowed true | false"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--scheduler", "tcp://10.0.0.5:8786"],
      "Error: --scheduler needs --engine dask"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--engine", "spark"], "Error: Invalid value for '--engine'"),
@@ -62,6 +64,16 @@ def test_tiny_real_run_is_read_back(tmp_path):
     assert hands["strategy_1"][0].as_py().startswith("random")
 
 
+def test_a_run_without_breaking(tmp_path):
+    out = tmp_path / "run"
+    r = CliRunner().invoke(cli, ["simulate", "spades", "--hands", "400", "--rule", "breaking=false", "--record-plays",
+                                 "--out", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["rules"]["breaking"] is False and manifest["preset"] == "cardems"
+    assert pq.read_table(out / "hands").num_rows == 400
+
+
 def test_rules_listing_names_every_flag():
     from dataclasses import fields
 
@@ -70,6 +82,8 @@ def test_rules_listing_names_every_flag():
     assert r.exit_code == 0
     for f in fields(SpadesRules):
         assert f.name in r.output
+    line = next(x for x in r.output.splitlines() if x.startswith("breaking "))
+    assert line.split()[1:5] == ["true", "true", "true", "true"]  # cardems, zone, classic; allowed: true | false
 
 
 def test_an_unusable_output_path_is_one_line(capsys, tmp_path):

@@ -243,6 +243,70 @@ def test_a_strategy_that_breaks_the_rules_stops_the_run_cleanly(tmp_path):
     assert read_manifest(tmp_path / "run")["status"] == "running"  # not marked complete
 
 
+def test_a_run_written_before_the_breaking_flag_resumes_as_breaking_true(tmp_path):
+    """A run directory whose manifest rules lack ``breaking`` (written before the flag existed) resumes as
+    ``breaking=true``, the play of the time; the finished manifest then names the flag."""
+    import json
+
+    from tricksim.jobs import run_kept
+
+    c = cfg(count=300, shard_size=100)
+    full, out = tmp_path / "full", tmp_path / "old"
+    run(c, full, progress=False)
+    run(c, out, progress=False)
+    manifest = json.loads((out / "manifest.json").read_text())
+    for plan in (manifest, manifest["plan"]):
+        del plan["rules"]["breaking"]
+    manifest["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / rundir.RECORDS / "part-000001.json").unlink()  # shard 1 unfinished: to be computed again
+    assert c.upgrade_plan(manifest["plan"]) == c.plan()
+    with pytest.raises(RunDirError, match=r"started with different options \(rules\)"):
+        run(cfg(count=300, shard_size=100, rules=build_rules("classic", ["breaking=false"])), out, resume=True,
+            progress=False)
+    info = run(c, out, resume=True, progress=False)
+    assert info["shards_written_this_session"] == 1
+    assert _read(out).equals(_read(full))
+    assert read_manifest(out)["status"] == "complete" and read_manifest(out)["plan"]["rules"]["breaking"] is True
+    # a study job finds the same run there and keeps it
+    manifest = read_manifest(out)
+    for plan in (manifest, manifest["plan"]):
+        del plan["rules"]["breaking"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = (out / "hands" / "part-000000.parquet").stat().st_mtime_ns
+    run_kept(c, out, threads=1)
+    assert (out / "hands" / "part-000000.parquet").stat().st_mtime_ns == before
+
+
+def test_without_breaking_a_spade_may_be_led_before_spades_are_broken(tmp_path):
+    """The plug-in of the test above, leading its highest card (a spade whenever it holds one), plays legally
+    with breaking=false."""
+    from numba import njit
+
+    from tricksim.simulator.bits import highest_bit
+    from tricksim.simulator.games.spades.policy import PLAY_SIG, V_NPLAYED
+    from tricksim.strategies.registry import SeatStrategy, Strategy
+    from tricksim.strategies.spades import random as random_strategy
+
+    @njit(PLAY_SIG)
+    def play(seat, hand, legal, view, params, rng):
+        return highest_bit(hand) if view[V_NPLAYED] == 0 else highest_bit(legal)
+
+    base = random_strategy.STRATEGY
+    eager = SeatStrategy(Strategy(name="eager", description="test", policies={**base.policies, "play": play},
+                                  params=base.params))
+    c = cfg(rules=build_rules("cardems", ["breaking=false"]), seats=(eager,) + (RANDOM,) * 3, count=400,
+            record_plays=True)
+    hands = run_to_tables(c, threads=1)["hands"].to_pylist()
+    spade_leads = 0
+    for row in hands:
+        if row["first_leader"] == 0:  # the eager seat leads the first trick: its highest card, a spade if held
+            first = row["plays"][0]
+            assert first == row["held_0"].bit_length() - 1
+            spade_leads += first >= 39
+    assert spade_leads > 50
+
+
 def test_replayed_hands_are_the_rows_of_the_full_run():
     c = cfg(count=400)
     full = run_to_tables(c)["hands"]

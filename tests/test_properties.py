@@ -25,6 +25,11 @@ SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=N
 def flag_values(rules_type):
     """A hypothesis strategy for a dict of every flag of ``rules_type``, each drawn from its allowed values
     (integers from a few typical values and the range's ends)."""
+    return st.fixed_dictionaries(flag_strategies(rules_type))
+
+
+def flag_strategies(rules_type) -> dict:
+    """Flag name -> the hypothesis strategy its values are drawn from."""
     spec = rules_type.FLAGS
     fields = {}
     for name in rules_type.flag_names():
@@ -39,7 +44,14 @@ def flag_values(rules_type):
             fields[name] = st.one_of(st.none(), st.sampled_from([hi, -200, -500]))
         else:
             fields[name] = st.booleans()
-    return st.fixed_dictionaries(fields)
+    return fields
+
+
+def test_every_flag_is_drawn():
+    """The random rule sets vary every flag, those added later (Spades ``breaking``) included."""
+    for rules_type in (SpadesRules, TarotRules):
+        assert list(flag_strategies(rules_type)) == rules_type.flag_names()
+    assert "breaking" in flag_strategies(SpadesRules)
 
 
 def built(rules_type, presets, values):

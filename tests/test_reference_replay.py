@@ -57,6 +57,8 @@ CONFIGS = {
                                    "mercy_check=before_target", "target=250", "forced_spade_lead_breaks=false",
                                    "blind_nil_exchange=0")),
     "no_nil": ("zone", ("nil=false", "first_lead=two_of_clubs", "jokers=true")),
+    # spades led at any time (the 2♣ still opens), with a forced spade lead breaking spades
+    "no_breaking": ("classic", ("breaking=false", "first_lead=two_of_clubs")),
 }
 
 RUNS = [(config, strategy, mode) for config in CONFIGS for strategy in (RANDOM, SIMPLE, HEURISTIC)
@@ -226,6 +228,11 @@ def test_runs_exercise_the_rules():
     assert _total("zone_mercy_300")["end_mercy"] > 0
     assert _total("zone")["bag_penalties"] > 0  # reset overflow
     assert _total("odd_scoring")["multiple_penalty_hands"] > 0  # bag_limit=5 with carry
+    # spades led by choice before they are broken: only without breaking, and there often
+    assert _total("no_breaking")["spade_leads_before_broken"] > 0
+    assert _total("no_breaking", strategies=(RANDOM,))["forced_spade_leads"] > 0
+    others = [c for c in CONFIGS if c != "no_breaking"]
+    assert (_total(*others) + replayed(*MIXED))["spade_leads_before_broken"] == 0
 
 
 # ----------------------------------------------------------------- negative tests
@@ -300,6 +307,73 @@ def test_detects_an_early_spade_lead():
             _caught(CLASSIC_HANDS, rf"hand {r} .*trick 0, card 0 .*spades broken: False", rows)
             return
     pytest.fail("no hand to corrupt")
+
+
+def test_detects_a_spade_led_before_breaking_when_breaking_is_on():
+    """The rows of a breaking=false run, replayed as the breaking=true run they are not: the first spade led
+    by choice before spades are broken is caught."""
+    run = ("no_breaking", RANDOM, "hands")
+    rules, seed, hand_limit, count, hands, _ = simulate(*run)
+    assert ref.replay(rules, seed, "hands", hand_limit, hands, count=count)["spade_leads_before_broken"] > 0
+    with pytest.raises(ref.ReplayError, match=r"hand \d+ .*trick \d+, card 0 \(.S by seat \d\) is illegal: legal "
+                                              r"were .*spades broken: False"):
+        ref.replay(rules.replace(breaking=True), seed, "hands", hand_limit, hands, count=count)
+
+
+def test_detects_a_spade_led_to_the_first_trick_instead_of_the_two_of_clubs_without_breaking():
+    run = ("no_breaking", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    for r, row in enumerate(rows):
+        plays = row["plays"]
+        assert plays[0] == ref.TWO_OF_CLUBS
+        held = ref.cards_in(row[f"held_{row['first_leader']}"])
+        spades = [c for c in held if ref.suit_of(c) == ref.SPADES]
+        if spades:
+            q = plays.index(spades[0])
+            plays[0], plays[q] = plays[q], plays[0]
+            _caught(run, rf"hand {r} .*trick 0, card 0 .*illegal: legal were 2C ", rows)
+            return
+    pytest.fail("no hand to corrupt")
+
+
+def test_rules_without_the_breaking_flag_mean_breaking_true():
+    """A manifest's rules written before the flag existed (no ``breaking`` key) replay as breaking=true."""
+    from types import SimpleNamespace
+
+    rules, seed, hand_limit, count, hands, _ = simulate(*CLASSIC_HANDS)
+    old = rules.to_dict()
+    del old["breaking"]
+    old_rules = SimpleNamespace(**old)
+    assert ref.replay(old_rules, seed, "hands", hand_limit, hands, count=count)["hands"] == count
+    rules_nb, seed_nb, limit_nb, count_nb, hands_nb, _ = simulate("no_breaking", RANDOM, "hands")
+    old = rules_nb.to_dict()
+    del old["breaking"]
+    with pytest.raises(ref.ReplayError, match=r"is illegal: legal were .*spades broken: False"):
+        ref.replay(SimpleNamespace(**old), seed_nb, "hands", limit_nb, hands_nb, count=count_nb)
+
+
+@pytest.mark.parametrize("overrides, hand, led, broken, first, legal", [
+    # leading, spades not broken, other suits held: no spade with breaking, any card without
+    ((), ("AS", "2S", "5H", "KD"), None, False, False, ("5H", "KD")),
+    (("breaking=false",), ("AS", "2S", "5H", "KD"), None, False, False, ("AS", "2S", "5H", "KD")),
+    ((), ("AS", "2S", "5H", "KD"), None, True, False, ("AS", "2S", "5H", "KD")),
+    # only spades: a spade either way
+    ((), ("AS", "2S"), None, False, False, ("AS", "2S")),
+    (("breaking=false",), ("AS", "2S"), None, False, False, ("AS", "2S")),
+    # the first trick under first_lead=two_of_clubs: the 2♣ either way
+    (("first_lead=two_of_clubs",), ("2C", "AS", "3H"), None, False, True, ("2C",)),
+    (("first_lead=two_of_clubs", "breaking=false"), ("2C", "AS", "3H"), None, False, True, ("2C",)),
+    (("breaking=false",), ("2C", "AS", "3H"), None, False, True, ("2C", "AS", "3H")),
+    # following is not touched by the flag
+    (("breaking=false",), ("AS", "5H", "KD"), ref.HEARTS, False, False, ("5H",)),
+    (("breaking=false",), ("AS", "KD"), ref.HEARTS, False, False, ("AS", "KD")),
+])
+def test_reference_legal_cards_follow_the_breaking_flag(overrides, hand, led, broken, first, legal):
+    from tricksim.simulator.games.spades.cards import parse_card as card
+
+    rules = build_rules("cardems", list(overrides))
+    got = ref.legal_cards(rules, {card(c) for c in hand}, led, broken, first_trick=first)
+    assert got == {card(c) for c in legal}
 
 
 @pytest.mark.parametrize("field, delta", [("score_0", 1), ("score_1", -10), ("bags_0", 1), ("bags_1", -1),

@@ -6,13 +6,13 @@ from tricksim.simulator.games.spades.rules import PRESETS, RulesError, SpadesRul
 # RULES.md 1.7, column by column
 TABLE_1_7 = {
     "cardems": dict(nil=True, nil_value=100, blind_nil=False, nil_tricks="bags", bag_overflow="carry",
-                    forced_spade_lead_breaks=False, first_lead="left_of_dealer", target=500, mercy=None,
-                    min_team_bid=0, jokers=False),
+                    forced_spade_lead_breaks=False, breaking=True, first_lead="left_of_dealer", target=500,
+                    mercy=None, min_team_bid=0, jokers=False),
     "zone": dict(nil=True, nil_value=100, blind_nil=False, blind_nil_value=200, blind_nil_exchange=0,
-                 nil_tricks="bags", bag_overflow="reset", forced_spade_lead_breaks=False,
+                 nil_tricks="bags", bag_overflow="reset", forced_spade_lead_breaks=False, breaking=True,
                  first_lead="left_of_dealer", target=500, mercy=None, min_team_bid=0, jokers=False),
     "classic": dict(nil=True, nil_value=100, blind_nil=True, blind_nil_value=200, blind_nil_exchange=3,
-                    nil_tricks="bags", bag_overflow="carry", forced_spade_lead_breaks=True,
+                    nil_tricks="bags", bag_overflow="carry", forced_spade_lead_breaks=True, breaking=True,
                     first_lead="left_of_dealer", target=500, mercy=None, min_team_bid=0, jokers=False),
 }
 
@@ -46,6 +46,7 @@ def test_kernel_tuple_has_one_int_per_flag():
     (["target=0"], "invalid value target=0: allowed an integer from 1 to 100000"),
     (["bag_overflow=keep"], "invalid value bag_overflow='keep': allowed carry | reset"),
     (["nil=maybe"], "invalid value nil='maybe': allowed true | false"),
+    (["breaking=sometimes"], "invalid value breaking='sometimes': allowed true | false"),
     (["mercy=100"], "invalid value mercy=100: allowed none or a negative integer"),
     (["nil=false", "blind_nil=true"], "invalid combination blind_nil=true with nil=false"),
     (["jokers=true", "joker_removes=2c2d", "first_lead=two_of_clubs"], "invalid combination first_lead=two_of_clubs"),
@@ -66,3 +67,18 @@ def test_unknown_preset():
 def test_json_round_trip():
     r = build_rules("classic", ["mercy=-250"])
     assert SpadesRules.from_dict(r.to_dict()) == r
+
+
+def test_breaking_flag_defaults_overrides_and_kernel_value():
+    assert SpadesRules().breaking is True
+    r = build_rules("cardems", ["breaking=false"])
+    assert r.breaking is False and r == PRESETS["cardems"].replace(breaking=False)
+    assert build_rules("classic", ["breaking=true", "first_lead=two_of_clubs"]).breaking is True
+    assert r.to_kernel().breaking == 0 and PRESETS["zone"].to_kernel().breaking == 1
+    assert SpadesRules.from_dict(r.to_dict()) == r
+
+
+def test_rules_written_before_the_breaking_flag_read_as_breaking_true():
+    old = PRESETS["classic"].to_dict()
+    del old["breaking"]  # a manifest from before the flag
+    assert SpadesRules.from_dict(old) == PRESETS["classic"] and SpadesRules.from_dict(old).breaking is True

@@ -4,9 +4,12 @@ import random
 import numpy as np
 import pytest
 
-from tricksim.simulator.bits import cards_of, popcount
+from tricksim.simulator.bits import cards_of, mask_of, popcount
 from tricksim.simulator.engine import RunConfig, run_to_tables
+from tricksim.simulator.games.spades import phases
+from tricksim.simulator.games.spades.cards import SPADES, card_suit, parse_card
 from tricksim.simulator.games.spades.kernel import score_hand
+from tricksim.simulator.games.spades.policy import V_BROKEN, VIEW_SIZE
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.state import (
     BID_0,
@@ -45,7 +48,8 @@ def row_of(state: SpadesState) -> dict:
             "total_0": int(state.totals[0]), "total_1": int(state.totals[1]), "plays": state.plays}
 
 
-@pytest.mark.parametrize("preset, rules", [("cardems", []), ("classic", []), ("classic", RARE)])
+@pytest.mark.parametrize("preset, rules", [("cardems", []), ("classic", []), ("classic", RARE),
+                                          ("classic", ["breaking=false"])])
 def test_hands_mode_same_hands_as_the_kernel(preset, rules):
     rule_set = build_rules(preset, rules)
     seats = tuple(parse_spec(s) for s in SEATS)
@@ -118,3 +122,86 @@ def test_a_random_walk_of_legal_actions_always_ends_with_every_card_played():
             s.apply(rnd.choice(s.legal_actions()))
         assert len(s.plays) == 52 and len(set(s.plays)) == 52
         assert np.array_equal(s.hands, np.zeros(4, np.int64)) and sum(s.tricks) == 13
+
+
+# ----------------------------------------------------------------- the breaking flag, on hand-built positions
+def cards(*names) -> int:
+    return int(mask_of(np.array([parse_card(n) for n in names], np.int64)))
+
+
+NO_BREAKING = ["breaking=false"]
+
+
+@pytest.mark.parametrize("overrides, t, hand, broken, legal", [
+    # spades not broken, other suits held: no spade may be led with breaking, any card without
+    ([], 3, ("AS", "2S", "5H", "KD"), 0, ("5H", "KD")),
+    (NO_BREAKING, 3, ("AS", "2S", "5H", "KD"), 0, ("AS", "2S", "5H", "KD")),
+    # spades broken: any card either way
+    ([], 3, ("AS", "2S", "5H", "KD"), 1, ("AS", "2S", "5H", "KD")),
+    (NO_BREAKING, 3, ("AS", "2S", "5H", "KD"), 1, ("AS", "2S", "5H", "KD")),
+    # nothing but spades: a spade must be led either way
+    ([], 5, ("AS", "2S"), 0, ("AS", "2S")),
+    (NO_BREAKING, 5, ("AS", "2S"), 0, ("AS", "2S")),
+    # the first trick: any card (no spade with breaking), but only the 2♣ with first_lead=two_of_clubs
+    ([], 0, ("2C", "AS", "3H"), 0, ("2C", "3H")),
+    (NO_BREAKING, 0, ("2C", "AS", "3H"), 0, ("2C", "AS", "3H")),
+    (["first_lead=two_of_clubs"], 0, ("2C", "AS", "3H"), 0, ("2C",)),
+    (["first_lead=two_of_clubs", "breaking=false"], 0, ("2C", "AS", "3H"), 0, ("2C",)),
+    (["first_lead=two_of_clubs", "breaking=false"], 1, ("AS", "3H"), 0, ("AS", "3H")),
+    # the jokers are spades
+    (["jokers=true"], 4, ("BJ", "LJ", "3H"), 0, ("3H",)),
+    (["jokers=true", "breaking=false"], 4, ("BJ", "LJ", "3H"), 0, ("BJ", "LJ", "3H")),
+])
+def test_legal_leads_follow_the_breaking_flag(overrides, t, hand, broken, legal):
+    rules = build_rules("cardems", overrides).to_kernel()
+    assert phases.legal_leads(rules, t, cards(*hand), broken) == cards(*legal)
+
+
+@pytest.mark.parametrize("overrides, hand, lead, broken_after", [
+    # a spade led while other suits are held (legal only with breaking=false) breaks nothing, even when a
+    # forced spade lead breaks spades
+    (["breaking=false", "forced_spade_lead_breaks=true"], ("AS", "5H"), "AS", 0),
+    (["breaking=false", "forced_spade_lead_breaks=false"], ("AS", "5H"), "AS", 0),
+    # a forced spade lead (nothing but spades) breaks spades exactly when forced_spade_lead_breaks says so
+    (["breaking=false", "forced_spade_lead_breaks=true"], ("AS", "2S"), "AS", 1),
+    (["breaking=false", "forced_spade_lead_breaks=false"], ("AS", "2S"), "AS", 0),
+    (["forced_spade_lead_breaks=true"], ("AS", "2S"), "AS", 1),
+    (["forced_spade_lead_breaks=false"], ("AS", "2S"), "AS", 0),
+    # no spade: nothing changes
+    (["breaking=false", "forced_spade_lead_breaks=true"], ("AS", "5H"), "5H", 0),
+])
+def test_a_spade_lead_breaks_spades_only_when_forced(overrides, hand, lead, broken_after):
+    rules = build_rules("cardems", overrides).to_kernel()
+    view, hands = np.zeros(VIEW_SIZE, np.int64), np.zeros(4, np.int64)
+    hands[1] = cards(*hand)
+    led, broken = phases.apply_lead(rules, view, hands, 1, parse_card(lead), 0)
+    assert (led, broken, view[V_BROKEN]) == (card_suit(parse_card(lead)), broken_after, broken_after)
+    assert hands[1] == cards(*hand) & ~cards(lead)
+
+
+def after_bids(overrides, seed) -> SpadesState:
+    s = SpadesState(build_rules("cardems", overrides), seed=seed, game_id=0)
+    for _ in range(4):
+        s.apply(BID_0 + 3)
+    assert s.phase == Phase.PLAY
+    return s
+
+
+def test_the_step_api_lets_a_spade_be_led_at_once_only_without_breaking():
+    for seed in range(20):  # a deal whose first leader holds spades and other suits
+        hand = int(after_bids([], seed).hands[after_bids([], seed).current_player()])
+        spades = [c for c in cards_of(hand) if card_suit(c) == SPADES]
+        if spades and len(spades) < 13:
+            break
+    with_breaking, without = after_bids([], seed), after_bids(NO_BREAKING, seed)
+    assert with_breaking.current_player() == without.current_player()
+    assert with_breaking.legal_actions() == [c for c in cards_of(hand) if card_suit(c) != SPADES]
+    assert without.legal_actions() == cards_of(hand)
+    with pytest.raises(IllegalAction, match="is not legal"):
+        with_breaking.apply(spades[0])
+    without.apply(spades[0])  # led before spades are broken
+    assert without.plays == [spades[0]]
+    rnd = random.Random(seed)
+    while not without.is_terminal():
+        without.apply(rnd.choice(without.legal_actions()))
+    assert sum(without.tricks) == 13

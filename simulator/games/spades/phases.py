@@ -208,12 +208,12 @@ def start_trick(view, t, leader):
 
 @njit(inline="always", cache=True)
 def legal_leads(rules, t, hand, broken):
-    """The cards the leader may lead: the 2♣ to the first trick where it must open; no spade before
-    spades are broken, unless the hand holds nothing else."""
+    """The cards the leader may lead: the 2♣ to the first trick where it must open; with ``breaking``,
+    no spade before spades are broken, unless the hand holds nothing else."""
     if t == 0 and rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
         return np.int64(1)  # the 2♣ itself
     spades = SUIT_MASKS[SPADES]
-    if broken == 0 and (hand & ~spades) != 0:
+    if broken == 0 and rules.breaking != 0 and (hand & ~spades) != 0:
         return hand & ~spades
     return hand
 
@@ -239,11 +239,13 @@ def show_card(view, k, s, c, win_seat, win_card, broken):
 
 @njit(inline="always", cache=True)
 def apply_lead(rules, view, hands, s, c, broken):
-    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken)."""
+    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). Spades are broken as the rules say
+    whether or not ``breaking`` restricts the leads (with ``breaking=false`` only the view shows it)."""
     hands[s] ^= np.int64(1) << c
     led = card_suit(c)
-    if led == SPADES and broken == 0 and rules.forced_spade_lead_breaks != 0:
-        broken = 1  # only reachable when the leader holds nothing but spades
+    if (led == SPADES and broken == 0 and rules.forced_spade_lead_breaks != 0
+            and (hands[s] & ~SUIT_MASKS[SPADES]) == 0):
+        broken = 1  # a forced lead: the leader held nothing but spades (with breaking=true, every unbroken spade lead)
     view[V_LED_SUIT] = led
     show_card(view, 0, s, c, s, c, broken)
     return led, broken

@@ -64,6 +64,8 @@ HELP = {
     "min_team_bid": "minimum combined team bid, enforced on the team's second bidder (0 = none; Nil teams exempt)",
     "jokers": "Joker Spades: big and little joker are the two highest spades, two 2s removed",
     "joker_removes": "[decision] which two 2s leave the deck with jokers=true",
+    "breaking": "spades may not be led until broken (unless the leader holds only spades); false: spades may be led "
+                "at any time, as in bridge with spades trumps",
 }
 
 
@@ -92,6 +94,7 @@ class SpadesRules(RuleSet):
     min_team_bid: int = 0
     jokers: bool = False
     joker_removes: str = "2h2d"
+    breaking: bool = True  # last: a flag added later goes at the end (KernelRules mirrors this order)
 
     def check(self) -> None:
         if self.blind_nil and not self.nil:
@@ -137,6 +140,7 @@ class KernelRules(NamedTuple):
     min_team_bid: int
     jokers: int
     joker_removes: int
+    breaking: int
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
