@@ -6,7 +6,7 @@ that can read the run directories.
 Modules
 -------
 ``io``        open and validate a run directory, stream its Parquet batch by batch
-``stats``     Wilson / t / paired / ratio intervals, streaming moments, sample sizes
+``stats``     Wilson / t / paired / ratio / clustered intervals, streaming sums, sample sizes
 ``features``  vectorised hand features from 64-bit card masks
 ``outcomes``  per-hand team outcomes (contract, sets, bags) and per-game sums
 ``summary``   ``summarize_run``: the short text printed after a simulation (no pandas)

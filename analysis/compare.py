@@ -81,6 +81,9 @@ class DuplicateResult:
     per_hand: dict = field(default_factory=dict)   # metric -> {"a", "b", "diff": Estimate}
     notes: list = field(default_factory=list)
     conf: float = 0.95
+    pair_ids: np.ndarray | None = None     # the deals (game ids) of the pairs, ascending
+    pair_scores: np.ndarray | None = None  # A's score in each pair (1, ¾, ½, ¼ or 0)
+    specs: dict = field(default_factory=dict)  # label -> full spec, where the label is the user's alias
 
     def table(self) -> pd.DataFrame:
         """Metrics (rows) with A, B and A − B columns as 'value [lo, hi] (n=…)' strings."""
@@ -183,7 +186,7 @@ def duplicate_match(games_ab, games_ba, *, a: str = "A", b: str = "B", per_game_
         # a paired t test needs at least 2 pairs, even when every pair agrees (sd = 0)
         n_pairs_needed=max(2.0, n_paired(edge, sd, conf)) if n > 1 else math.inf,
         n_games_needed_unpaired=n_one_proportion(0.5 + edge, 0.5, conf),
-        notes=notes, conf=conf,
+        notes=notes, conf=conf, pair_ids=g1["game_id"][i1].astype(np.int64), pair_scores=score,
     )
     if per_game_ab is not None and per_game_ba is not None:
         # PerGame arrays are aligned with the rows of each games table
@@ -260,20 +263,26 @@ def _deal_agreement(r1, r2) -> float | None:
     return float((a["dealt_0"][fa][ia] == b["dealt_0"][fb][ib]).mean())
 
 
+INTERVALS = "95 % intervals over deal pairs; the unpaired line over games"
+
+
 def format_duplicate(res: DuplicateResult) -> str:
-    """Plain-text report of a duplicate match."""
-    w = 34
-    lines = [f"Duplicate match: {res.a} vs {res.b}  ({fmt_int(res.n_pairs)} deal pairs = "
-             f"{fmt_int(2 * res.n_pairs)} games; {int(round(res.conf * 100))} % intervals)",
-             f"{res.a + ' win rate (paired)':<{w}}{_pct(res.win)}",
-             f"{'pairs: A won both/split/neither':<{w}}{fmt_int(res.both)} / {fmt_int(res.one)} / {fmt_int(res.none)}",
-             f"{'same, unpaired (for comparison)':<{w}}{res.win_unpaired}",
-             f"{'final margin per game (A − B)':<{w}}{res.margin}",
-             f"{'game length (hands)':<{w}}{res.length}"]
-    for name, d in res.per_hand.items():
-        lines.append(f"{name:<{w}}A {d['a']}   B {d['b']}   A − B {d['diff']}")
-    lines.append(f"{'to resolve this edge (80 % power)':<{w}}{_fmt_needed(res.n_pairs_needed, 'pairs')} "
-                 f"(unpaired design: {_fmt_needed(res.n_games_needed_unpaired, 'games')})")
+    """Plain-text report of a duplicate match: who A and B are, then each figure with its interval and n."""
+    pct = int(round(res.conf * 100))
+    lines = [(f"Duplicate match: A = {res.a}, B = {res.b}  ({fmt_int(res.n_pairs)} deal pairs = "
+              f"{fmt_int(2 * res.n_pairs)} games; {INTERVALS.replace('95 %', f'{pct} %')})")]
+    lines += [f"  {label} = {spec}" for label, spec in res.specs.items()]
+    rows = [("A win rate (paired)", _pct(res.win)),
+            ("pairs: A won both / split / neither", f"{fmt_int(res.both)} / {fmt_int(res.one)} / {fmt_int(res.none)}"),
+            ("A win rate, unpaired (for comparison)", str(res.win_unpaired)),
+            ("final margin per game (A − B)", str(res.margin)),
+            ("game length (hands)", str(res.length))]
+    rows += [(name, f"A {d['a']}   B {d['b']}   A − B {d['diff']}") for name, d in res.per_hand.items()]
+    needed = (f"{_fmt_needed(res.n_pairs_needed, 'pairs')} "
+              f"(unpaired design: {_fmt_needed(res.n_games_needed_unpaired, 'games')})")
+    rows.append(("to resolve this edge (80 % power)", needed))
+    w = max(len(k) for k, _ in rows) + 2
+    lines += [f"{k:<{w}}{v}" for k, v in rows]
     lines += [f"note: {n}" for n in res.notes]
     return "\n".join(lines)
 
@@ -312,13 +321,25 @@ def round_robin_table(results: dict) -> pd.DataFrame:
     return df
 
 
-def standings(results: dict, conf: float = 0.95) -> pd.DataFrame:
-    """Each strategy's mean win rate over its opponents (equal weight), with a normal interval.
+def _deal_scores(results: dict, name: str) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(deal ids, ``name``'s pair score) of each of ``name``'s matches."""
+    out = []
+    for (x, y), r in results.items():
+        if r.pair_ids is None or name not in (x, y) or x == y:
+            continue
+        out.append((r.pair_ids, r.pair_scores if x == name else 1.0 - r.pair_scores))
+    return out
 
-    The interval combines the per-match intervals as independent: SE = √(Σ SE²) / k.
+
+def standings(results: dict, conf: float = 0.95) -> pd.DataFrame:
+    """Each strategy's mean win rate over its opponents (equal weight), with an interval clustered by deal.
+
+    The matches of a round robin play the same deals (one seed), so they are not independent: for each deal
+    the strategy's pair scores against its opponents are averaged, and the interval is the t interval over
+    those per-deal means (the Wilson interval of their sum when they all agree), clipped to [0, 1]. ``deals``
+    is the number of deals every match played; ``pairs`` the deal pairs played in all.
     """
     names, val, lo, hi, n = _matrix(results)
-    z = (hi - lo) / 2  # half-widths
     rows = []
     for i, s in enumerate(names):
         m = ~np.isnan(val[i]) & (np.arange(len(names)) != i)
@@ -326,11 +347,27 @@ def standings(results: dict, conf: float = 0.95) -> pd.DataFrame:
         if not k:
             continue
         mean = float(val[i, m].mean())
-        half = float(np.sqrt(np.nansum(z[i, m] ** 2))) / k
-        lo_i, hi_i = max(0.0, mean - half), min(1.0, mean + half)  # a win rate lives in [0, 1]
-        rows.append({"strategy": s, "opponents": k, "pairs": int(n[i, m].sum()), "mean win rate": mean,
-                     "lo": lo_i, "hi": hi_i,
-                     "text": _pct(Estimate(mean, lo_i, hi_i, int(n[i, m].sum())))})
+        parts = _deal_scores(results, s)
+        if len(parts) == k:
+            common = parts[0][0]
+            for ids, _ in parts[1:]:
+                common = np.intersect1d(common, ids)
+            per_deal = np.mean([sc[np.searchsorted(ids, common)] for ids, sc in parts], axis=0)
+            e = mean_ci(per_deal, conf)
+            deals = int(common.size)
+            if not (per_deal.std() > 0):
+                lo_i, hi_i = wilson_interval(float(per_deal.sum()), deals, conf)
+            else:
+                lo_i, hi_i = max(0.0, e.lo), min(1.0, e.hi)
+            mean = float(per_deal.mean())
+        else:  # matches without their pair scores: their intervals taken as independent
+            z = (hi - lo) / 2
+            half = float(np.sqrt(np.nansum(z[i, m] ** 2))) / k
+            lo_i, hi_i = max(0.0, mean - half), min(1.0, mean + half)
+            deals = int(n[i, m].min())
+        rows.append({"strategy": s, "opponents": k, "deals": deals, "pairs": int(n[i, m].sum()),
+                     "mean win rate": mean, "lo": lo_i, "hi": hi_i,
+                     "text": _pct(Estimate(mean, lo_i, hi_i, deals))})
     return pd.DataFrame(rows).sort_values("mean win rate", ascending=False, ignore_index=True)
 
 

@@ -95,6 +95,34 @@ def _rule_defaults(game: str) -> dict:
     return type(next(iter(module.PRESETS.values())))().to_dict()
 
 
+@functools.cache
+def _preset_rules(game: str, preset: str) -> dict | None:
+    """The flags of ``game``'s preset ``preset`` (None for an unknown preset or game)."""
+    try:
+        module = importlib.import_module(f"tricksim.simulator.games.{game}.rules")
+    except ImportError:
+        return None
+    p = module.PRESETS.get(preset)
+    return None if p is None else p.to_dict()
+
+
+def short_labels(specs: Sequence[str]) -> list[str]:
+    """Display labels for full strategy specs (``NAME:param=value,...``, every parameter spelled out) of a
+    manifest written without ``seat_labels``: the name and only the parameters whose values differ
+    between the specs of that name (none when they agree)."""
+    parsed = []
+    for spec in specs:
+        name, _, rest = str(spec).partition(":")
+        params = dict(item.partition("=")[::2] for item in rest.split(",") if item)
+        parsed.append((name, params))
+    labels = []
+    for name, params in parsed:
+        same = [p for n, p in parsed if n == name]
+        differ = [k for k in params if len({q.get(k) for q in same}) > 1]
+        labels.append(name + (":" + ",".join(f"{k}={params[k]}" for k in differ) if differ else ""))
+    return labels
+
+
 def _fail(path, why: str) -> AnalysisError:
     return AnalysisError(f"{path}: {why}")
 
@@ -164,11 +192,25 @@ class Run:
         """Short name for legends: the directory name."""
         return self.path.name or str(self.path)
 
+    def rules_vs_preset(self) -> dict:
+        """The rule flags that differ from the run's preset (from the game's defaults for an unknown preset)."""
+        base = _preset_rules(self.game, self.preset) or _rule_defaults(self.game)
+        return {k: v for k, v in self.rules.items() if base.get(k, v) != v or k not in base}
+
+    def rules_text(self) -> str:
+        """'classic' or 'classic + target=300, jokers=True': the preset and the flags that differ from it."""
+        diff = self.rules_vs_preset()
+        return self.preset + (" + " + ", ".join(f"{k}={v}" for k, v in diff.items()) if diff else "")
+
     @property
     def seat_labels(self) -> list[str]:
-        """Short strategy label per seat (only non-default parameters), for display."""
+        """Short strategy label per seat, for display: the manifest's ``seat_labels`` (a user's alias, or the
+        spec with only the parameters that differ from the defaults); for an older manifest, the strategy
+        name with the parameters that differ between its seats."""
         labels = self.manifest.get("seat_labels")
-        return [str(x) for x in labels[:4]] if labels and len(labels) >= 4 else self.seats
+        if isinstance(labels, list) and len(labels) >= 4:
+            return [str(x) for x in labels[:4]]
+        return short_labels(self.seats)
 
     def team_strategies(self) -> tuple[str, str]:
         """'A' or 'A / B' for team 0 (seats 0+2) and team 1 (seats 1+3), as short labels."""

@@ -2,14 +2,17 @@
 
 One observation per seat-hand. A Nil bid is ``bid == 0``; it is a Blind Nil
 when ``blind`` is set; it succeeds when the seat took no trick. Results can
-be split by a hand feature (of the *held* hand, i.e. after any Blind Nil
-exchange, unless ``hand='dealt'``), by seat or bidding position, by the
-score situation before the hand, or by run properties (preset, strategy of
-the seat, run).
+be split by a hand feature (of the hand *as dealt* by default: every bid is
+made on it, before any Blind Nil exchange; ``hand='held'`` takes the hand
+after the exchange instead), by seat or bidding position, by the score
+situation before the hand, or by run properties (preset, strategy of the
+seat, run).
 
-Counts are accumulated batch by batch (group counts summed across batches
-and runs), so memory stays bounded whatever the run size. Every rate comes
-with its 95 % Wilson interval and its n.
+Sums are accumulated batch by batch, per game and group
+(:class:`~tricksim.analysis.stats.ClusterRatio`), so memory stays bounded
+whatever the run size. Every rate comes with its n and a 95 % interval
+clustered by game: the seat-hands of one game (of one hand in a hands-mode
+run) are not independent.
 
 Entry points: :func:`nil_study` (DataFrame), :func:`format_nil_table`
 (text), :func:`save_table`, :func:`plot_nil` (onto an ``ax``) and
@@ -25,17 +28,23 @@ import pandas as pd
 
 from . import features as F
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs, pooling_notes
+from .outcomes import rule
 from .parallel import Engine, merge
-from .stats import fmt_int, fmt_rate, wilson_interval
+from .stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 
-__all__ = ["FEATURES", "KINDS", "nil_study", "nil_report", "format_nil_table", "save_table", "plot_nil",
+__all__ = ["FEATURES", "HANDS", "KINDS", "nil_study", "nil_report", "format_nil_table", "save_table", "plot_nil",
            "save_nil_chart"]
+
+#: which hand the hand features describe: as dealt (what every bid is made on) or held (after any Blind Nil exchange)
+HANDS = ("dealt", "held")
+HAND_TEXT = {"dealt": "as dealt (before any Blind Nil exchange: the hand every bid is made on)",
+             "held": "held after the Blind Nil exchange (= as dealt when there was none)"}
 
 #: grouping options for ``--by``
 FEATURES = (
-    "spades",      # number of spades held (jokers included)
+    "spades",      # number of spades in the hand (jokers included)
     "high_spade",  # highest spade: none, 2 .. A, LJ, BJ
-    "honours",     # aces + kings + queens held
+    "honours",     # aces + kings + queens in the hand
     "shortest",    # length of the shortest side suit
     "longest",     # length of the longest suit
     "void",        # holds a void
@@ -52,7 +61,7 @@ _POSITION_LABELS = ("1st", "2nd", "3rd", "4th (dealer)")
 
 
 def _needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
-    cols = [f"bid_{s}" for s in range(4)] + [f"tricks_{s}" for s in range(4)]
+    cols = ["game_id"] + [f"bid_{s}" for s in range(4)] + [f"tricks_{s}" for s in range(4)]
     if run.has_columns("hands", [f"blind_{s}" for s in range(4)]):
         cols += [f"blind_{s}" for s in range(4)]
     if by in _HAND_FEATURES:
@@ -93,7 +102,7 @@ def _seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: 
     if by == "preset":
         return run.preset
     if by == "strategy":
-        return run.seats[seat]
+        return run.seats[seat]  # the full spec: two runs' seats are one group only when they play alike
     if by == "run":
         return str(run.path)
     raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
@@ -117,62 +126,76 @@ def _group_label(by: str | None, key, margin: int) -> str:
     return str(key)
 
 
-def _add_counts(store: dict, keys: np.ndarray, weights: np.ndarray | None = None, kind: int | None = None) -> None:
-    """store[key] (or store[(key, kind)]) += count (or sum of weights) for each distinct key — no per-row loop."""
-    if keys.size == 0:
-        return
-    uniq, inv = np.unique(keys, return_inverse=True)
-    sums = np.bincount(inv.ravel(), weights=weights, minlength=uniq.size)
-    for k, c in zip(uniq.tolist(), sums.tolist()):
-        k = k if kind is None else (k, kind)
-        store[k] = store.get(k, 0) + int(round(c))
-
-
-def nil_counts(run: Run, by: str | None = None, *, hand: str = "held", score_margin: int = 100,
+def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_margin: int = 100,
                batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
-    """The counts behind :func:`nil_study` for one run (or some of its shards): ``seat_hands`` {group: n},
-    ``bids`` and ``successes`` {(group, kind): n}, kind 0 = Nil, 1 = Blind Nil. Counts of parts add up."""
-    opp: dict = {}
-    bids: dict = {}
-    succ: dict = {}
+    """The sums behind :func:`nil_study` for one run (or some of its shards): ``bid[kind]`` {group: bids of
+    that kind over seat-hands} and ``ok[kind]`` {group: successes over bids}, each a
+    :class:`~tricksim.analysis.stats.ClusterRatio` over games; kind 0 = Nil, 1 = Blind Nil. Parts merge."""
+    bid: list[dict] = [{}, {}]
+    ok: list[dict] = [{}, {}]
     cols = _needed_columns(run, by, hand)
-    for batch in run.iter_hands(cols, batch_rows):
-        a = batch_arrays(batch, cols)
-        n = batch.num_rows
-        for s in range(4):
-            keys = _seat_keys(a, run, s, by, hand, score_margin)
-            label = keys if isinstance(keys, str) else None  # one group for the whole run
-            if label is not None:
-                opp[label] = opp.get(label, 0) + n
-            else:
-                keys = np.broadcast_to(np.asarray(keys, dtype=np.int64), (n,))
-                _add_counts(opp, keys)
-            nil = a[f"bid_{s}"] == 0
-            if not nil.any():
-                continue
-            if f"blind_{s}" in a:
-                blind = a[f"blind_{s}"][nil].astype(np.int64)
-            else:
-                blind = np.zeros(int(nil.sum()), np.int64)
-            ok = (a[f"tricks_{s}"][nil] == 0).astype(np.float64)
-            for kind in (0, 1):
-                sel = blind == kind
-                if not sel.any():
-                    continue
-                if label is not None:
-                    bids[(label, kind)] = bids.get((label, kind), 0) + int(sel.sum())
-                    succ[(label, kind)] = succ.get((label, kind), 0) + int(ok[sel].sum())
-                else:
-                    _add_counts(bids, keys[nil][sel], kind=kind)
-                    _add_counts(succ, keys[nil][sel], weights=ok[sel], kind=kind)
-    return {"seat_hands": opp, "bids": bids, "successes": succ}
+    try:
+        for batch in run.iter_hands(cols, batch_rows):
+            a = batch_arrays(batch, cols)
+            n = batch.num_rows
+            keys = [_seat_keys(a, run, s, by, hand, score_margin) for s in range(4)]
+            name = None
+            if isinstance(keys[0], str):  # a property of the run: one label per seat, numbered here
+                names = list(dict.fromkeys(keys))
+                keys = [names.index(k) for k in keys]
+                name = names.__getitem__
+            # one row per seat-hand, hand by hand (a game's rows stay together, games in order)
+            K = np.stack([np.broadcast_to(np.asarray(k, dtype=np.int64), (n,)) for k in keys], axis=1).ravel()
+            G = np.repeat(a["game_id"].astype(np.int64), 4)
+            nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)], axis=1).ravel()
+            blind = (np.stack([a[f"blind_{s}"] for s in range(4)], axis=1).ravel() if "blind_0" in a
+                     else np.zeros(4 * n, bool))
+            made = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)], axis=1).ravel()
+            for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
+                update_by_key(bid[kind], K, G, sel, key_of=name)
+                update_by_key(ok[kind], K[sel], G[sel], made[sel], key_of=name)
+    except ClusterOrderError as e:
+        raise AnalysisError(f"{run.path}: {e}") from None
+    return {"bid": bid, "ok": ok}
+
+
+def _kinds(runs: list[Run], bid: list[dict]) -> list[int]:
+    """The kinds of Nil to show: those the rules of a run allow, and any that was bid."""
+    allowed = [any(rule(r.rules, "nil") for r in runs), any(rule(r.rules, "blind_nil") for r in runs)]
+    return [kind for kind in (0, 1) if allowed[kind] or any(c.k for c in bid[kind].values())]
+
+
+def interval_text(runs: list[Run], conf: float = 0.95) -> str:
+    """How the study's intervals are made, as its outputs state it."""
+    games = [r.is_games for r in runs]
+    how = ("clustered by game" if all(games) else
+           "clustered by hand (its four seats together)" if not any(games) else
+           "clustered by game (by hand in hands-mode runs)")
+    return f"{int(round(conf * 100))} % Wilson intervals {how}"
+
+
+def _display_names(runs: list[Run], by: str | None) -> dict:
+    """Group key -> what tables and charts call it, where it is not the key itself: the seats' short labels
+    for ``--by strategy`` (made unique when two specs share a label)."""
+    if by != "strategy":
+        return {}
+    names: dict[str, str] = {}
+    for r in runs:
+        for spec, label in zip(r.seats, r.seat_labels):
+            names.setdefault(spec, label)
+    seen: dict[str, int] = {}
+    for spec, label in names.items():
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            names[spec] = f"{label}#{seen[label]}"
+    return names
 
 
 def nil_study(
     runs,
     by: str | None = None,
     *,
-    hand: str = "held",
+    hand: str = "dealt",
     score_margin: int = 100,
     conf: float = 0.95,
     batch_rows: int = DEFAULT_BATCH_ROWS,
@@ -185,79 +208,83 @@ def nil_study(
     ----------
     runs : a run directory, a :class:`~tricksim.analysis.io.Run`, or a list of them.
     by : None (overall) or one of :data:`FEATURES`.
-    hand : ``'held'`` (after any Blind Nil exchange) or ``'dealt'`` for hand features.
+    hand : ``'dealt'`` (default: the hand every bid is made on) or ``'held'`` (after any Blind Nil
+        exchange), for the hand features.
     score_margin : threshold of the ``score`` buckets (default ±100).
-    engine, scheduler : ``'dask'``: the files are read and counted on Dask workers (the same table).
+    engine, scheduler : ``'dask'``: the files are read and summed on Dask workers (the same table).
 
-    Returns a DataFrame, one row per (kind, group) with at least one bid
-    (plus groups without bids of a kind that has bids elsewhere), columns:
-    ``kind`` ('Nil' | 'Blind Nil'), ``group`` (label), ``code`` (sort key),
+    Returns a DataFrame, one row per (kind, group), for each kind the rules of a run allow or that was bid,
+    columns: ``kind`` ('Nil' | 'Blind Nil'), ``group`` (label), ``code`` (sort key),
     ``seat_hands`` (observations in the group), ``bids``, ``bid_rate``,
-    ``bid_lo``, ``bid_hi``, ``successes``, ``rate``, ``lo``, ``hi``.
-    ``df.attrs`` records ``by``, ``runs``, ``conf`` and ``hand``.
+    ``bid_lo``, ``bid_hi``, ``successes``, ``rate``, ``lo``, ``hi``, ``games`` (the clusters: games, or
+    hands in a hands-mode run). Intervals are Wilson intervals clustered by game
+    (:meth:`~tricksim.analysis.stats.ClusterRatio.rate`).
+    ``df.attrs`` records ``by``, ``runs``, ``conf``, ``hand`` and ``method``.
     """
     if by is not None and by not in FEATURES:
         raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
-    if hand not in ("held", "dealt"):
-        raise AnalysisError(f"hand must be 'held' or 'dealt', got {hand!r}")
+    if hand not in HANDS:
+        raise AnalysisError(f"unknown hand {hand!r}: allowed {' | '.join(HANDS)}")
     runs = open_runs(runs)
     count = partial(nil_counts, by=by, hand=hand, score_margin=score_margin, batch_rows=batch_rows)
     with Engine(engine, scheduler) as e:
         c = merge([e.map_run(count, run) for run in runs])
-    opp, bids, succ = c["seat_hands"], c["bids"], c["successes"]
+    bid, ok = c["bid"], c["ok"]
+    groups = list(dict.fromkeys([*bid[0], *bid[1]]))
     # run-level groups are labels, numbered in the order the runs were given
-    codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(opp)}
+    codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(groups)}
+    names = _display_names(runs, by)
     rows = []
-    kinds_present = sorted({kind for _, kind in bids})
-    for kind in kinds_present:
-        for key in sorted(opp, key=codes.get):
-            rows.append(
-                {
-                    "kind": KINDS[kind],
-                    "group": _group_label(by, key, score_margin),
-                    "code": codes[key],
-                    "seat_hands": opp[key],
-                    "bids": bids.get((key, kind), 0),
-                    "successes": succ.get((key, kind), 0),
-                }
-            )
+    for kind in _kinds(runs, bid):
+        for key in sorted(groups, key=codes.get):
+            b = bid[kind][key].rate(conf)
+            k = ok[kind][key].rate(conf) if key in ok[kind] else None
+            rows.append({
+                "kind": KINDS[kind], "group": names.get(key, _group_label(by, key, score_margin)), "code": codes[key],
+                "seat_hands": b.n, "bids": b.k, "bid_rate": b.value, "bid_lo": b.lo, "bid_hi": b.hi,
+                "successes": k.k if k else 0, "rate": k.value if k else np.nan,
+                "lo": k.lo if k else np.nan, "hi": k.hi if k else np.nan, "games": b.clusters,
+            })
     cols = ["kind", "group", "code", "seat_hands", "bids", "bid_rate", "bid_lo", "bid_hi",
-            "successes", "rate", "lo", "hi"]
-    df = pd.DataFrame(rows, columns=[c for c in cols if c not in ("bid_rate", "bid_lo", "bid_hi", "rate", "lo", "hi")])
-    if len(df):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            df["bid_rate"] = df["bids"] / df["seat_hands"]
-            df["rate"] = np.where(df["bids"] > 0, df["successes"] / df["bids"].where(df["bids"] > 0, 1), np.nan)
-        df["bid_lo"], df["bid_hi"] = wilson_interval(df["bids"].to_numpy(), df["seat_hands"].to_numpy(), conf)
-        df["lo"], df["hi"] = wilson_interval(df["successes"].to_numpy(), df["bids"].to_numpy(), conf)
-    else:
-        for c in ("bid_rate", "bid_lo", "bid_hi", "rate", "lo", "hi"):
-            df[c] = pd.Series(dtype=float)
-    df = df[cols]
-    df.attrs.update(by=by, runs=[str(r.path) for r in runs], conf=conf, hand=hand,
-                    seat_hands=int(sum(opp.values())))
+            "successes", "rate", "lo", "hi", "games"]
+    df = pd.DataFrame(rows, columns=cols)
+    for col in ("bid_rate", "bid_lo", "bid_hi", "rate", "lo", "hi"):
+        df[col] = df[col].astype(float)
+    for col in ("code", "seat_hands", "bids", "successes", "games"):
+        df[col] = df[col].astype(np.int64)
+    seat_hands = sum(x.n for x in bid[0].values())
+    df.attrs.update(by=by, runs=[str(r.path) for r in runs], conf=conf, hand=hand, seat_hands=int(seat_hands),
+                    method=interval_text(runs, conf))
     return df
 
 
+def hand_line(df: pd.DataFrame) -> str | None:
+    """Which hand the hand features describe (None when the grouping is not a hand feature)."""
+    if df.attrs.get("by") not in _HAND_FEATURES:
+        return None
+    return f"hand features of the hand {HAND_TEXT[df.attrs.get('hand', 'dealt')]}"
+
+
 def format_nil_table(df: pd.DataFrame) -> str:
-    """Plain-text table of a :func:`nil_study` result, each rate with its interval and n."""
+    """Plain-text table of a :func:`nil_study` result, each rate with its interval and n; the head says how
+    the intervals are made and which hand the features describe."""
     by = df.attrs.get("by")
     conf = df.attrs.get("conf", 0.95)
-    head = f"Nil study ({int(round(conf * 100))} % Wilson intervals; held-hand features)" if by in _HAND_FEATURES else \
-        f"Nil study ({int(round(conf * 100))} % Wilson intervals)"
-    if by and df.attrs.get("hand") == "dealt":
-        head = head.replace("held-hand", "dealt-hand")
-    lines = [head]
+    method = df.attrs.get("method") or f"{int(round(conf * 100))} % Wilson intervals"
+    lines = [f"Nil study ({method})"]
+    if hand_line(df):
+        lines.append(hand_line(df))
     if not len(df):
         total = df.attrs.get("seat_hands", 0)
-        lines.append(f"no Nil bids in {fmt_int(total)} seat-hands")
+        lines.append(f"no Nil bids in {fmt_int(total)} seat-hands (the rules of the runs allow none)")
         return "\n".join(lines)
+    bids = [fmt_rate_interval(r.bid_rate, r.bid_lo, r.bid_hi, r.seat_hands) for r in df.itertuples()]
+    oks = [fmt_rate_interval(r.rate, r.lo, r.hi, r.bids) for r in df.itertuples()]
     gw = max(len(by or "group"), *(len(str(g)) for g in df["group"]))
-    lines.append(f"{'kind':<10} {(by or 'group'):<{gw}}  {'bid rate':<34} success rate")
-    for r in df.itertuples():
-        bid = fmt_rate(r.bids, r.seat_hands, conf)
-        ok = fmt_rate(r.successes, r.bids, conf)
-        lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<34} {ok}")
+    bw = max(len("bid rate (n = seat-hands)"), *(len(x) for x in bids))
+    lines.append(f"{'kind':<10} {(by or 'group'):<{gw}}  {'bid rate (n = seat-hands)':<{bw}}  success rate (n = bids)")
+    for r, bid, ok in zip(df.itertuples(), bids, oks):
+        lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<{bw}}  {ok}")
     return "\n".join(lines)
 
 
@@ -279,11 +306,11 @@ def save_table(df: pd.DataFrame, path) -> Path:
 
 
 def plot_nil(ax, df: pd.DataFrame, *, min_bids: int = 1, title: str | None = None) -> pd.DataFrame:
-    """Bar chart of success rates per group with Wilson error bars onto ``ax``.
+    """Bar chart of success rates per group with their (clustered Wilson) error bars onto ``ax``.
 
-    One bar series per kind (Nil, Blind Nil). Groups with fewer than
-    ``min_bids`` bids are left out. Returns the rows drawn, with the bar
-    positions in column ``x``.
+    One bar series per kind (Nil, Blind Nil). Groups with fewer than ``min_bids`` bids are left out. Each
+    bar's n is written upwards above its error bar, so that neighbours never overlap. Returns the rows
+    drawn, with the bar positions in column ``x``.
     """
     d = df[df["bids"] >= min_bids].copy()
     groups = list(dict.fromkeys(df.sort_values("code")["group"]))
@@ -298,20 +325,26 @@ def plot_nil(ax, df: pd.DataFrame, *, min_bids: int = 1, title: str | None = Non
         d.loc[m, "x"] = x
         yerr = np.vstack([sub["rate"] - sub["lo"], sub["hi"] - sub["rate"]]) * 100
         ax.bar(x, sub["rate"] * 100, width=width * 0.95, yerr=yerr, capsize=3,
-               label=f"{kind} (n={fmt_int(sub['bids'].sum())})")
-        for xi, (yi, ni) in zip(x, zip(sub["hi"] * 100, sub["bids"])):
-            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 2),
+               label=f"{kind} (n={fmt_int(sub['bids'].sum())} bids)")
+        for xi, yi, ni in zip(x, sub["hi"] * 100, sub["bids"]):
+            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 3), rotation=90,
                         ha="center", va="bottom", fontsize=7)
+    long = max((len(g) for g in groups), default=0) > 6
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups, rotation=30 if max((len(g) for g in groups), default=0) > 6 else 0,
-                       ha="right" if max((len(g) for g in groups), default=0) > 6 else "center")
+    ax.set_xticklabels(groups, rotation=30 if long else 0, ha="right" if long else "center")
     by = df.attrs.get("by")
-    ax.set_xlabel(by.replace("_", " ") if by else "")
-    ax.set_ylabel("success rate (%), 95 % Wilson interval")
-    ax.set_ylim(0, 105)
-    ax.set_title(title or ("Nil success rate" + (f" by {by.replace('_', ' ')}" if by else "")))
+    xlabel = by.replace("_", " ") if by else ""
+    if by in _HAND_FEATURES:
+        xlabel += f" (hand {'as dealt' if df.attrs.get('hand', 'dealt') == 'dealt' else 'held after the exchange'})"
+    ax.set_xlabel(xlabel)
+    method = df.attrs.get("method") or "95 % Wilson intervals"
+    ax.set_ylabel("success rate (%), " + method.replace("Wilson intervals ", "").replace(" (", "\n("))
+    ax.set_ylim(0, 130)
+    ax.set_yticks(range(0, 101, 20))
+    ax.set_title(title or ("Nil success rate" + (f" by {xlabel}" if by else "")))
     if kinds:
-        ax.legend(loc="best", fontsize=8)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14 if long else -0.1), ncol=len(kinds),
+                  fontsize=8, frameon=False)
     return d
 
 
@@ -336,7 +369,7 @@ def save_nil_chart(df: pd.DataFrame, path, *, title: str | None = None, min_bids
     return p
 
 
-def nil_report(runs, by: str | None = None, *, save=None, chart=None, hand: str = "held",
+def nil_report(runs, by: str | None = None, *, save=None, chart=None, hand: str = "dealt",
                score_margin: int = 100, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
                scheduler: str | None = None) -> str:
     """Backend of ``tricksim nil RUN... [--by FEATURE] [--save FILE] [--chart FILE]``.

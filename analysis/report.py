@@ -1,8 +1,9 @@
 """``tricksim report RUN... --out DIR``: side-by-side report of one or more runs.
 
 For each run (a *variant*: preset + rule flags + seat strategies) the hands
-are streamed batch by batch and folded into fixed-bin integer histograms,
-streaming moments and success counts (:func:`collect`), so memory does not
+are streamed batch by batch and folded into fixed-bin integer histograms and
+sums per game (:class:`~tricksim.analysis.stats.ClusterRatio`: a hand-level
+figure's interval is clustered by game) (:func:`collect`), so memory does not
 grow with the run. Games-mode runs also read their (much smaller) games
 table: final totals, game length, end reasons, and the win probability of
 team 0 against its lead after each hand — each hand joined to its game's
@@ -13,12 +14,13 @@ winner on ``game_id``.
 * one PNG and one SVG per chart (hand scores, final totals, game length,
   bags per game, win probability vs lead, contract-made rate, Nil rates),
   each with title, axis labels, legend and a caption naming rule sets and
-  strategies;
+  strategies by their labels (histograms of the variants on common bin edges);
 * ``report.html`` — self-contained (charts embedded as base64 PNG) with the
-  key tables;
+  key tables, short cells only (every rule flag and full spec in a fold);
 * ``summary.md`` — the key tables in Markdown, linking the PNG files.
 
-All rates carry a 95 % Wilson interval and n; all means a t interval and n.
+All rates carry a 95 % interval and n (Wilson; clustered by game for hand-level
+figures of games-mode runs); all means a t interval and n; the page says how.
 """
 from __future__ import annotations
 
@@ -47,7 +49,19 @@ from .io import (
 )
 from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, rule, team_outcomes
 from .parallel import Engine, merge
-from .stats import Moments, fmt_int, fmt_mean, fmt_rate, wilson_interval
+from .stats import (
+    ClusterOrderError,
+    ClusterRatio,
+    Clusters,
+    Moments,
+    fmt_estimate,
+    fmt_int,
+    fmt_mean,
+    fmt_rate,
+    fmt_rate_interval,
+    update_by_key,
+    wilson_interval,
+)
 
 __all__ = [
     "IntHist",
@@ -63,8 +77,9 @@ __all__ = [
     "LEAD_BIN",
 ]
 
-LEAD_BIN = 50          # width of the score-lead bins of the win-probability curve
-LEAD_BINS = 10         # bins on each side of 0; the outermost are open-ended
+LEAD_BIN = 50          # width of the score-lead bins of the win-probability curve: [0, 50), [50, 100), ...
+LEAD_BINS = 10         # bins of LEAD_BIN on each side of 0, then one open-ended bin each side
+N_LEAD = 2 * LEAD_BINS + 2
 TEAMS = ("team 0 (seats 0+2)", "team 1 (seats 1+3)")
 
 
@@ -139,14 +154,14 @@ class RunStats:
     n_hands: int = 0
     n_games: int = 0
     score_hist: list = field(default_factory=lambda: [IntHist(-1500, 1500), IntHist(-1500, 1500)])
-    score: list = field(default_factory=lambda: [Moments(), Moments()])
-    bags_hand: list = field(default_factory=lambda: [Moments(), Moments()])
-    penalties_hand: list = field(default_factory=lambda: [Moments(), Moments()])
-    made: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
-    contracts: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    # hand-level figures: sums per game (ClusterRatio), so that their intervals are clustered by game
+    score: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
+    bags_hand: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
+    penalties_hand: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
+    made: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])      # made / team-hands with a contract
     seat_hands: int = 0
-    nil_bids: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))      # [nil, blind]
-    nil_success: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))
+    nil_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])   # [Nil, Blind Nil] bids / seat-hands
+    nil_ok: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])    # successes / bids
     # games mode
     totals_hist: list = field(default_factory=lambda: [IntHist(-5000, 5000), IntHist(-5000, 5000)])
     totals: list = field(default_factory=lambda: [Moments(), Moments()])
@@ -159,10 +174,10 @@ class RunStats:
     bags_game_hist: list = field(default_factory=lambda: [IntHist(0, 2000), IntHist(0, 2000)])
     bags_game: list = field(default_factory=lambda: [Moments(), Moments()])
     penalties_game: list = field(default_factory=lambda: [Moments(), Moments()])
-    # win probability vs lead (team 0's view): [n, wins] per bin, all hands and
-    # the two candidates for "last hand of the game" (0- / 1-based hand numbers)
-    lead_counts: dict = field(default_factory=lambda: {k: np.zeros((2, 2 * LEAD_BINS + 1), np.int64)
-                                                       for k in ("all", "last0", "last1")})
+    # win probability vs lead (team 0's view): wins / hands per lead bin, clustered by game, over every
+    # hand but the game's deciding one, which is hand_no == hands - 1 (0-based numbering) or == hands
+    # (1-based): both candidates are kept and the numbering decided from the smallest hand_no seen
+    lead: dict = field(default_factory=lambda: {"excl0": {}, "excl1": {}})
     min_hand_no: int | None = None
     # for the notes: hand rows read and hands the games table counts; games whose bag penalties are approximate
     hand_rows: int = 0
@@ -198,17 +213,54 @@ class RunStats:
         return self
 
     def win_curve(self, conf: float = 0.95) -> pd.DataFrame:
-        """Team 0's win rate by its lead after a hand (the game's deciding hand excluded; ties excluded)."""
-        base = "last1" if (self.min_hand_no or 0) >= 1 else "last0"
-        c = self.lead_counts["all"] - self.lead_counts[base]
-        centers = (np.arange(2 * LEAD_BINS + 1) - LEAD_BINS) * LEAD_BIN
-        lo, hi = wilson_interval(c[1], c[0], conf)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rate = np.where(c[0] > 0, c[1] / np.maximum(c[0], 1), np.nan)
-        labels = [f"≤ {centers[0]}" if i == 0 else f"≥ {centers[-1]}" if i == 2 * LEAD_BINS else f"{centers[i]:+d}"
-                  for i in range(centers.size)]
-        return pd.DataFrame({"lead": centers, "label": labels, "n": c[0], "wins": c[1],
-                             "rate": rate, "lo": lo, "hi": hi})
+        """Team 0's win rate by its lead after a hand (the game's deciding hand excluded; ties excluded), each
+        bin's interval clustered by game. Columns ``bin``, ``label`` (the range of leads), ``x`` (where to
+        draw it), ``n`` (hands), ``games``, ``wins``, ``rate``, ``lo``, ``hi``."""
+        store = self.lead["excl1" if (self.min_hand_no or 0) >= 1 else "excl0"]
+        rows = []
+        for i in range(N_LEAD):
+            c = store.get(i, ClusterRatio())
+            e = c.rate(conf)
+            rows.append({"bin": i, "label": lead_bin_label(i), "x": lead_bin_x(i), "n": e.n,
+                         "games": c.n_clusters, "wins": c.k, "rate": e.value, "lo": e.lo, "hi": e.hi})
+        return pd.DataFrame(rows)
+
+
+def lead_bin(lead) -> np.ndarray:
+    """Bin index of each lead: 0 = below -LEAD_BIN·LEAD_BINS, then bins of LEAD_BIN points [a, a + LEAD_BIN),
+    the last one from LEAD_BIN·LEAD_BINS up."""
+    k = np.floor_divide(np.asarray(lead, dtype=np.int64), LEAD_BIN)
+    return (np.clip(k, -LEAD_BINS - 1, LEAD_BINS) + LEAD_BINS + 1).astype(np.int64)
+
+
+def lead_bin_range(i: int) -> tuple[float, float]:
+    """The leads (integers) of bin ``i``: [lo, hi] inclusive; -inf / inf for the open ends."""
+    a = (i - LEAD_BINS - 1) * LEAD_BIN
+    if i == 0:
+        return -math.inf, -LEAD_BINS * LEAD_BIN - 1
+    if i == N_LEAD - 1:
+        return LEAD_BINS * LEAD_BIN, math.inf
+    return a, a + LEAD_BIN - 1
+
+
+def lead_bin_label(i: int) -> str:
+    """'-50 to -1', '0 to 49', ...; '≤ -501' and '≥ 500' for the open ends."""
+    lo, hi = lead_bin_range(i)
+    if not math.isfinite(lo):
+        return f"≤ {hi:d}"
+    if not math.isfinite(hi):
+        return f"≥ {lo:d}"
+    return f"{lo:d} to {hi:d}"
+
+
+def lead_bin_x(i: int) -> float:
+    """Where bin ``i`` is drawn: its middle (half a bin beyond the last edge for the open ends)."""
+    lo, hi = lead_bin_range(i)
+    if not math.isfinite(lo):
+        return hi + 1 - LEAD_BIN / 2
+    if not math.isfinite(hi):
+        return lo + LEAD_BIN / 2
+    return (lo + hi) / 2
 
 
 HAND_COLUMNS = ["game_id", "hand_no", "score_0", "score_1", "bags_0", "bags_1", "total_0", "total_1"] + OUTCOME_COLUMNS
@@ -265,41 +317,11 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
         st.n_games = int(game_ids.size)
         per_game = PerGame(game_ids, game_hands, rules)
 
-    for batch in run.iter_hands(cols, batch_rows):
-        a = batch_arrays(batch, cols)
-        n = batch.num_rows
-        st.n_hands += n
-        hn = a["hand_no"].astype(np.int64)
-        m = int(hn.min())
-        st.min_hand_no = m if st.min_hand_no is None else min(st.min_hand_no, m)
-        for t in (0, 1):
-            o = team_outcomes(a, t, rules)
-            st.score_hist[t].add(a[f"score_{t}"])
-            st.score[t].update(a[f"score_{t}"])
-            st.bags_hand[t].update(o["bags"])
-            st.made[t] += int((o["made"] & o["has_contract"]).sum())
-            st.contracts[t] += int(o["has_contract"].sum())
-            if not run.is_games:
-                st.penalties_hand[t].update(penalties_fresh(o["bags"], a[f"bags_{t}"], rules))
-        st.seat_hands += 4 * n
-        for s in range(4):
-            nil = a[f"bid_{s}"] == 0
-            blind = a[f"blind_{s}"] if has_blind else np.zeros(n, bool)
-            ok = a[f"tricks_{s}"] == 0
-            for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
-                st.nil_bids[kind] += int(sel.sum())
-                st.nil_success[kind] += int((sel & ok).sum())
-        if per_game is not None:
-            per_game.add(a)
-            pos = per_game.index.locate(a["game_id"])
-            w = winners[pos]
-            keep = w >= 0
-            lead = a["total_0"].astype(np.int64) - a["total_1"].astype(np.int64)
-            b = np.clip(np.rint(lead / LEAD_BIN).astype(np.int64), -LEAD_BINS, LEAD_BINS) + LEAD_BINS
-            nh = per_game.hands[pos].astype(np.int64)
-            for key, sel in (("all", keep), ("last0", keep & (hn == nh - 1)), ("last1", keep & (hn == nh))):
-                st.lead_counts[key][0] += np.bincount(b[sel], minlength=2 * LEAD_BINS + 1)
-                st.lead_counts[key][1] += np.bincount(b[sel & (w == 0)], minlength=2 * LEAD_BINS + 1)
+    try:
+        for batch in run.iter_hands(cols, batch_rows):
+            _collect_batch(st, batch_arrays(batch, cols), batch.num_rows, rules, has_blind, per_game, winners)
+    except ClusterOrderError as e:
+        raise AnalysisError(f"{run.path}: {e}") from None
 
     if per_game is not None:
         per_game.min_hand_no = st.min_hand_no
@@ -314,6 +336,40 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
             resid = (per_game.bags.astype(np.int64) - per_game.final_bags) % limit
             st.approximate_bag_games = int((resid != 0).any(axis=0).sum())
     return st
+
+
+def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, per_game, winners) -> None:
+    st.n_hands += n
+    gid = a["game_id"]
+    games = Clusters(gid)  # the batch's games, found once for every figure
+    hn = a["hand_no"].astype(np.int64)
+    m = int(hn.min())
+    st.min_hand_no = m if st.min_hand_no is None else min(st.min_hand_no, m)
+    for t in (0, 1):
+        o = team_outcomes(a, t, rules)
+        st.score_hist[t].add(a[f"score_{t}"])
+        st.score[t].update(games, a[f"score_{t}"])
+        st.bags_hand[t].update(games, o["bags"])
+        st.made[t].update(games, o["made"] & o["has_contract"], o["has_contract"])
+        if not st.run.is_games:
+            st.penalties_hand[t].update(games, penalties_fresh(o["bags"], a[f"bags_{t}"], rules))
+    st.seat_hands += 4 * n
+    nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)])
+    blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
+    ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
+    for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
+        bids = sel.sum(axis=0)
+        st.nil_bid[kind].update(games, bids, np.full(n, 4))
+        st.nil_ok[kind].update(games, (sel & ok).sum(axis=0), bids)
+    if per_game is not None:
+        per_game.add(a)
+        pos = per_game.index.locate(gid)
+        w = winners[pos]
+        keep = w >= 0
+        b = lead_bin(a["total_0"].astype(np.int64) - a["total_1"].astype(np.int64))
+        nh = per_game.hands[pos].astype(np.int64)
+        for key, sel in (("excl0", keep & (hn != nh - 1)), ("excl1", keep & (hn != nh))):
+            update_by_key(st.lead[key], b[sel], gid[sel], (w[sel] == 0))
 
 
 # ----------------------------------------------------------------------- tables
@@ -340,36 +396,68 @@ def variant_caption(stats: list[RunStats]) -> str:
 
 
 def runs_table(stats: list[RunStats], tarot: list | None = None) -> pd.DataFrame:
-    """Provenance of each run: path, game, mode, preset, full rule set, seats, seed, sizes."""
+    """Provenance of each run: path, game, mode, rules (the preset and the flags that differ from it), seats
+    (short labels), seed, sizes. Every flag and the seats' full specs: :func:`rules_table`, :func:`seat_specs`."""
     rows = []
     for s in stats:
         m = s.run.manifest
         rows.append({
-            "run": s.label, "path": str(s.run.path), "game": "spades", "mode": s.run.mode, "preset": s.run.preset,
-            "rules": _rules_text(s.run.rules), "seats": " | ".join(s.run.seats),
-            "seed": m.get("seed", ""), "hands": fmt_int(s.n_hands),
-            "games": fmt_int(s.n_games) if s.is_games else "—", "status": m.get("status", ""),
-            "version": m.get("version", ""),
+            "run": s.label, "path": str(s.run.path), "game": "spades", "mode": s.run.mode,
+            "rules": s.run.rules_text(), "seats": _seats_text(s.run), "seed": m.get("seed", ""),
+            "hands": fmt_int(s.n_hands), "games": fmt_int(s.n_games) if s.is_games else "—",
+            "status": m.get("status", ""), "version": m.get("version", ""),
         })
     for s in tarot or ():
         m = s.run.manifest
         rows.append({
-            "run": s.label, "path": str(s.run.path), "game": "tarot", "mode": s.run.mode, "preset": s.run.preset,
-            "rules": _rules_text(s.run.rules), "seats": " | ".join(s.run.seats), "seed": m.get("seed", ""),
+            "run": s.label, "path": str(s.run.path), "game": "tarot", "mode": s.run.mode,
+            "rules": s.run.rules_text(), "seats": _seats_text(s.run), "seed": m.get("seed", ""),
             "hands": f"{fmt_int(s.numbers['deals'])} deals", "games": "—", "status": m.get("status", ""),
             "version": m.get("version", ""),
         })
     return pd.DataFrame(rows)
 
 
+def _seats_text(run: Run) -> str:
+    labels = run.seat_labels
+    if len(set(labels)) == 1:
+        return f"all seats {labels[0]}"
+    if run.game == "spades":
+        t0, t1 = run.team_strategies()
+        return f"team 0 = {t0}; team 1 = {t1}"
+    return " | ".join(labels)
+
+
+def rules_table(runs: list[Run]) -> pd.DataFrame:
+    """Every rule flag (rows) of every run (columns, by label)."""
+    runs = list(runs)
+    keys = list(dict.fromkeys(k for r in runs for k in r.rules))
+    out = pd.DataFrame({"flag": keys})
+    for label, r in zip(_unique_labels(runs), runs):
+        out[label] = ["—" if k not in r.rules else str(r.rules[k]) for k in keys]
+    return out
+
+
+def seat_specs(runs: list[Run]) -> list[str]:
+    """One line per run and distinct seat label: 'run: label = full spec' (every parameter spelled out)."""
+    lines = []
+    for label, r in zip(_unique_labels(runs), runs):
+        for lab, spec in dict(zip(r.seat_labels, r.seats)).items():
+            lines.append(f"{label}: {lab} = {spec}")
+    return lines
+
+
 def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
-    """Metrics (rows) × runs (columns), every cell 'value [lo, hi] (n=…)'."""
+    """Metrics (rows) × runs (columns), every cell 'value [lo, hi] (n=…)'. Hand-level rows have intervals
+    clustered by game (:class:`~tricksim.analysis.stats.ClusterRatio`); game-level rows one observation a game."""
     def rate(k, n):
         return fmt_rate(k, n, conf)
 
-    def mean(m: Moments, digits=2):
-        e = m.estimate(conf)
-        return fmt_mean(e.value, e.lo, e.hi, e.n, digits)
+    def crate(c: ClusterRatio):
+        return fmt_estimate(c.rate(conf))
+
+    def mean(m, digits=2):
+        return fmt_estimate(m.estimate(conf), digits)
 
     rows: dict[str, dict[str, str]] = {}
 
@@ -381,8 +469,9 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
         put("hands", L, fmt_int(s.n_hands))
         if s.is_games:
             put("games", L, fmt_int(s.n_games))
+        put("hand-level intervals", L, "clustered by game" if s.is_games else "hands independent; Nil: by hand")
         for t in (0, 1):
-            put(f"contract made, team {t}", L, rate(s.made[t], s.contracts[t]))
+            put(f"contract made, team {t}", L, crate(s.made[t]))
         for t in (0, 1):
             put(f"hand score, team {t}", L, mean(s.score[t]))
         for t in (0, 1):
@@ -390,11 +479,11 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
         if not s.is_games:
             for t in (0, 1):
                 put(f"bag penalties per hand, team {t}", L, mean(s.penalties_hand[t], 4))
-        put("Nil bid rate (per seat-hand)", L, rate(s.nil_bids[0], s.seat_hands))
-        put("Nil success", L, rate(s.nil_success[0], s.nil_bids[0]))
-        if s.nil_bids[1] or rule(s.run.rules, "blind_nil"):
-            put("Blind Nil bid rate (per seat-hand)", L, rate(s.nil_bids[1], s.seat_hands))
-            put("Blind Nil success", L, rate(s.nil_success[1], s.nil_bids[1]))
+        put("Nil bid rate (per seat-hand)", L, crate(s.nil_bid[0]))
+        put("Nil success", L, crate(s.nil_ok[0]))
+        if s.nil_bid[1].k or rule(s.run.rules, "blind_nil"):
+            put("Blind Nil bid rate (per seat-hand)", L, crate(s.nil_bid[1]))
+            put("Blind Nil success", L, crate(s.nil_ok[1]))
         if s.is_games:
             put("team 0 wins", L, rate(s.wins0, s.n_games))
             put("tied games (hand limit)", L, fmt_int(s.ties))
@@ -414,15 +503,22 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
     return df.reset_index()
 
 
+def _with_games(text: str, games: int) -> str:
+    """'… (n=7)' -> '… (n=7; 3 games)'."""
+    return f"{text[:-1]}; {fmt_int(games)} game{'s' if games != 1 else ''})" if text.endswith(")") else text
+
+
 def win_prob_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame | None:
-    """Team 0 win rate by lead bin (rows) × games-mode runs (columns); None without games runs."""
+    """Team 0 win rate by lead bin (rows) × games-mode runs (columns), intervals clustered by game; None
+    without games runs."""
     g = [s for s in stats if s.is_games]
     if not g:
         return None
     curves = [s.win_curve(conf) for s in g]
-    out = pd.DataFrame({"team 0 lead after hand": curves[0]["label"]})
+    out = pd.DataFrame({"team 0 lead after hand (points)": curves[0]["label"]})
     for s, c in zip(g, curves):
-        out[s.label] = [fmt_rate(w, n, conf) for w, n in zip(c["wins"], c["n"])]
+        out[s.label] = [_with_games(fmt_rate_interval(r, lo, hi, n), gm) if n else fmt_rate_interval(r, lo, hi, n)
+                        for r, lo, hi, n, gm in zip(c["rate"], c["lo"], c["hi"], c["n"], c["games"])]
     keep = np.zeros(len(out), bool)
     for c in curves:
         keep |= c["n"].to_numpy() > 0
@@ -449,14 +545,17 @@ def plot_hist(ax, series: dict[str, tuple[np.ndarray, np.ndarray]], *, density: 
     return series
 
 
-def plot_rate_bars(ax, df: pd.DataFrame, *, ylabel: str = "rate (%)", title: str = "") -> pd.DataFrame:
-    """Grouped bars with Wilson error bars. ``df`` columns: ``group`` (x), ``series`` (bar colour), ``k``, ``n``.
+def plot_rate_bars(ax, df: pd.DataFrame, *, ylabel: str = "rate (%)", title: str = "", top: float = 100.0) -> pd.DataFrame:
+    """Grouped bars with error bars. ``df`` columns: ``group`` (x), ``series`` (bar colour), ``k``, ``n``, and
+    optionally ``lo``, ``hi`` (the interval, as fractions: e.g. clustered by game); without them the Wilson
+    interval of k / n. The y axis shows 0 to ``top`` % with room above for the n of each bar.
 
     Returns ``df`` with ``rate``, ``lo``, ``hi`` and bar position ``x`` added.
     """
     d = df.copy()
     d["rate"] = np.where(d["n"] > 0, d["k"] / d["n"].where(d["n"] > 0, 1), np.nan)
-    d["lo"], d["hi"] = wilson_interval(d["k"].to_numpy(), d["n"].to_numpy())
+    if not {"lo", "hi"} <= set(d.columns):
+        d["lo"], d["hi"] = wilson_interval(d["k"].to_numpy(), d["n"].to_numpy())
     groups = list(dict.fromkeys(d["group"]))
     series = list(dict.fromkeys(d["series"]))
     width = 0.8 / max(1, len(series))
@@ -468,22 +567,36 @@ def plot_rate_bars(ax, df: pd.DataFrame, *, ylabel: str = "rate (%)", title: str
         d.loc[m, "x"] = x
         yerr = np.vstack([sub["rate"] - sub["lo"], sub["hi"] - sub["rate"]]) * 100
         ax.bar(x, sub["rate"] * 100, width * 0.95, yerr=yerr, capsize=3, label=s)
-        for xi, yi, ni in zip(x, sub["hi"] * 100, sub["n"]):
-            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 2),
-                        ha="center", va="bottom", fontsize=6)
+        n_labels(ax, x, sub["hi"] * 100, sub["n"], fontsize=6)
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(groups, fontsize=8)
     ax.set_ylabel(ylabel)
-    ax.set_ylim(0, 108)
+    percent_axis(ax, top)
     if title:
         ax.set_title(title, fontsize=10)
     if series:
-        ax.legend(fontsize=7, loc="best")
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(series), frameon=False)
     return d
 
 
+def n_labels(ax, x, y, n, *, fontsize: float = 7) -> list:
+    """'n=…' above each bar's error bar, written upwards so that neighbours never overlap."""
+    return [ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 3), ha="center",
+                        va="bottom", rotation=90, fontsize=fontsize)
+            for xi, yi, ni in zip(x, y, n)]
+
+
+def percent_axis(ax, top: float = 100.0) -> None:
+    """A y axis of percentages from 0 to ``top`` (ticks up to it) with room above it for the n labels."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.set_ylim(0, top * 1.3)
+    ticks = MaxNLocator(nbins=6).tick_values(0, top)
+    ax.set_yticks(ticks[(ticks >= 0) & (ticks <= top * 1.0001)])
+
+
 def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1) -> dict[str, pd.DataFrame]:
-    """Team 0 win rate against its lead (with Wilson error bars), one line per run.
+    """Team 0 win rate against its lead (error bars clustered by game), one line per run.
 
     ``curves`` maps a label to :meth:`RunStats.win_curve` output. Returns the rows drawn.
     """
@@ -492,12 +605,14 @@ def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1) -> dic
         d = c[c["n"] >= min_n]
         drawn[label] = d
         yerr = np.vstack([d["rate"] - d["lo"], d["hi"] - d["rate"]]) * 100
-        ax.errorbar(d["lead"], d["rate"] * 100, yerr=yerr, marker="o", ms=3, capsize=2,
+        ax.errorbar(d["x"], d["rate"] * 100, yerr=yerr, marker="o", ms=3, capsize=2,
                     label=f"{label} (n={fmt_int(d['n'].sum())} hands)")
     ax.axhline(50, color="grey", lw=0.6, ls=":")
     ax.axvline(0, color="grey", lw=0.6, ls=":")
-    ax.set_xlabel(f"team 0 lead after the hand (points; bins of {LEAD_BIN}, end bins open)")
-    ax.set_ylabel("team 0 wins the game (%), 95 % Wilson")
+    edge = LEAD_BINS * LEAD_BIN
+    ax.set_xlabel(f"team 0 lead after the hand (points)\nbins of {LEAD_BIN}: …, -{LEAD_BIN} to -1, 0 to {LEAD_BIN - 1}, "
+                  f"{LEAD_BIN} to {2 * LEAD_BIN - 1}, …; end bins ≤ {-edge - 1} and ≥ {edge}", fontsize=9)
+    ax.set_ylabel("team 0 wins the game (%), 95 % clustered by game")
     ax.set_ylim(-2, 102)
     ax.set_title("Win probability against score lead", fontsize=10)
     ax.legend(fontsize=7, loc="best")
@@ -515,6 +630,7 @@ class ReportResult:
     charts: dict[str, tuple[Path, Path]]  # name -> (png, svg)
     tables: dict[str, pd.DataFrame]
     stats: list[RunStats]
+    drawn: dict[str, dict] = field(default_factory=dict)  # chart name -> {panel: data drawn}
 
 
 def _unique_labels(runs: list[Run]) -> list[str]:
@@ -541,6 +657,7 @@ class _Charts:
         self.files: dict[str, tuple[Path, Path]] = {}
         self.png_b64: dict[str, str] = {}
         self.titles: dict[str, str] = {}
+        self.drawn: dict[str, dict] = {}
 
     def figure(self, n_axes: int = 1, *, width: float = 6.5, height: float = 4.2, sharey: bool = False,
                runs: list[RunStats] | None = None):
@@ -567,7 +684,8 @@ class _Charts:
         fig.text(0.01, 0.01, caption, fontsize=6.5, va="bottom", ha="left", family="monospace")
         return fig, list(axes[:n_axes])
 
-    def save(self, name: str, fig, title: str) -> None:
+    def save(self, name: str, fig, title: str, drawn: dict | None = None) -> None:
+        """Write the chart ``name`` (PNG and SVG); ``drawn``: the data of each panel, kept for the caller."""
         chars = max(30, int(fig.get_figwidth() * 72 / (0.55 * 11)))
         fig.suptitle(textwrap.fill(title, chars), fontsize=11)
         png, svg = self.out / f"{name}.png", self.out / f"{name}.svg"
@@ -581,19 +699,31 @@ class _Charts:
             fig.savefig(tmp)
         self.files[name] = (png, svg)
         self.titles[name] = title
+        self.drawn[name] = drawn or {}
+
+
+def common_bins(hists, target_bins: int = 40) -> tuple[int, int, int]:
+    """(lo, hi, width) covering every histogram of ``hists`` that holds data: panels compared side by side get
+    the same bin edges."""
+    ranges = [h.nonzero_range() for h in hists if h.n]
+    if not ranges:
+        return 0, 0, 1
+    lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    return lo, hi, _bin_width(hi - lo, target_bins)
 
 
 def _team_panels(charts, stats, attr: str, xlabel: str, name: str, title: str, *, runs, bins: int = 40):
-    """One panel per run with the two teams' histograms ``s.<attr>``, on common bins."""
+    """One panel per run with the two teams' histograms ``s.<attr>``, all on the same bin edges."""
     fig, axes = charts.figure(len(stats), sharey=True, runs=runs)
+    lo, hi, w = common_bins([h for s in stats for h in getattr(s, attr)], bins)
+    label = f"{xlabel} (bins of {w})" if "(" not in xlabel else xlabel.replace(")", f"; bins of {w})")
+    drawn = {}
     for ax, s in zip(axes, stats):
         hists = getattr(s, attr)
-        lo = min(h.nonzero_range()[0] for h in hists)
-        hi = max(h.nonzero_range()[1] for h in hists)
-        w = _bin_width(hi - lo, bins)
-        label = f"{xlabel} (bins of {w})" if "(" not in xlabel else xlabel.replace(")", f"; bins of {w})")
-        plot_hist(ax, {TEAMS[t]: hists[t].rebin(w, lo, hi) for t in (0, 1)}, xlabel=label, title=s.label)
-    charts.save(name, fig, title)
+        drawn[s.label] = plot_hist(ax, {TEAMS[t]: hists[t].rebin(w, lo, hi) for t in (0, 1)}, xlabel=label,
+                                   title=s.label)
+        ax.set_xlim(lo - w, hi + w)
+    charts.save(name, fig, title, drawn)
 
 
 def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
@@ -606,43 +736,50 @@ def _draw_charts(stats: list[RunStats], charts: _Charts) -> None:
                      "Distribution of final game totals", runs=games, bins=30)
 
         fig, (ax,) = charts.figure(1, runs=games)
-        lo = min(s.length_hist.nonzero_range()[0] for s in games)
-        hi = max(s.length_hist.nonzero_range()[1] for s in games)
-        w = _bin_width(hi - lo, 40)
-        plot_hist(ax, {s.label: s.length_hist.rebin(w, lo, hi) for s in games},
-                  xlabel=f"hands per game (bins of {w})")
-        charts.save("game_length", fig, "Game length in hands")
+        lo, hi, w = common_bins([s.length_hist for s in games], 40)
+        drawn = plot_hist(ax, {s.label: s.length_hist.rebin(w, lo, hi) for s in games},
+                          xlabel=f"hands per game (bins of {w})")
+        charts.save("game_length", fig, "Game length in hands", {"": drawn})
 
         _team_panels(charts, games, "bags_game_hist", "bags taken per game", "bags_per_game",
                      "Bags taken per game and team", runs=games, bins=30)
 
         fig, (ax,) = charts.figure(1, runs=games)
-        plot_win_prob(ax, {s.label: s.win_curve() for s in games})
+        drawn = plot_win_prob(ax, {s.label: s.win_curve() for s in games})
         charts.save("win_prob_vs_lead", fig, "Team 0 win probability against its lead after a hand "
-                                              "(deciding hand and tied games excluded)")
+                                              "(deciding hand and tied games excluded)", drawn)
 
     fig, (ax,) = charts.figure(1, width=max(6.5, 1.6 * len(stats) + 2))
-    rows = [{"group": s.label, "series": TEAMS[t], "k": int(s.made[t]), "n": int(s.contracts[t])}
-            for s in stats for t in (0, 1)]
-    plot_rate_bars(ax, pd.DataFrame(rows), ylabel="contract made (%), 95 % Wilson")
-    charts.save("contract_made", fig, "Contract-made rate per team (teams with a contract > 0)")
+    rows = [_bar(s.label, TEAMS[t], s.made[t]) for s in stats for t in (0, 1)]
+    drawn = plot_rate_bars(ax, pd.DataFrame(rows), ylabel=f"contract made (%), {_ci_text(stats)}")
+    charts.save("contract_made", fig, "Contract-made rate per team (teams with a contract > 0)", {"": drawn})
 
     fig, axes = charts.figure(2, width=max(6.5, 1.6 * len(stats) + 2))
     bid_rows, ok_rows = [], []
     for s in stats:
         for kind, name in ((0, "Nil"), (1, "Blind Nil")):
-            if kind == 1 and not (s.nil_bids[1] or rule(s.run.rules, "blind_nil")):
+            if kind == 1 and not (s.nil_bid[1].k or rule(s.run.rules, "blind_nil")):
                 continue
-            bid_rows.append({"group": s.label, "series": name, "k": int(s.nil_bids[kind]), "n": s.seat_hands})
-            ok_rows.append({"group": s.label, "series": name, "k": int(s.nil_success[kind]),
-                            "n": int(s.nil_bids[kind])})
-    drawn = plot_rate_bars(axes[0], pd.DataFrame(bid_rows), ylabel="bids per seat-hand (%), 95 % Wilson",
-                           title="bid rate")
-    top = float(np.nanmax(drawn["hi"])) * 100 if drawn["n"].gt(0).any() else 100.0
-    axes[0].set_ylim(0, min(108.0, max(5.0, top * 1.25)))
-    plot_rate_bars(axes[1], pd.DataFrame(ok_rows), ylabel="success (%), 95 % Wilson", title="success rate")
-    charts.save("nil_rates", fig, "Nil and Blind Nil: bid rate and success rate")
+            bid_rows.append(_bar(s.label, name, s.nil_bid[kind]))
+            ok_rows.append(_bar(s.label, name, s.nil_ok[kind]))
+    his = [e["hi"] for e in bid_rows if e["n"]]
+    top = min(100.0, max(5.0, 110 * max(his))) if his else 100.0
+    bids = plot_rate_bars(axes[0], pd.DataFrame(bid_rows), ylabel=f"bids per seat-hand (%), {_ci_text(stats)}",
+                          title="bid rate", top=top)
+    ok = plot_rate_bars(axes[1], pd.DataFrame(ok_rows), ylabel=f"success (%), {_ci_text(stats)}",
+                        title="success rate")
+    charts.save("nil_rates", fig, "Nil and Blind Nil: bid rate and success rate", {"bid rate": bids, "success rate": ok})
 
+
+def _bar(group: str, series: str, c: ClusterRatio) -> dict:
+    e = c.rate()
+    return {"group": group, "series": series, "k": e.k, "n": e.n, "lo": e.lo, "hi": e.hi}
+
+
+def _ci_text(stats: list[RunStats]) -> str:
+    """How the hand-level intervals of these runs are made, for an axis label."""
+    modes = {s.is_games for s in stats}
+    return "95 % clustered by " + ("game / hand" if len(modes) > 1 else "game" if True in modes else "hand")
 
 
 # ------------------------------------------------------------------------ Tarot runs
@@ -744,15 +881,15 @@ def _draw_tarot_charts(stats: list[TarotStats], charts: _Charts) -> None:
     charts.save("tarot_taker_success", fig, "Tarot: the taker's success by contract")
 
     fig, axes = charts.figure(len(stats), sharey=True, runs=stats)
+    lo, hi, w = common_bins([h for s in stats for h in s.score_hist.values()], 40)
+    drawn = {}
     for ax, s in zip(axes, stats):
-        ranges = [h.nonzero_range() for h in s.score_hist.values() if h.n]
-        if not ranges:
+        if not any(h.n for h in s.score_hist.values()):
             continue
-        lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
-        w = _bin_width(hi - lo, 40)
-        plot_hist(ax, {name: h.rebin(w, lo, hi) for name, h in s.score_hist.items() if h.n},
-                  xlabel=f"taker's score (points; bins of {w})", title=s.label)
-    charts.save("tarot_taker_scores", fig, "Tarot: distribution of the taker's score by contract")
+        drawn[s.label] = plot_hist(ax, {name: h.rebin(w, lo, hi) for name, h in s.score_hist.items() if h.n},
+                                   xlabel=f"taker's score (points; bins of {w})", title=s.label)
+        ax.set_xlim(lo - w, hi + w)
+    charts.save("tarot_taker_scores", fig, "Tarot: distribution of the taker's score by contract", drawn)
 
 
 def _html_table(df: pd.DataFrame) -> str:
@@ -772,11 +909,31 @@ def md_table(df: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-_CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222}
-table.t{border-collapse:collapse;font-size:13px;margin:1em 0}
-table.t th,table.t td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+_CSS = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
+table.t{border-collapse:collapse;font-size:13px;margin:1em 0;max-width:100%}
+table.t th,table.t td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top;
+overflow-wrap:anywhere}
 table.t th{background:#f4f4f4} figure{margin:1.5em 0} img{max-width:100%}
-figcaption{font-size:12px;color:#444;white-space:pre-wrap} .note{color:#a50}"""
+figcaption{font-size:12px;color:#444} .note{color:#a50} details{margin:1em 0} li code{overflow-wrap:anywhere}"""
+
+
+def method_text(stats: list, tarot: list) -> str:
+    """How the report's intervals are built (stated once, above the tables)."""
+    parts = [("Rates: 95 % Wilson score intervals; means: 95 % t intervals; n = observations (hands, team-hands "
+              "with a contract, seat-hands, Nil bids or games, as the row says).")]
+    if any(s.is_games for s in stats):
+        parts.append("Games-mode runs: the hands of one game are not independent, so every hand-level figure (contract "
+                     "made, hand score, bags per hand, Nil and Blind Nil rates, the win rate by lead) has an interval "
+                     "clustered by game: the ratio-estimator variance over games, G/(G−1)·Σ(y_g − r·n_g)²/(Σn)², with a "
+                     "t interval on G − 1 degrees of freedom for a mean and, for a rate, the Wilson interval at the "
+                     "effective sample size n/deff. Game-level rows (wins, length, totals, bags and penalties per game) "
+                     "have one observation per game.")
+    if any(not s.is_games for s in stats):
+        parts.append("Hands-mode runs: every hand is dealt and played on its own, so hands are independent; the four "
+                     "seat-hands of one hand are clustered together in the Nil rates.")
+    if tarot:
+        parts.append("Tarot runs: one observation per deal (deals are independent).")
+    return " ".join(parts)
 
 
 def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: str = "tricksim report",
@@ -784,7 +941,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     """Analyse one or more runs side by side and write the report into ``out_dir``.
 
     Returns a :class:`ReportResult` with the paths of ``report.html``,
-    ``summary.md`` and each chart (PNG, SVG), and the tables rendered.
+    ``summary.md`` and each chart (PNG, SVG), the tables rendered and the data each chart drew.
     ``engine="dask"``: the files are read and summed on Dask workers (the same report).
     Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run directory.
     """
@@ -802,13 +959,12 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     if tarot:
         lines.update(zip((s.label for s in tarot), tarot_caption(tarot).splitlines()))
     charts = _Charts(out, lines)
-    caption = charts.caption
     if stats:
         _draw_charts(stats, charts)
     if tarot:
         _draw_tarot_charts(tarot, charts)
 
-    tables = {"runs": runs_table(stats, tarot)}
+    tables = {"runs": runs_table(stats, tarot), "rules": rules_table(runs)}
     if stats:
         tables["key"] = key_table(stats, conf)
     if tarot:
@@ -816,17 +972,23 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     wp = win_prob_table(stats, conf)
     if wp is not None:
         tables["win_prob"] = wp
+    specs = seat_specs(runs)
     notes = [f"{s.label}: {n}" for s in stats for n in s.notes]
     notes += [n.removeprefix("note: ") for n in pooling_notes(runs) if "pooled over" not in n]  # unfinished runs
+    method = method_text(stats, tarot)
+    win_note = ("The hand that decides the game and games tied at the hand limit are excluded; bins of "
+                f"{LEAD_BIN} points, the end bins open; intervals clustered by game (n = hands; the games they "
+                "come from after it).")
 
-    # ---- HTML
-    h = [f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-         f"<style>{_CSS}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-         "<p>Rates: 95 % Wilson score intervals; means: 95 % t intervals; n = number of observations "
-         "(hands, team-hands with a contract, seat-hands, Nil bids or games as stated). Hand-level intervals "
-         "treat the hands of one game as independent; game-level rows (wins, length, totals, bags and "
-         "penalties per game) use one observation per game.</p>",
-         "<h2>Runs</h2>", _html_table(tables["runs"])]
+    # ---- HTML: each chart carries its own title and caption (drawn in the image): the page does not repeat them
+    h = [("<!DOCTYPE html><html><head><meta charset='utf-8'>"
+          "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+          f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"), f"<h1>{html.escape(title)}</h1>",
+         f"<p>{html.escape(method)}</p>",
+         "<h2>Runs</h2>", _html_table(tables["runs"]),
+         "<details><summary>Every rule flag, and the seats' strategies in full</summary>",
+         _html_table(tables["rules"]),
+         "<ul>" + "".join(f"<li><code>{html.escape(x)}</code></li>" for x in specs) + "</ul></details>"]
     if "key" in tables:
         h += ["<h2>Key results</h2>", _html_table(tables["key"])]
     if "tarot" in tables:
@@ -835,15 +997,12 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     if notes:
         h.append("<ul>" + "".join(f"<li class='note'>{html.escape(n)}</li>" for n in notes) + "</ul>")
     if wp is not None:
-        h += ["<h2>Team 0 win rate by lead after a hand</h2>",
-              "<p>The hand that decides the game and games tied at the hand limit are excluded.</p>",
-              _html_table(wp)]
+        h += ["<h2>Team 0 win rate by lead after a hand</h2>", f"<p>{html.escape(win_note)}</p>", _html_table(wp)]
     h.append("<h2>Charts</h2>")
     for name, (png, svg) in charts.files.items():
         h.append(f"<figure id='{name}'><img alt='{html.escape(charts.titles[name])}' "
                  f"src='data:image/png;base64,{charts.png_b64[name]}'>"
-                 f"<figcaption>{html.escape(charts.titles[name])}\n{html.escape(caption)}\n"
-                 f"Files: <a href='{png.name}'>{png.name}</a>, <a href='{svg.name}'>{svg.name}</a>"
+                 f"<figcaption>Files: <a href='{png.name}'>{png.name}</a>, <a href='{svg.name}'>{svg.name}</a>"
                  "</figcaption></figure>")
     h.append("</body></html>")
     html_path = out / "report.html"
@@ -851,11 +1010,9 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
         tmp.write_text("\n".join(h), encoding="utf-8")
 
     # ---- Markdown
-    md = [f"# {title}", "",
-          "Rates: 95 % Wilson score intervals; means: 95 % t intervals; n = number of observations. "
-          "Hand-level intervals treat the hands of one game as independent; game-level rows use one "
-          "observation per game.", "",
-          "## Runs", "", md_table(tables["runs"]), ""]
+    md = [f"# {title}", "", method, "", "## Runs", "", md_table(tables["runs"]), "",
+          "### Every rule flag", "", md_table(tables["rules"]), "", "### The seats' strategies in full", ""]
+    md += [f"- `{x}`" for x in specs] + [""]
     if "key" in tables:
         md += ["## Key results", "", md_table(tables["key"]), ""]
     if "tarot" in tables:
@@ -864,15 +1021,12 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     if notes:
         md += [f"- {n}" for n in notes] + [""]
     if wp is not None:
-        md += ["## Team 0 win rate by lead after a hand", "",
-               "The hand that decides the game and games tied at the hand limit are excluded.", "",
-               md_table(wp), ""]
-    md += ["## Charts", ""]
+        md += ["## Team 0 win rate by lead after a hand", "", win_note, "", md_table(wp), ""]
+    md += ["## Charts", "", "Each chart names the runs under it (preset, the rule flags that differ, the seats).", ""]
     for name, (png, svg) in charts.files.items():
         md += [f"![{charts.titles[name]}]({png.name}) ([SVG]({svg.name}))", ""]
-    md += ["Caption (all charts):", "", "```", caption, "```", ""]
     md_path = out / "summary.md"
     with atomic_output(md_path) as tmp:
         tmp.write_text("\n".join(md), encoding="utf-8")
     return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables,
-                        stats=stats + tarot)
+                        stats=stats + tarot, drawn=charts.drawn)

@@ -10,6 +10,8 @@ interval; this module is where those intervals come from:
   (:func:`paired_diff_ci`);
 * ratios of sums (bags per hand over games of unequal length) -> delta-method
   interval (:func:`ratio_ci`);
+* rates and means over hands (or seat-hands) that share a game -> cluster-robust
+  intervals from per-game sums, streamed batch by batch (:class:`ClusterRatio`);
 * medians of a few noisy timings (the benchmark's repeats) -> distribution-free
   order-statistic interval (:func:`median_ci`);
 * sample sizes -> :func:`n_two_proportions`, :func:`n_paired`, :func:`n_one_proportion`.
@@ -29,6 +31,10 @@ import numpy as np
 __all__ = [
     "Estimate",
     "Moments",
+    "ClusterRatio",
+    "ClusterOrderError",
+    "Clusters",
+    "update_by_key",
     "z_value",
     "t_quantile",
     "wilson_interval",
@@ -40,6 +46,8 @@ __all__ = [
     "median_ci",
     "fmt_rate",
     "fmt_mean",
+    "fmt_estimate",
+    "fmt_rate_interval",
     "fmt_int",
     "n_two_proportions",
     "n_one_proportion",
@@ -114,7 +122,9 @@ class Estimate:
     """A point estimate with its interval and sample size.
 
     ``kind`` is ``"rate"`` (a proportion; ``k`` successes out of ``n``) or
-    ``"mean"``. ``str()`` gives the user-facing form with n and the interval.
+    ``"mean"``. ``clusters``: the number of independent clusters (games, deal pairs) the interval
+    rests on, when the observations were grouped into them. ``str()`` gives the user-facing form with
+    n and the interval.
     """
 
     value: float
@@ -124,11 +134,10 @@ class Estimate:
     kind: str = "mean"
     k: int | None = None
     conf: float = 0.95
+    clusters: int | None = None
 
     def __str__(self) -> str:
-        if self.kind == "rate" and self.k is not None:
-            return fmt_rate(self.k, self.n, conf=self.conf)
-        return fmt_mean(self.value, self.lo, self.hi, self.n)
+        return fmt_estimate(self)
 
     def as_dict(self, prefix: str = "") -> dict:
         d = {f"{prefix}value": self.value, f"{prefix}lo": self.lo, f"{prefix}hi": self.hi, f"{prefix}n": self.n}
@@ -322,10 +331,284 @@ class Moments:
         return mean_from_moments(self.n, self.mean if self.n else math.nan, self.var, conf)
 
 
+def _exact_dot(a: np.ndarray, b: np.ndarray) -> int:
+    """Σ a·b of two int64 arrays as an exact Python integer (int64 when it cannot overflow)."""
+    if not a.size:
+        return 0
+    m = max(int(np.abs(a).max()), int(np.abs(b).max()))
+    if m < 2**31 and m * m * a.size < 2**62:
+        return int((a * b).sum())
+    return sum(x * y for x, y in zip(a.tolist(), b.tolist()))
+
+
+def _integers(x, what: str) -> np.ndarray:
+    x = np.asarray(x)
+    if x.dtype.kind in "biu":
+        return x.astype(np.int64, copy=False)
+    xf = x.astype(np.float64)
+    if not (xf == np.rint(xf)).all():
+        raise TypeError(f"ClusterRatio sums integers; {what} holds other numbers")
+    return xf.astype(np.int64)
+
+
+class Clusters:
+    """The runs of equal cluster ids in one batch of rows, found once for the several
+    :class:`ClusterRatio` updates of that batch (``ratio.update(Clusters(ids), y)``)."""
+
+    __slots__ = ("gid", "ids", "sizes", "starts")
+
+    def __init__(self, ids) -> None:
+        ids = np.asarray(ids, dtype=np.int64).ravel()
+        self.ids = ids
+        self.starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1]))) if ids.size else \
+            np.zeros(0, np.int64)
+        self.gid = ids[self.starts]
+        self.sizes = np.diff(np.append(self.starts, ids.size))
+        if self.gid.size > 1 and not (np.diff(self.gid) > 0).all():
+            raise ClusterOrderError(int(self.gid[1:][np.diff(self.gid) <= 0][0]))
+
+
+class ClusterRatio:
+    """A rate or mean over observations grouped in clusters (the hands of a game), with a cluster-robust
+    interval, accumulated batch by batch and mergeable.
+
+    Each observation carries a cluster id, a value ``y`` and a weight ``n`` (1 by default): the estimate
+    is the ratio r = Σy / Σn (a rate when y is 0/1 and n = 1, e.g. contracts made over team-hands; a mean
+    when y is a value, e.g. points per hand). The clusters are the independent units; its variance is
+    the linearisation (ratio-estimator) variance over the G clusters, with y_g, n_g the sums of cluster g:
+
+        Var(r) ≈ G / (G − 1) · Σ_g (y_g − r·n_g)² / (Σ_g n_g)²
+
+    (Cochran, *Sampling Techniques*, 3rd ed., 6.9 and 11.8; the usual cluster-robust "sandwich"). A
+    mean's interval is r ± t(G − 1) · √Var. A rate's is the Wilson score interval at the effective
+    sample size n / deff, with the design effect deff = Var / (r(1 − r) / n) floored at 1 (Korn and
+    Graubard, 1998, Survey Methodology 24: 193-201); where it cannot be estimated (every observation a
+    success or every one a failure, or a single cluster) the effective size is the number of clusters
+    holding observations, the widest the clustering could make it. When no cluster holds more than one
+    observation the observations are independent and the intervals are exactly the plain Wilson and t
+    intervals.
+
+    Rows must come cluster by cluster: the rows of a cluster consecutive, the clusters in increasing id
+    order (tricksim writes each game's hands together, games in order, a game in one file). A cluster
+    can span two batches, so the last one stays open until a row of another cluster (or the end) comes.
+    The sums are exact integers, so the figures do not depend on how the rows were split into batches
+    or files (a Dask run merges other groups of files than a local one).
+    """
+
+    __slots__ = ("_last", "_open", "clusters", "max_size", "nonempty", "sn", "snn", "sy", "syn", "syy")
+
+    def __init__(self) -> None:
+        self.clusters = 0     # closed clusters
+        self.nonempty = 0     # closed clusters with n_g > 0
+        self.max_size = 0     # the largest n_g
+        self.sy = self.sn = self.syy = self.snn = self.syn = 0  # Σy_g, Σn_g, Σy_g², Σn_g², Σy_g·n_g
+        self._open: tuple[int, int, int] | None = None          # (id, y, n) of the cluster still open
+        self._last: int | None = None                           # id of the last closed cluster
+
+    def update(self, cluster, y, n=None) -> ClusterRatio:
+        """Add rows: ``cluster`` ids (or their :class:`Clusters`), values ``y`` and weights ``n`` (default 1),
+        aligned integer arrays."""
+        runs = cluster if isinstance(cluster, Clusters) else Clusters(cluster)
+        if not runs.ids.size:
+            return self
+        y = _integers(y, "y").ravel()
+        if y.shape != runs.ids.shape or (n is not None and np.shape(n) != runs.ids.shape):
+            raise ValueError("cluster, y and n must have the same length")
+        single = runs.starts.size == runs.ids.size  # every row its own cluster (independent hands)
+        gid = runs.gid
+        yg = y.copy() if single else np.add.reduceat(y, runs.starts)
+        if n is None:
+            ng = runs.sizes.copy()
+        else:
+            n = _integers(n, "n").ravel()
+            ng = n.copy() if single else np.add.reduceat(n, runs.starts)
+        if self._open is not None and gid[0] == self._open[0]:  # the open cluster goes on in this batch
+            yg[0] += self._open[1]
+            ng[0] += self._open[2]
+            self._open = None
+        self.close()
+        if self._last is not None and gid[0] <= self._last:
+            raise ClusterOrderError(int(gid[0]))
+        self._add(yg[:-1], ng[:-1])
+        if gid.size > 1:
+            self._last = int(gid[-2])
+        self._open = (int(gid[-1]), int(yg[-1]), int(ng[-1]))
+        return self
+
+    def _add(self, yg: np.ndarray, ng: np.ndarray) -> None:
+        if not yg.size:
+            return
+        self.clusters += int(yg.size)
+        self.nonempty += int((ng > 0).sum())
+        self.max_size = max(self.max_size, int(ng.max()))
+        self.sy += int(yg.sum())
+        self.sn += int(ng.sum())
+        self.syy += _exact_dot(yg, yg)
+        self.snn += _exact_dot(ng, ng)
+        self.syn += _exact_dot(yg, ng)
+
+    def close(self) -> ClusterRatio:
+        """Close the open cluster (no more rows of it will come)."""
+        if self._open is not None:
+            oid, oy, on = self._open
+            self._open = None
+            self._add(np.array([oy], np.int64), np.array([on], np.int64))
+            self._last = oid
+        return self
+
+    def merge(self, other: ClusterRatio) -> ClusterRatio:
+        """Add the clusters of ``other`` (other files: no cluster is in both)."""
+        self.close()
+        other = other._closed()
+        for name in ("clusters", "nonempty", "sy", "sn", "syy", "snn", "syn"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.max_size = max(self.max_size, other.max_size)
+        self._last = None  # ids from here on come from other files
+        return self
+
+    def _closed(self) -> ClusterRatio:
+        """A copy with the open cluster closed (estimates never change the object: more rows may come)."""
+        c = ClusterRatio()
+        for name in self.__slots__:
+            setattr(c, name, getattr(self, name))
+        return c.close()
+
+    # ------------------------------------------------------------ estimates
+    @property
+    def n(self) -> int:
+        """Σn: the observations (the denominator)."""
+        return self._closed().sn
+
+    @property
+    def k(self) -> int:
+        """Σy (successes, for a rate)."""
+        return self._closed().sy
+
+    @property
+    def value(self) -> float:
+        c = self._closed()
+        return c.sy / c.sn if c.sn else math.nan
+
+    mean = value
+
+    @property
+    def n_clusters(self) -> int:
+        return self._closed().clusters
+
+    @property
+    def independent(self) -> bool:
+        """No cluster holds more than one observation: the plain intervals apply."""
+        return self._closed().max_size <= 1
+
+    @property
+    def variance(self) -> float:
+        """Var(r) ≈ G/(G−1) · Σ(y_g − r n_g)² / (Σn)², computed from exact integer sums."""
+        c = self._closed()
+        g, sy, sn = c.clusters, c.sy, c.sn
+        if g < 2 or sn == 0:
+            return math.nan
+        # Σ(y_g − r n_g)² · sn² = Σ(y_g sn − sy n_g)²: an exact integer
+        num = c.syy * sn * sn - 2 * sy * sn * c.syn + sy * sy * c.snn
+        return g / (g - 1) * (num / sn**4)
+
+    def effective_n(self) -> float:
+        """The sample size whose plain Wilson interval is the rate's clustered interval (n / deff)."""
+        c = self._closed()
+        n = c.sn
+        if c.max_size <= 1:
+            return float(n)
+        p = c.sy / n if n else math.nan
+        var = c.variance
+        if not (0 < p < 1) or not math.isfinite(var):
+            return float(min(n, c.nonempty))
+        return n / max(1.0, var / (p * (1 - p) / n))
+
+    def rate(self, conf: float = 0.95) -> Estimate:
+        """The rate Σy/Σn with its clustered Wilson interval (y 0/1, n 1 per observation)."""
+        c = self._closed()
+        n, k = c.sn, c.sy
+        if n == 0:
+            return Estimate(math.nan, math.nan, math.nan, 0, kind="rate", k=0, conf=conf, clusters=c.clusters)
+        ne = c.effective_n()
+        lo, hi = wilson_interval(k / n * ne, ne, conf)
+        return Estimate(k / n, lo, hi, n, kind="rate", k=k, conf=conf, clusters=c.clusters)
+
+    def estimate(self, conf: float = 0.95) -> Estimate:
+        """The mean Σy/Σn with a t interval on G − 1 degrees of freedom and the clustered standard error."""
+        c = self._closed()
+        n, r, var = c.sn, c.value, c.variance
+        if n == 0 or not math.isfinite(var):
+            return Estimate(r, math.nan, math.nan, n, conf=conf, clusters=c.clusters)
+        half = t_quantile(conf, c.clusters - 1) * math.sqrt(max(var, 0.0))
+        return Estimate(r, r - half, r + half, n, conf=conf, clusters=c.clusters)
+
+
+class ClusterOrderError(ValueError):
+    """Rows of a cluster not together, or clusters not in increasing id order."""
+
+    def __init__(self, cluster: int) -> None:
+        super().__init__(f"the rows of game {cluster} are not together in game order: the analysis reads each game's "
+                         "hands one after the other, games in increasing game_id, as tricksim writes them")
+        self.cluster = cluster
+
+
+def update_by_key(store: dict, keys, cluster, y, n=None, *, key_of=None) -> dict:
+    """``store[key].update(...)`` for the rows of each distinct key (a :class:`ClusterRatio` per key, made
+    when first seen), keeping the row order within each key; ``key_of`` maps a key to the one stored."""
+    keys = np.asarray(keys).ravel()
+    if not keys.size:
+        return store
+    cluster = np.asarray(cluster).ravel()
+    y = np.asarray(y).ravel()
+    n = None if n is None else np.asarray(n).ravel()
+    key_of = key_of or (lambda k: k)
+    if keys.dtype.kind in "iub" and int(keys.max()) - int(keys.min()) < 65536:
+        # small integer codes (the usual case): a stable radix sort on 8 or 16 bits, linear in the rows
+        low, span = int(keys.min()), int(keys.max()) - int(keys.min())
+        idx = (keys.astype(np.int64) - low).astype(np.uint8 if span < 256 else np.uint16)
+        counts = np.bincount(idx)
+        slots = np.flatnonzero(counts)
+        found = (slots + low).tolist()
+    else:
+        uniq, inv = np.unique(keys, return_inverse=True)
+        idx = inv.ravel()
+        counts = np.bincount(idx)
+        slots, found = np.arange(uniq.size), uniq.tolist()
+    if len(found) == 1:
+        store.setdefault(key_of(found[0]), ClusterRatio()).update(cluster, y, n)
+        return store
+    order = np.argsort(idx, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    for slot, key in zip(slots.tolist(), found):
+        rows = order[bounds[slot]:bounds[slot + 1]]
+        store.setdefault(key_of(key), ClusterRatio()).update(cluster[rows], y[rows], None if n is None else n[rows])
+    return store
+    order = np.argsort(idx, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    for key in uniq.tolist():
+        i = key - low if keys.dtype.kind in "iub" and idx.dtype != np.intp else int(np.searchsorted(uniq, key))
+        rows = order[bounds[i]:bounds[i + 1]]
+        store.setdefault(key_of(key), ClusterRatio()).update(cluster[rows], y[rows], None if n is None else n[rows])
+    return store
+
+
 # ----------------------------------------------------------------- formatting
 def fmt_int(n) -> str:
     """Integer with thousands separators: 6512 -> '6,512'."""
     return f"{int(n):,}"
+
+
+def _decimals(value: float, lo: float, hi: float, digits: int, extra: int = 4) -> int:
+    """The fewest decimals (``digits`` to ``digits + extra``) that tell the bounds from the value wherever they
+    differ, so that an interval never reads '-0.22 [-0.23, -0.22]'."""
+    for d in range(digits, digits + extra + 1):
+        if all(b == value or not math.isfinite(b) or round(b, d) != round(value, d) for b in (lo, hi)):
+            return d
+    return digits + extra
+
+
+def _fixed(x: float, d: int) -> str:
+    return f"{round(x, d) + 0.0:.{d}f}"  # + 0.0: no '-0.00'
 
 
 def fmt_rate(k, n, conf: float = 0.95, digits: int = 1) -> str:
@@ -334,20 +617,38 @@ def fmt_rate(k, n, conf: float = 0.95, digits: int = 1) -> str:
     if n == 0:
         return "— (n=0)"
     lo, hi = wilson_interval(k, n, conf)
-    return f"{100 * k / n:.{digits}f} % [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}] (n={fmt_int(n)})"
+    return fmt_rate_interval(k / n, lo, hi, n, digits)
+
+
+def fmt_rate_interval(rate, lo, hi, n, digits: int = 1) -> str:
+    """A rate with a given interval (all as fractions): '41.3 % [40.1, 42.5] (n=6,512)'."""
+    n = int(n)
+    if n == 0 or not math.isfinite(rate):
+        return f"— (n={fmt_int(n)})"
+    v, lo, hi = 100 * rate, 100 * lo, 100 * hi
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return f"{_fixed(v, digits)} % [—] (n={fmt_int(n)})"
+    d = _decimals(v, lo, hi, digits)
+    return f"{_fixed(v, d)} % [{_fixed(lo, d)}, {_fixed(hi, d)}] (n={fmt_int(n)})"
 
 
 def fmt_mean(mean, lo, hi, n, digits: int = 2) -> str:
-    """'52.31 [51.90, 52.72] (n=6,512)': mean, interval, sample size."""
+    """'52.31 [51.90, 52.72] (n=6,512)': mean, interval, sample size (more decimals where the interval is
+    narrower than the last one shown)."""
     n = int(n)
     if n == 0 or not math.isfinite(mean):
         return f"— (n={fmt_int(n)})"
-    def f(x: float) -> str:
-        return f"{round(x, digits) + 0.0:.{digits}f}"  # + 0.0: no '-0.00'
-
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        return f"{f(mean)} [—] (n={fmt_int(n)})"
-    return f"{f(mean)} [{f(lo)}, {f(hi)}] (n={fmt_int(n)})"
+        return f"{_fixed(mean, digits)} [—] (n={fmt_int(n)})"
+    d = _decimals(mean, lo, hi, digits)
+    return f"{_fixed(mean, d)} [{_fixed(lo, d)}, {_fixed(hi, d)}] (n={fmt_int(n)})"
+
+
+def fmt_estimate(e: Estimate, digits: int | None = None) -> str:
+    """An :class:`Estimate` as printed: a rate in % with its own interval, a mean with its interval, and n."""
+    if e.kind == "rate":
+        return fmt_rate_interval(e.value, e.lo, e.hi, e.n, 1 if digits is None else digits)
+    return fmt_mean(e.value, e.lo, e.hi, e.n, 2 if digits is None else digits)
 
 
 # --------------------------------------------------------------- sample sizes

@@ -13,42 +13,45 @@ import pyarrow.compute as pc
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from .outcomes import OUTCOME_COLUMNS, rule, team_outcomes
 from .parallel import map_run
-from .stats import Moments, fmt_int, fmt_mean, fmt_rate
+from .stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
 
-__all__ = ["summarize_run", "summary_numbers"]
+__all__ = ["summarize_run", "summary_numbers", "interval_method"]
 
 
 def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
-    """The counts and moments behind :func:`summarize_run` (for tests and other callers)."""
+    """The sums behind :func:`summarize_run` (for tests and other callers): every hand-level figure a
+    :class:`~tricksim.analysis.stats.ClusterRatio` over games (in hands mode each hand is its own game)."""
     run = open_run(run_dir)
     blind_cols = [f"blind_{s}" for s in range(4)]
     has_blind = run.has_columns("hands", blind_cols)
-    cols = OUTCOME_COLUMNS + ["score_0", "score_1"] + (blind_cols if has_blind else [])
+    cols = ["game_id"] + OUTCOME_COLUMNS + ["score_0", "score_1"] + (blind_cols if has_blind else [])
     rules = run.rules
     r = {
-        "run": run, "hands": 0, "made": [0, 0], "contracts": [0, 0],
-        "score": [Moments(), Moments()], "bags": [Moments(), Moments()],
-        "seat_hands": 0, "nil_bids": 0, "nil_ok": 0, "blind_bids": 0, "blind_ok": 0,
+        "run": run, "hands": 0, "made": [ClusterRatio(), ClusterRatio()],
+        "score": [ClusterRatio(), ClusterRatio()], "bags": [ClusterRatio(), ClusterRatio()],
+        "nil_bid": ClusterRatio(), "nil_ok": ClusterRatio(), "blind_bid": ClusterRatio(), "blind_ok": ClusterRatio(),
     }
-    for batch in run.iter_hands(cols, batch_rows):
-        a = batch_arrays(batch, cols)
-        n = batch.num_rows
-        r["hands"] += n
-        for t in (0, 1):
-            o = team_outcomes(a, t, rules)
-            r["made"][t] += int((o["made"] & o["has_contract"]).sum())
-            r["contracts"][t] += int(o["has_contract"].sum())
-            r["score"][t].update(a[f"score_{t}"])
-            r["bags"][t].update(o["bags"])
-        r["seat_hands"] += 4 * n
-        for s in range(4):
-            nil = a[f"bid_{s}"] == 0
-            blind = a[f"blind_{s}"] if has_blind else np.zeros(n, bool)
-            ok = a[f"tricks_{s}"] == 0
-            r["nil_bids"] += int((nil & ~blind).sum())
-            r["nil_ok"] += int((nil & ~blind & ok).sum())
-            r["blind_bids"] += int((nil & blind).sum())
-            r["blind_ok"] += int((nil & blind & ok).sum())
+    try:
+        for batch in run.iter_hands(cols, batch_rows):
+            a = batch_arrays(batch, cols)
+            n = batch.num_rows
+            gid = Clusters(a["game_id"])  # the batch's games, found once for every figure
+            r["hands"] += n
+            for t in (0, 1):
+                o = team_outcomes(a, t, rules)
+                r["made"][t].update(gid, o["made"] & o["has_contract"], o["has_contract"])
+                r["score"][t].update(gid, a[f"score_{t}"])
+                r["bags"][t].update(gid, o["bags"])
+            nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)])
+            blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
+            ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
+            four = np.full(n, 4, np.int64)
+            for bid_key, ok_key, sel in (("nil_bid", "nil_ok", nil & ~blind), ("blind_bid", "blind_ok", nil & blind)):
+                bids = sel.sum(axis=0)
+                r[bid_key].update(gid, bids, four)             # bids / seat-hands, four seat-hands a hand
+                r[ok_key].update(gid, (sel & ok).sum(axis=0), bids)  # successes / bids
+    except ClusterOrderError as e:
+        raise AnalysisError(f"{run.path}: {e}") from None
     if r["hands"] == 0:
         raise AnalysisError(f"{run.path}: the run has no hand rows")
     if run.is_games:
@@ -67,9 +70,19 @@ def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
     return r
 
 
-def _mean(m: Moments, digits: int = 2) -> str:
-    e = m.estimate()
-    return fmt_mean(e.value, e.lo, e.hi, e.n, digits)
+def interval_method(run) -> str:
+    """How the hand-level intervals of ``run`` are built, as the outputs state it."""
+    if run.is_games:
+        return "95 % intervals clustered by game"
+    return "95 % intervals over independent hands, a hand's four seats clustered"
+
+
+def _mean(m, digits: int = 2) -> str:
+    return fmt_estimate(m.estimate(), digits)
+
+
+def _rate(m) -> str:
+    return fmt_estimate(m.rate())
 
 
 def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
@@ -97,17 +110,14 @@ def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str 
     lines = [
         head,
         f"{'seats':<{w}}team 0 = {t0}; team 1 = {t1}",
-        f"{'size':<{w}}{size}   (95 % intervals; n = observations)",
-        f"{'contract made':<{w}}team 0 {fmt_rate(r['made'][0], r['contracts'][0])}   "
-        f"team 1 {fmt_rate(r['made'][1], r['contracts'][1])}",
+        f"{'size':<{w}}{size}   ({interval_method(run)}; n = observations)",
+        f"{'contract made':<{w}}team 0 {_rate(r['made'][0])}   team 1 {_rate(r['made'][1])}",
         f"{'hand score':<{w}}team 0 {_mean(r['score'][0])}   team 1 {_mean(r['score'][1])}",
         f"{'bags per hand':<{w}}team 0 {_mean(r['bags'][0], 3)}   team 1 {_mean(r['bags'][1], 3)}",
-        f"{'Nil':<{w}}bid {fmt_rate(r['nil_bids'], r['seat_hands'])} of seat-hands   "
-        f"made {fmt_rate(r['nil_ok'], r['nil_bids'])}",
+        f"{'Nil':<{w}}bid {_rate(r['nil_bid'])} of seat-hands   made {_rate(r['nil_ok'])}",
     ]
-    if r["blind_bids"] or rule(run.rules, "blind_nil"):
-        lines.append(f"{'Blind Nil':<{w}}bid {fmt_rate(r['blind_bids'], r['seat_hands'])} of seat-hands   "
-                     f"made {fmt_rate(r['blind_ok'], r['blind_bids'])}")
+    if r["blind_bid"].k or rule(run.rules, "blind_nil"):
+        lines.append(f"{'Blind Nil':<{w}}bid {_rate(r['blind_bid'])} of seat-hands   made {_rate(r['blind_ok'])}")
     if run.is_games:
         lines.append(f"{'team 0 wins':<{w}}{fmt_rate(r['wins0'], r['games'])}"
                      + (f"   ({fmt_int(r['ties'])} tied at the hand limit)" if r["ties"] else ""))

@@ -93,10 +93,10 @@ def format_bidding(rows: list[dict], by: str) -> str:
     """The bidding table as text: each contract's success rate and taker score by feature value."""
     label = {"points": "points"}.get(by, by)
     lines = [f"taker success by contract and {FEATURES[by]}   (95 % intervals; n = deals)",
-             f"{'contract':<14}{label:>8}   {'won':<31}taker's score"]
+             f"{'contract':<14}{label:>8}   {'won':<31} taker's score"]
     for r in rows:
         value = f"{r[by]}-{r[by] + 4.5:g}" if by == "points" else str(r[by])
-        lines.append(f"{r['contract']:<14}{value:>8}   {fmt_rate(r['won'], r['n']):<31}{_mean(r['taker_score'])}")
+        lines.append(f"{r['contract']:<14}{value:>8}   {fmt_rate(r['won'], r['n']):<31} {_mean(r['taker_score'])}")
     return "\n".join(lines)
 
 
@@ -241,12 +241,12 @@ def format_what_if(sample: dict, replays: dict, by: str | None = None) -> str:
 
     n = sample["deal_id"].size
     lines = [f"forced contracts on {fmt_int(n)} played deals, the taker as in the run   (95 % intervals; n = deals)",
-             f"{'contract':<14}{'won':<31}{'taker score':<37}vs the contract bid"]
-    lines.append(f"{'as bid':<14}{fmt_rate(sample['won'].sum(), n):<31}{_mean_of(sample['taker_score']):<37}")
+             f"{'contract':<14}{'won':<31} {'taker score':<37} vs the contract bid"]
+    lines.append(f"{'as bid':<14}{fmt_rate(sample['won'].sum(), n):<31} {_mean_of(sample['taker_score']):<37}")
     outcomes = {c: _outcome(sample, tables) for c, tables in replays.items()}
     for c, (won, score) in outcomes.items():
         d = paired_diff_ci(score, sample["taker_score"])
-        lines.append(f"{CONTRACTS[c - 1]:<14}{fmt_rate(won.sum(), n):<31}{_mean_of(score):<37}"
+        lines.append(f"{CONTRACTS[c - 1]:<14}{fmt_rate(won.sum(), n):<31} {_mean_of(score):<37} "
                      f"{fmt_mean(d.value, d.lo, d.hi, d.n, 1)}")
     if by:
         if by not in FEATURES:

@@ -6,8 +6,8 @@ first and last live here, because the middle one needs the simulator:
 1. :func:`sample_non_nil` draws ``N`` seat-hands uniformly, without
    replacement, among the seat-hands of a hands-mode run whose bid was not
    0 (numpy ``Generator`` seeded with ``seed``), and records for each its
-   hand id, seat, dealt cards and ``--by`` group (from the original
-   ``held`` hand, as :mod:`tricksim.analysis.nil` does).
+   hand id, seat, dealt cards and ``--by`` group (from the original hand,
+   as dealt by default or held after the exchange, as :mod:`tricksim.analysis.nil` does).
 2. The caller (``simulator/cli.py``) replays those hands on the same deals
    with that seat's strategy given ``force_nil=1``; hand ``i`` of a
    hands-mode run depends only on (seed, i), so the replay sees the same
@@ -33,7 +33,7 @@ import pandas as pd
 from . import nil as _nil
 from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run
 from .outcomes import rule
-from .stats import fmt_int, fmt_rate, wilson_interval
+from .stats import ClusterRatio, fmt_int, fmt_rate_interval, wilson_interval
 
 __all__ = ["WhatIfSample", "sample_non_nil", "forced_outcomes", "what_if_table", "format_what_if",
            "plot_what_if", "save_what_if_chart", "what_if_report"]
@@ -51,6 +51,7 @@ class WhatIfSample:
 
     run: Run
     by: str | None
+    hand: str
     seed: int
     requested: int
     eligible: int        # seat-hands whose bid was not Nil
@@ -83,8 +84,8 @@ def check_run(run: Run) -> None:
         raise AnalysisError(f"{run.path}: --what-if needs a run whose rules allow Nil (nil=false here)")
 
 
-def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_margin: int = 100,
-                   batch_rows: int = DEFAULT_BATCH_ROWS) -> WhatIfSample:
+def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: str = "dealt",
+                   score_margin: int = 100, batch_rows: int = DEFAULT_BATCH_ROWS) -> WhatIfSample:
     """Draw ``min(n, eligible)`` seat-hands uniformly among those whose bid was not Nil.
 
     The draw is over the run's seat-hands in file order (hand, then seat), so
@@ -94,6 +95,8 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
     check_run(run)
     if by is not None and by not in _nil.FEATURES:
         raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(_nil.FEATURES)}")
+    if hand not in _nil.HANDS:
+        raise AnalysisError(f"unknown hand {hand!r}: allowed {' | '.join(_nil.HANDS)}")
     if n < 1:
         raise AnalysisError(f"sample size must be at least 1, got {n}")
     # pass 1: count the eligible seat-hands
@@ -109,7 +112,7 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
 
     # pass 2: locate the picked ordinals and read what the replay and the grouping need
     cols = ["game_id"] + [f"dealt_{s}" for s in range(4)]
-    cols += [c for c in _nil._needed_columns(run, by, "held") if c not in cols]
+    cols += [c for c in _nil._needed_columns(run, by, hand) if c not in cols]
     names: dict[str, int] = {}  # run-level group labels (preset, strategy, run) -> code
     gid, seat, dealt, code = [], [], [], []
     off = 0
@@ -126,7 +129,7 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
         for seat_no in np.unique(s):
             m = s == seat_no
             sub = {name: v[r[m]] for name, v in a.items()}
-            codes = _nil._seat_keys(sub, run, int(seat_no), by, "held", score_margin)
+            codes = _nil._seat_keys(sub, run, int(seat_no), by, hand, score_margin)
             if isinstance(codes, str):
                 codes = names.setdefault(codes, len(names))
             part_code = np.broadcast_to(np.asarray(codes, dtype=np.int64), (int(m.sum()),))
@@ -139,10 +142,12 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, score_m
     gid, seat, dealt, code = (np.concatenate(x) for x in (gid, seat, dealt, code))
     order = np.lexsort((seat, gid))
     used = {int(c) for c in np.unique(code)}
-    return WhatIfSample(run=run, by=by, seed=int(seed), requested=int(n), eligible=eligible, seat_hands=4 * rows,
-                        game_id=gid[order], seat=seat[order], dealt=dealt[order], code=code[order],
+    shown = _nil._display_names([run], by)  # --by strategy: the seats' labels, as the Nil study names them
+    return WhatIfSample(run=run, by=by, hand=hand, seed=int(seed), requested=int(n), eligible=eligible,
+                        seat_hands=4 * rows, game_id=gid[order], seat=seat[order], dealt=dealt[order],
+                        code=code[order],
                         labels={c: _nil._group_label(by, c, score_margin) for c in used} if not names else
-                        {c: label for label, c in names.items() if c in used})
+                        {c: shown.get(label, label) for label, c in names.items() if c in used})
 
 
 def forced_outcomes(sample: WhatIfSample, replays: Mapping[int, object]) -> tuple[np.ndarray, np.ndarray]:
@@ -176,11 +181,13 @@ def forced_outcomes(sample: WhatIfSample, replays: Mapping[int, object]) -> tupl
 
 
 def what_if_table(sample: WhatIfSample, bid0, made, actual: pd.DataFrame | None = None,
-                  conf: float = 0.95) -> pd.DataFrame:
+                  conf: float = 0.95, overall: pd.DataFrame | None = None) -> pd.DataFrame:
     """Forced-Nil success rates, overall (group ``all``) and by ``sample.by``, beside the actual Nil bidders'.
 
     ``actual`` is a :func:`tricksim.analysis.nil.nil_study` table of the same run and
-    grouping (its ``Nil`` rows are used; Blind Nils are left out). Columns:
+    grouping (its ``Nil`` rows are used, with their intervals; Blind Nils are left out); ``overall`` the
+    same study without grouping, for the ``all`` row (``actual`` itself when there is no grouping; without
+    either, the Wilson interval of the summed counts). Columns:
     ``group`` (``all`` first, then the groups), ``code`` (sort key; empty for ``all``), ``sampled``, ``forced`` (replays where the seat did
     bid Nil), ``successes``, ``rate``, ``lo``, ``hi``, ``nil_bids``,
     ``nil_successes``, ``nil_rate``, ``nil_lo``, ``nil_hi``. The success
@@ -193,12 +200,16 @@ def what_if_table(sample: WhatIfSample, bid0, made, actual: pd.DataFrame | None 
     act = {}
     if actual is not None and len(actual):
         a = actual[actual["kind"] == "Nil"]
-        act = {str(g): (int(b), int(k), int(c)) for g, b, k, c in zip(a["group"], a["bids"], a["successes"], a["code"])}
+        act = {str(g): (int(b), int(k), int(c), float(lo), float(hi))
+               for g, b, k, c, lo, hi in zip(a["group"], a["bids"], a["successes"], a["code"], a["lo"], a["hi"])}
 
     def row(group, code, m):
-        b, k, _ = act.get(group, (0, 0, 0))
+        b, k, _, lo, hi = act.get(group, (0, 0, 0, np.nan, np.nan))
+        # forced successes over forced Nils, clustered by hand (seats of one deal replayed are not independent)
+        e = ClusterRatio().update(sample.game_id[m], made[m], bid0[m]).rate(conf)
         return {"group": group, "code": code, "sampled": int(m.sum()), "forced": int(bid0[m].sum()),
-                "successes": int(made[m].sum()), "nil_bids": b, "nil_successes": k}
+                "successes": int(made[m].sum()), "lo": e.lo, "hi": e.hi, "nil_bids": b, "nil_successes": k,
+                "nil_lo": lo, "nil_hi": hi}
 
     rows = []
     if sample.by is not None:
@@ -208,27 +219,40 @@ def what_if_table(sample: WhatIfSample, bid0, made, actual: pd.DataFrame | None 
             label = sample.labels[c]
             seen.add(label)
             rows.append(row(label, c, sample.code == c))
-        for label, (b, k, c) in act.items():   # groups with Nil bids but nothing sampled
+        for label, (b, k, c, _, _) in act.items():   # groups with Nil bids but nothing sampled
             if label not in seen and b:
                 rows.append(row(label, c, np.zeros(sample.size, bool)))
         rows.sort(key=lambda r: r["code"])
     all_b = sum(v[0] for v in act.values())
     all_k = sum(v[1] for v in act.values())
-    overall = row("all", None, np.ones(sample.size, bool))
-    overall.update(nil_bids=all_b, nil_successes=all_k)
-    df = pd.DataFrame([overall] + rows)
+    if overall is None and sample.by is None:
+        overall = actual
+    first = row("all", None, np.ones(sample.size, bool))
+    first.update(nil_bids=all_b, nil_successes=all_k, **_overall_actual(overall, all_b, all_k, conf))
+    df = pd.DataFrame([first] + rows)
     df["code"] = df["code"].astype("Int64")   # <NA> on the overall row
     with np.errstate(divide="ignore", invalid="ignore"):
         df["rate"] = np.where(df["forced"] > 0, df["successes"] / df["forced"].clip(lower=1), np.nan)
         df["nil_rate"] = np.where(df["nil_bids"] > 0, df["nil_successes"] / df["nil_bids"].clip(lower=1), np.nan)
-    df["lo"], df["hi"] = wilson_interval(df["successes"].to_numpy(), df["forced"].to_numpy(), conf)
-    df["nil_lo"], df["nil_hi"] = wilson_interval(df["nil_successes"].to_numpy(), df["nil_bids"].to_numpy(), conf)
     df = df[["group", "code", "sampled", "forced", "successes", "rate", "lo", "hi",
              "nil_bids", "nil_successes", "nil_rate", "nil_lo", "nil_hi"]]
-    df.attrs.update(by=sample.by, run=str(sample.run.path), conf=conf, seed=sample.seed, requested=sample.requested,
+    df.attrs.update(by=sample.by, hand=sample.hand, run=str(sample.run.path), conf=conf, seed=sample.seed,
+                    requested=sample.requested, actual_method=(actual.attrs.get("method") if actual is not None
+                                                               else None),
                     sampled=sample.size, eligible=sample.eligible, seat_hands=sample.seat_hands,
                     not_forced=int(sample.size - bid0.sum()))
     return df
+
+
+def _overall_actual(overall: pd.DataFrame | None, bids: int, successes: int, conf: float) -> dict:
+    """The interval of the actual Nil bidders' overall success: the ungrouped study's (clustered), else the
+    Wilson interval of the counts."""
+    if overall is not None and len(overall):
+        r = overall[overall["kind"] == "Nil"]
+        if len(r) == 1 and int(r["bids"].iloc[0]) == bids:
+            return {"nil_lo": float(r["lo"].iloc[0]), "nil_hi": float(r["hi"].iloc[0])}
+    lo, hi = wilson_interval(successes, bids, conf)
+    return {"nil_lo": lo, "nil_hi": hi}
 
 
 def format_what_if(df: pd.DataFrame) -> str:
@@ -238,7 +262,7 @@ def format_what_if(df: pd.DataFrame) -> str:
     pct = int(round(conf * 100))
     lines = [
         f"What-if Nil: seat-hands that did not bid Nil, replayed on the same deal with the seat forced to Nil "
-        f"({pct} % Wilson intervals)",
+        f"({pct} % Wilson intervals clustered by hand)",
         f"sampled {fmt_int(at['sampled'])} of {fmt_int(at['eligible'])} eligible seat-hands (bid not Nil; "
         f"{fmt_int(at['seat_hands'])} seat-hands in the run), uniformly without replacement, seed {at['seed']}",
         "success = the forced Nil bidder took no trick in the replay; partner and opponents play their own "
@@ -247,19 +271,21 @@ def format_what_if(df: pd.DataFrame) -> str:
     if at.get("not_forced"):
         lines.append(f"{fmt_int(at['not_forced'])} sampled seat-hands could not bid Nil in the replay and are left out")
     by = at.get("by")
+    if by in _nil._HAND_FEATURES:
+        lines.append(f"groups by the hand {_nil.HAND_TEXT[at.get('hand', 'dealt')]}")
     labels = ["all"] + (["  " + str(g) for g in df["group"][1:]] if by is not None else [])
     gw = max(len("group"), *(len(g) for g in labels))
     lines.append(f"{'group':<{gw}}  {'forced Nil success':<34} actual Nil bidders' success")
     for i, (label, r) in enumerate(zip(labels, df.itertuples())):
         if i == 1:
             lines.append(f"by {by.replace('_', ' ')}:")
-        lines.append(f"{label:<{gw}}  {fmt_rate(r.successes, r.forced, conf):<34} "
-                     f"{fmt_rate(r.nil_successes, r.nil_bids, conf)}")
+        forced = fmt_rate_interval(r.rate, r.lo, r.hi, r.forced)
+        lines.append(f"{label:<{gw}}  {forced:<34} {fmt_rate_interval(r.nil_rate, r.nil_lo, r.nil_hi, r.nil_bids)}")
     return "\n".join(lines)
 
 
 def plot_what_if(ax, df: pd.DataFrame, *, title: str | None = None) -> pd.DataFrame:
-    """Bars of forced-Nil vs actual Nil success per group, with Wilson error bars, onto ``ax``.
+    """Bars of forced-Nil vs actual Nil success per group, with their (clustered Wilson) error bars, onto ``ax``.
 
     Draws the group rows (the ``all`` row when there is no grouping).
     Returns the rows drawn with bar positions ``x_forced`` and ``x_actual``.
@@ -278,15 +304,19 @@ def plot_what_if(ax, df: pd.DataFrame, *, title: str | None = None) -> pd.DataFr
         ax.bar(xs[m], sub[rate] * 100, width=w * 0.95, yerr=yerr, capsize=3,
                label=f"{label} (n={fmt_int(sub[col_n].sum())})")
         for xi, yi, ni in zip(xs[m], sub[hi] * 100, sub[col_n]):
-            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 2),
+            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 3), rotation=90,
                         ha="center", va="bottom", fontsize=7)
     ax.set_xticks(x)
     ax.set_xticklabels([str(g) for g in d["group"]])
-    ax.set_xlabel(by.replace("_", " ") if by else "")
-    ax.set_ylabel("Nil success rate (%), 95 % Wilson interval")
-    ax.set_ylim(0, 108)
+    xlabel = by.replace("_", " ") if by else ""
+    if by in _nil._HAND_FEATURES:
+        xlabel += f" (hand {'as dealt' if df.attrs.get('hand', 'dealt') == 'dealt' else 'held after the exchange'})"
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Nil success rate (%), 95 % Wilson\nclustered by hand")
+    ax.set_ylim(0, 130)
+    ax.set_yticks(range(0, 101, 20))
     ax.set_title(title or ("What-if Nil: forced vs actual Nil success" + (f" by {by.replace('_', ' ')}" if by else "")))
-    ax.legend(loc="best", fontsize=8)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize=8, frameon=False)
     return d
 
 
@@ -313,8 +343,9 @@ def what_if_report(sample: WhatIfSample, replays: Mapping[int, object], *, save=
                    score_margin: int = 100, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
     """Text of ``tricksim nil RUN --what-if N``: outcomes, table vs the run's own Nil bidders, files written."""
     bid0, made = forced_outcomes(sample, replays)
-    actual = _nil.nil_study(sample.run, sample.by, score_margin=score_margin, batch_rows=batch_rows)
-    df = what_if_table(sample, bid0, made, actual)
+    actual = _nil.nil_study(sample.run, sample.by, hand=sample.hand, score_margin=score_margin, batch_rows=batch_rows)
+    overall = _nil.nil_study(sample.run, batch_rows=batch_rows) if sample.by is not None else actual
+    df = what_if_table(sample, bid0, made, actual, overall=overall)
     lines = [format_what_if(df)]
     if save:
         lines.append(f"table written to {_nil.save_table(df, save)}")

@@ -93,7 +93,8 @@ class RunConfig:
         return {
             "version": __version__, "game": self.game, "mode": self.mode, "count": self.count, "seed": self.seed,
             "preset": self.preset, "rules": self.rules.to_dict(), "seats": [s.spec for s in self.seats],
-            "seat_labels": [s.short_spec for s in self.seats],  # only the non-default parameters
+            # for display only (a resume may change them): the user's alias, else only the non-default parameters
+            "seat_labels": [getattr(s, "label", None) or s.short_spec for s in self.seats],
             "hand_limit": self.hand_limit, "record_plays": self.record_plays, "shard_size": self.shard,
             "n_shards": self.n_shards,
         }

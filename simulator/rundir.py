@@ -183,6 +183,15 @@ def shard_problem(out: Path, record: dict, *, checksum: bool) -> str | None:
     return None
 
 
+DISPLAY_KEYS = ("seat_labels",)  # plan keys that only name things: a resume may change them
+
+
+def same_data(a: dict, b: dict) -> bool:
+    """The two plans give the same data (they may differ in :data:`DISPLAY_KEYS`)."""
+    return ({k: v for k, v in a.items() if k not in DISPLAY_KEYS} ==
+            {k: v for k, v in b.items() if k not in DISPLAY_KEYS})
+
+
 class RunDir:
     """One run's output directory, opened for writing (fresh, overwrite or resume)."""
 
@@ -216,8 +225,9 @@ class RunDir:
             old = manifest.get("plan", {})
             if self.upgrade is not None and isinstance(old, dict):
                 old = self.upgrade(old)
-            if old != self.plan:
-                diff = sorted(k for k in set(self.plan) | set(old) if self.plan.get(k) != old.get(k))
+            if not same_data(old, self.plan):
+                diff = sorted(k for k in set(self.plan) | set(old) if self.plan.get(k) != old.get(k)
+                              and k not in DISPLAY_KEYS)
                 raise RunDirError(
                     f"--resume: {self.path} was started with different options ({', '.join(diff)}); "
                     "rerun with the original options or use --overwrite")

@@ -6,12 +6,17 @@ Parameters travel to the kernel as a float vector, so sweeping them never
 recompiles anything.
 
 Spec strings, as used on the command line: ``NAME`` or
-``NAME:param=value,param=value`` (e.g. ``heuristic:bag_mode=avoid``).
+``NAME:param=value,param=value`` (e.g. ``heuristic:bag_mode=avoid``), optionally
+behind a label of the user's: ``LABEL=SPEC`` (e.g.
+``cautious=heuristic:bag_mode=avoid,nil_threshold=0.3``), the short name tables
+and charts then show. A spec never holds ``=`` before its ``:``, so the two
+forms cannot be confused.
 """
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,10 +91,16 @@ class Strategy:
 
 @dataclass(frozen=True)
 class SeatStrategy:
-    """A strategy with its parameter values, as one seat plays it."""
+    """A strategy with its parameter values, as one seat plays it; ``alias``: the user's short name for it."""
 
     strategy: Strategy
     values: dict = field(default_factory=dict)
+    alias: str | None = None
+
+    @property
+    def label(self) -> str:
+        """What tables and charts call this seat: the user's alias, else :attr:`short_spec`."""
+        return self.alias or self.short_spec
 
     @property
     def params(self) -> np.ndarray:
@@ -112,7 +123,7 @@ class SeatStrategy:
         # functions themselves); any other strategy is pickled whole
         s = self.strategy
         if _REGISTRY.get((s.game, s.name)) is s:
-            return _registered_seat, (s.game, s.name, dict(self.values))
+            return _registered_seat, (s.game, s.name, dict(self.values), self.alias)
         return object.__reduce_ex__(self, protocol)
 
     @property
@@ -126,8 +137,8 @@ class SeatStrategy:
 _REGISTRY: dict[tuple[str, str], Strategy] = {}
 
 
-def _registered_seat(game: str, name: str, values: dict) -> "SeatStrategy":
-    return SeatStrategy(get(name, game), values)
+def _registered_seat(game: str, name: str, values: dict, alias: str | None = None) -> "SeatStrategy":
+    return SeatStrategy(get(name, game), values, alias)
 
 
 def register(strategy: Strategy) -> Strategy:
@@ -184,9 +195,41 @@ def get(name: str, game: str = "spades") -> Strategy:
     return strategies[name]
 
 
+ALIAS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+SPEC_FORMS = ("NAME[:param=value,...] or LABEL=NAME[:param=value,...] with LABEL made of letters, digits and _ "
+              "(e.g. cautious=heuristic:bag_mode=avoid)")
+
+
+def split_alias(text: str) -> tuple[str | None, str]:
+    """``'LABEL=SPEC'`` -> (LABEL, SPEC); a plain spec -> (None, spec). A spec never holds ``=`` before its
+    ``:`` (its parameters come after the colon), so an ``=`` before any ``:`` marks a label."""
+    t = text.strip()
+    eq, colon = t.find("="), t.find(":")
+    if eq < 0 or 0 <= colon < eq:
+        return None, t
+    alias, spec = t[:eq].strip(), t[eq + 1:].strip()
+    if not ALIAS.fullmatch(alias) or not spec or split_alias(spec)[0] is not None:
+        raise StrategyError(f"bad strategy {text!r}: write {SPEC_FORMS}")
+    return alias, spec
+
+
+def _names(game: str) -> set[str]:
+    """The strategy names of ``game``, without importing their modules (a module per strategy)."""
+    names = {name for (g, name) in _REGISTRY if g == game}
+    try:
+        package = importlib.import_module(_package(game))
+    except ModuleNotFoundError:
+        return names
+    return names | {m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")}
+
+
 def parse_spec(spec: str, game: str = "spades") -> SeatStrategy:
-    """``NAME[:param=value,...]`` -> SeatStrategy of ``game``; raises StrategyError."""
-    name, _, rest = spec.strip().partition(":")
+    """``[LABEL=]NAME[:param=value,...]`` -> SeatStrategy of ``game``; raises StrategyError."""
+    alias, text = split_alias(spec)
+    if alias is not None and alias in _names(game):
+        raise StrategyError(f"bad strategy label {alias!r} in {spec!r}: it is the name of a {game} strategy; "
+                            f"write {SPEC_FORMS}")
+    name, _, rest = text.partition(":")
     strategy = get(name.strip(), game)
     values = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
@@ -195,4 +238,14 @@ def parse_spec(spec: str, game: str = "spades") -> SeatStrategy:
         k, _, v = item.partition("=")
         k = k.strip()
         values[k] = strategy.params[strategy.index(k)].parse(v)
-    return SeatStrategy(strategy, values)
+    return SeatStrategy(strategy, values, alias)
+
+
+def check_labels(seats) -> None:
+    """One label, one strategy: two different seat strategies under one label would be confused in every
+    table (StrategyError naming the label)."""
+    seen: dict[str, str] = {}
+    for s in seats:
+        if seen.setdefault(s.label, s.spec) != s.spec:
+            raise StrategyError(f"the label {s.label!r} is given to two different strategies: give each its own "
+                                "LABEL=")

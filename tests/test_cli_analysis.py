@@ -52,8 +52,21 @@ def games_run(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def classic_run(tmp_path_factory):
+    """Classic rules (Blind Nil with a 3-card exchange) and the heuristic, which bids Blind Nil; team 0 labelled."""
+    out = tmp_path_factory.mktemp("cli") / "classic"
+    ok("simulate", "spades", "--preset", "classic", "--games", 60, "--seed", 2,
+       "--team", "0=cautious=heuristic:bag_mode=avoid", "--out", out, "--quiet")
+    return out
+
+
 def hands(run):
     return pq.read_table(run / "hands").to_pandas()
+
+
+def spade_counts(df, column):
+    return np.stack([[(int(h) & SPADES).bit_count() for h in df[f"{column}_{s}"]] for s in range(4)], axis=1)
 
 
 def test_summary_of_both_modes(hands_run, games_run):
@@ -71,7 +84,7 @@ def test_nil_by_spades_table_matches_a_direct_count(hands_run, tmp_path):
     df = hands(hands_run)
     seat_hands, bids, made = {}, {}, {}
     for s in range(4):
-        n_sp = np.array([bin(int(h) & SPADES).count("1") for h in df[f"held_{s}"]])
+        n_sp = np.array([bin(int(h) & SPADES).count("1") for h in df[f"dealt_{s}"]])
         nil = df[f"bid_{s}"].to_numpy() == 0
         for k in np.unique(n_sp):
             m = n_sp == k
@@ -130,7 +143,10 @@ def test_report_of_two_runs(hands_run, games_run, tmp_path):
 def test_compare_gives_a_win_rate_with_an_interval_and_n(tmp_path):
     out = tmp_path / "cmp"
     text = ok("compare", "simple", "random", "--games", 30, "--out", out)
-    m = re.search(r"simple win rate \(paired\)\s+([\d.]+) % \[([\d.]+), ([\d.]+)\] \(n=30\)", text)
+    assert text.splitlines()[0] == ("preset cardems (the default: choose one with --preset); rules as the preset; "
+                                    "seed 0; 30 games per match, each played twice with the seats swapped")
+    assert "Duplicate match: A = simple, B = random  (30 deal pairs = 60 games; 95 % intervals over deal pairs" in text
+    m = re.search(r"A win rate \(paired\)\s+([\d.]+) % \[([\d.]+), ([\d.]+)\] \(n=30\)", text)
     assert m, text
     assert 0 <= float(m[2]) <= float(m[1]) <= float(m[3]) <= 100
     manifest = json.loads((out / "match0-ab" / "manifest.json").read_text())
@@ -143,3 +159,84 @@ def test_bad_inputs_are_one_line_with_exit_2(hands_run, tmp_path):
     one_line_error(invoke("nil", tmp_path / "empty"), "manifest.json is missing")
     one_line_error(invoke("summary", tmp_path / "empty"), "not a tricksim run")
     one_line_error(invoke("report", tmp_path / "empty", "--out", tmp_path / "r"), "not a tricksim run")
+
+
+def test_nil_features_default_to_the_hand_as_dealt(classic_run, tmp_path):
+    """Every bid is made on the dealt hand; under classic the Blind Nil exchange changes the held one."""
+    df = hands(classic_run)
+    dealt, held = spade_counts(df, "dealt"), spade_counts(df, "held")
+    bid = np.stack([df[f"bid_{s}"] for s in range(4)], axis=1)
+    blind = np.stack([df[f"blind_{s}"] for s in range(4)], axis=1)
+    assert (blind & (dealt != held)).any()  # the run has exchanges that move spades: the choice matters
+    for args, counts, words in (((), dealt, "hand as dealt"), (("--hand", "held"), held, "held after")):
+        csv = tmp_path / f"{'-'.join(args) or 'default'}.csv"
+        text = ok("nil", classic_run, "--by", "spades", "--save", csv, *args)
+        assert words in text.splitlines()[1] and "clustered by game" in text.splitlines()[0]
+        table = pd.read_csv(csv).set_index(["kind", "code"])
+        for kind, sel in (("Nil", (bid == 0) & ~blind), ("Blind Nil", (bid == 0) & blind)):
+            for k in np.unique(counts):
+                r = table.loc[(kind, k)]
+                assert (r["seat_hands"], r["bids"]) == ((counts == k).sum(), (sel & (counts == k)).sum()), (kind, k)
+    one_line_error(invoke("nil", classic_run, "--hand", "both"), "unknown --hand 'both'", "dealt | held")
+
+
+def test_labels_reach_every_output(classic_run, tmp_path):
+    manifest = json.loads((classic_run / "manifest.json").read_text())
+    assert manifest["seat_labels"] == ["cautious", "heuristic"] * 2 and manifest["seats"][0].startswith("heuristic:")
+    assert "team 0 = cautious; team 1 = heuristic" in ok("summary", classic_run)
+    text = ok("nil", classic_run, "--by", "strategy")
+    assert {line[10:].split()[0] for line in text.splitlines()[2:]} == {"cautious", "heuristic"}
+    out = tmp_path / "rep"
+    ok("report", classic_run, "--out", out)
+    page = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", (out / "report.html").read_text(encoding="utf-8"))
+    cells = re.findall(r"<t[dh]>(.*?)</t[dh]>", page, re.DOTALL)
+    assert max(len(c) for c in cells) <= 100 and "team 0 = cautious; team 1 = heuristic" in cells
+    assert max(len(line) for line in page.splitlines() if "<td" in line or "<th" in line) <= 120
+
+
+def test_compare_states_preset_rules_seed_and_labels(tmp_path):
+    text = ok("compare", "a=simple", "b=random:nil_prob=0.1", "--games", 20, "--preset", "zone", "--rule",
+              "target=300", "--seed", 5, "--out", tmp_path / "cmp")
+    lines = text.splitlines()
+    assert lines[0] == ("preset zone; rules target=300 on top of it; seed 5; 20 games per match, each played twice "
+                        "with the seats swapped")
+    assert lines[1:3] == ["a = simple", "b = random:nil_prob=0.1"]
+    assert "Duplicate match: A = a, B = b  (20 deal pairs" in text
+    assert json.loads((tmp_path / "cmp" / "match0-ab" / "manifest.json").read_text())["seat_labels"] == ["a", "b"] * 2
+    one_line_error(invoke("compare", "simple", "x=simple", "x=random", "--games", 5, "--out", tmp_path / "c2"),
+                   "called 'x'", "give each a label of its own")
+
+
+def test_bad_labels_are_one_line_naming_the_form(tmp_path):
+    for spec, words in (("my label=heuristic", "LABEL=NAME[:param=value,...]"),
+                        ("random=heuristic", "it is the name of a spades strategy")):
+        one_line_error(invoke("simulate", "spades", "--hands", 10, "--strategy", spec, "--out", tmp_path / "x"), words)
+    one_line_error(invoke("simulate", "spades", "--hands", 10, "--seat", "0=x=simple", "--seat", "1=x=random",
+                          "--out", tmp_path / "y"), "the label 'x' is given to two different strategies")
+    one_line_error(invoke("compare", "simple", "a b=random", "--games", 5, "--out", tmp_path / "z"),
+                   "LABEL=NAME[:param=value,...]")
+
+
+def test_a_resume_may_rename_the_labels(tmp_path):
+    out = tmp_path / "r"
+    ok("simulate", "spades", "--hands", 300, "--strategy", "x=simple", "--shard-size", 100, "--out", out, "--quiet")
+    ok("simulate", "spades", "--hands", 300, "--strategy", "y=simple", "--shard-size", 100, "--out", out, "--quiet",
+       "--resume")
+    assert json.loads((out / "manifest.json").read_text())["seat_labels"] == ["y"] * 4
+    r = invoke("simulate", "spades", "--hands", 300, "--strategy", "y=random", "--shard-size", 100, "--out", out,
+               "--quiet", "--resume")
+    one_line_error(r, "different options (seats)")
+
+
+def test_a_label_travels_with_its_strategy():
+    """To a Dask worker and back: the label stays, and a spec with '=' only after its ':' has none."""
+    import pickle
+
+    from tricksim.strategies.registry import parse_spec, split_alias
+
+    s = parse_spec("mine=simple:nil=0")
+    back = pickle.loads(pickle.dumps(s))
+    assert (back.label, back.spec, back.strategy) == ("mine", s.spec, s.strategy)
+    assert split_alias("heuristic:bag_mode=avoid") == (None, "heuristic:bag_mode=avoid")
+    assert split_alias(" a_1 = heuristic:bag_mode=avoid") == ("a_1", "heuristic:bag_mode=avoid")
+    assert parse_spec("simple:nil=0").label == "simple:nil=0"

@@ -98,6 +98,9 @@ def test_compare_runs_duplicate_rotations(tmp_path, capsys):
               str(tmp_path / "cmp")])
     assert e.value.code == 0
     out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("preset cardavia (the default: choose one with --preset); rules as the preset; seed 0; 300 deals, "
+                      "each played by the field alone and with the other strategy in each seat")
+    out = out[1:]
     assert out[0].startswith("random in a field of random:chelem_prob=0: ") and "(n = 300 deals" in out[0]
     assert sorted(p.name for p in (tmp_path / "cmp").iterdir()) == sorted(
         [f"{t}-field" for t in ("ab", "ba")] + [f"{t}-seat{r}" for t in ("ab", "ba") for r in range(4)])

@@ -78,7 +78,7 @@ def cli():
 # ------------------------------------------------------------------ simulate
 def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
     from tricksim.simulator.family import family
-    from tricksim.strategies.registry import parse_spec
+    from tricksim.strategies.registry import check_labels, parse_spec
 
     fam = family(game)
     if team and not fam.partnerships:
@@ -95,7 +95,9 @@ def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], tea
         if not sep or not s.strip().isdigit() or int(s) >= fam.seats:
             raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N from 0 to {fam.seats - 1}")
         specs[int(s)] = spec
-    return tuple(parse_spec(s, game) for s in specs)
+    seats = tuple(parse_spec(s, game) for s in specs)
+    check_labels(seats)
+    return seats
 
 
 def default_strategy(game: str = "spades") -> str:
@@ -118,10 +120,12 @@ def default_strategy(game: str = "spades") -> str:
 @click.option("--deals", type=click.IntRange(1), help="Tarot: simulate N deals (void deals count).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
-@click.option("--strategy", metavar="SPEC", help="Strategy for all seats: NAME[:param=value,...].")
-@click.option("--seat", multiple=True, metavar="N=SPEC", help="Strategy for seat N (repeatable).")
+@click.option("--strategy", metavar="SPEC", help="Strategy for all seats: NAME[:param=value,...], or LABEL=NAME[:...] "
+              "to call it LABEL in every table and chart (e.g. cautious=heuristic:bag_mode=avoid).")
+@click.option("--seat", multiple=True, metavar="N=SPEC", help="Strategy for seat N (repeatable; SPEC as for "
+              "--strategy, e.g. 0=bold=heuristic:bag_mode=take).")
 @click.option("--team", multiple=True, metavar="T=SPEC",
-              help="Spades: strategy for team T: 0 = seats 0,2; 1 = seats 1,3.")
+              help="Spades: strategy for team T: 0 = seats 0,2; 1 = seats 1,3 (SPEC as for --strategy).")
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
               help="Games mode: hands after which a game ends with end='limit'.")
 @click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
@@ -231,9 +235,12 @@ RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=Tr
 
 @cli.command()
 @RUNS
-@click.option("--by", "by", metavar="FEATURE", help="Break down by a hand feature at the time of the bid: "
-              "spades | high_spade | honours | shortest | longest | void | seat | position | score | preset | "
-              "strategy | run.")
+@click.option("--by", "by", metavar="FEATURE", help="Break down by a feature of the hand the bid was made on "
+              "(spades | high_spade | honours | shortest | longest | void; see --hand), or by seat | position | "
+              "score | preset | strategy | run.")
+@click.option("--hand", default="dealt", show_default=True, metavar="dealt|held",
+              help="Hand features of the hand as dealt (what every bid is made on, before any Blind Nil exchange) "
+              "or as held after the exchange.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Write the table (.csv or .parquet).")
 @click.option("--chart", type=click.Path(dir_okay=False), help="Write a chart (.png, .svg or .pdf).")
 @click.option("--what-if", "what_if", type=click.IntRange(1), metavar="N",
@@ -241,21 +248,25 @@ RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=Tr
               "the seat's strategy needs a force_nil parameter) and report how often the Nil would have made.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
 @engine_options("the files read and counted")
-def nil(runs, by, save, chart, what_if, seed, engine, scheduler):
-    """Nil and Blind Nil success rates with 95 % Wilson intervals.
+def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
+    """Nil and Blind Nil bid and success rates, each with its n and a 95 % Wilson interval clustered by game
+    (by hand in a hands-mode run).
 
     \b
     Examples:
       tricksim nil data/zone --by spades --chart nil.png
+      tricksim nil data/classic --by spades --hand held
       tricksim nil data/hands --what-if 2000 --by spades
     """
     from tricksim.analysis.io import AnalysisError
-    from tricksim.analysis.nil import FEATURES, nil_report
+    from tricksim.analysis.nil import FEATURES, HANDS, nil_report
     from tricksim.jobs import JobError
     from tricksim.jobs.whatif import nil_what_if
 
     if by is not None and by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
+    if hand not in HANDS:
+        raise InputError(f"unknown --hand {hand!r}: allowed {' | '.join(HANDS)}")
     if what_if is None and seed is not None:
         raise InputError("--seed applies only with --what-if N")
     _check_engine(engine, scheduler)
@@ -265,9 +276,10 @@ def nil(runs, by, save, chart, what_if, seed, engine, scheduler):
         if what_if is not None:
             if len(runs) != 1:
                 raise InputError(f"--what-if takes one run directory, got {len(runs)}")
-            click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, save=save, chart=chart))
+            click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, hand=hand, save=save, chart=chart))
         else:
-            click.echo(nil_report(list(runs), by=by, save=save, chart=chart, engine=engine, scheduler=scheduler))
+            click.echo(nil_report(list(runs), by=by, hand=hand, save=save, chart=chart, engine=engine,
+                                  scheduler=scheduler))
     except (AnalysisError, JobError) as e:
         _fail_from(e)
     except OSError as e:
@@ -304,8 +316,8 @@ def report(runs, out, title, engine, scheduler):
               "(each is played twice, seats swapped).")
 @click.option("--deals", type=click.IntRange(1), default=2000, show_default=True, help="Tarot: deals per rotation "
               "(each is played in five runs: the field alone, then A in each seat).")
-@click.option("--preset", help="Rule set [default: cardems for spades, cardavia for tarot].")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE")
+@click.option("--preset", help="Rule set [default: cardems for spades, cardavia for tarot; the output says which].")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
@@ -316,12 +328,15 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
     """Duplicate matches between strategies on the same deals.
 
     \b
-    Spades: two specs play one match to the target with seats swapped (a paired 95 % interval and
-    sample-size guidance); three or more, a round robin with standings and a heat-map chart.
+    Spades: two specs play one match to the target with seats swapped (a paired 95 % interval over deal
+    pairs and sample-size guidance); three or more, a round robin with standings (intervals over the
+    deals the matches share) and a heat-map chart.
     Tarot: two specs, duplicate rotations: each deal played by a field of B and with A in each seat
     in turn (and the other way round); the gain per deal over the field's strategy in the same seat.
+    A spec is NAME[:param=value,...]; LABEL=SPEC gives it a short name for the output.
+    The output starts with the preset, the rules that differ from it, the seed and the games played.
     Examples:
-      tricksim compare heuristic:bag_mode=avoid heuristic:bag_mode=take --games 5000
+      tricksim compare cautious=heuristic:bag_mode=avoid,nil_threshold=0.3 bold=heuristic:bag_mode=take --games 5000
       tricksim compare heuristic random --game tarot --deals 5000
     """
     from tricksim.jobs import JobError
@@ -333,12 +348,12 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
 
             if len(specs) != 2:
                 raise InputError(f"tarot compare takes two strategy specs, got {len(specs)}")
-            rotations(*specs, deals=deals, preset=preset or "cardavia", rules=rules, seed=seed, out=out,
+            rotations(*specs, deals=deals, preset=preset, rules=rules, seed=seed, out=out,
                       threads=threads, engine=engine, scheduler=scheduler, echo=click.echo)
             return
         from tricksim.jobs.compare import duplicate_matches
 
-        duplicate_matches(list(specs), games=games, preset=preset or "cardems", rules=rules, seed=seed,
+        duplicate_matches(list(specs), games=games, preset=preset, rules=rules, seed=seed,
                           hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
                           echo=click.echo)
     except JobError as e:
@@ -385,6 +400,49 @@ def bidding(runs, by, what_if, seed):
 
 
 # --------------------------------------------------------------- rules, strategies
+@cli.command()
+@click.argument("grid", metavar="GRID")
+@click.option("--vs", "vs", required=True, metavar="SPEC", help="The baseline strategy every value plays against.")
+@click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
+              help="Deals a value (each played twice, seats swapped; the same deals for every value).")
+@click.option("--preset", help="Rule set [default: cardems; the output says which].")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Override one rule flag (repeatable).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True)
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--confirm", type=click.IntRange(0), metavar="N", help="Deals of the confirmation match of the best "
+              "value on fresh deals (seed + 1); 0 skips it  [default: --games].")
+@click.option("--metric", type=click.Choice(["win", "margin"]), default="win", show_default=True,
+              help="What 'best' means: the paired win rate or the mean final margin.")
+@click.option("--out", type=click.Path(file_okay=False), help="Where the runs, sweep.csv and sweep.png go "
+              "[default: data/sweep/<name>-<params>-<preset>-seed<seed>].")
+@click.option("--threads", type=click.IntRange(1))
+@engine_options("the match runs simulated and read")
+def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out, threads, engine, scheduler):
+    """Tune a Spades strategy parameter: each value of GRID in a duplicate match against --vs.
+
+    GRID is a strategy with one or two swept parameters: param=LO..HI:STEP (both ends included) or
+    param=A|B|C; other parameters as param=value. Prints each value's paired win rate and margin with
+    95 % and simultaneous (Bonferroni) intervals, the best value (its simultaneous interval holds although
+    it was picked), a confirmation match on fresh deals, and the sample size to play when the differences
+    are within the noise.
+
+    \b
+    Examples:
+      tricksim sweep heuristic:nil_threshold=0.2..0.8:0.1 --vs heuristic --games 2000
+      tricksim sweep 'heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1' --vs heuristic --preset zone
+    """
+    from tricksim.jobs import JobError
+    from tricksim.jobs.sweep import sweep as run_sweep
+
+    _check_engine(engine, scheduler)
+    try:
+        run_sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
+                  confirm=confirm, metric=metric, out=out, threads=threads, engine=engine, scheduler=scheduler,
+                  echo=click.echo)
+    except JobError as e:
+        _fail_from(e)
+
+
 @cli.command(name="rules")
 @click.argument("game", metavar="GAME", callback=_game)
 @click.option("--preset", help="Show one preset only.")

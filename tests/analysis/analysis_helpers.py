@@ -10,9 +10,11 @@ not a model of real play.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -156,3 +158,46 @@ def fake_games(n_games: int, seed: int = 0, rules: dict | None = None, target: i
                 break
     return ({k: np.array(v) for k, v in H.items()},
             {k: (np.array(v) if k != "end" else v) for k, v in G.items()})
+
+
+# ------------------------------------------------------------------ reference figures, computed another way
+Z95 = 1.959963984540054
+
+
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval, written out from its formula (k may be fractional: k = p·n_eff)."""
+    if n == 0:
+        return math.nan, math.nan
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (0.0 if k <= 0 else max(0.0, centre - half)), (1.0 if k >= n else min(1.0, centre + half))
+
+
+def clustered(cluster, y, n=None, kind: str = "rate", conf: float = 0.95) -> dict:
+    """Reference for a rate or mean over clustered observations, by pandas groupby (per-cluster sums), the
+    ratio-estimator variance G/(G-1)·Σ(y_g − r n_g)²/(Σn)² and: for a mean, r ± t(G−1)·SE; for a rate, the
+    Wilson interval at n/deff (deff floored at 1; n_eff = clusters holding observations when r is 0 or 1;
+    plain Wilson when no cluster holds two observations)."""
+    from tricksim.analysis.stats import t_quantile  # checked against printed t tables in test_analysis_stats
+
+    df = pd.DataFrame({"g": np.asarray(cluster), "y": np.asarray(y, dtype=np.int64),
+                       "n": np.ones(len(y), np.int64) if n is None else np.asarray(n, dtype=np.int64)})
+    per = df.groupby("g")[["y", "n"]].sum()
+    G, Y, N = len(per), int(per["y"].sum()), int(per["n"].sum())
+    r = Y / N
+    var = G / (G - 1) * float(((per["y"] - r * per["n"]) ** 2).sum()) / N ** 2 if G > 1 else math.nan
+    out = {"value": r, "n": N, "k": Y, "clusters": G, "var": var}
+    if kind == "mean":
+        half = t_quantile(conf, G - 1) * math.sqrt(var)
+        out.update(lo=r - half, hi=r + half)
+        return out
+    if per["n"].max() <= 1:
+        n_eff = N
+    elif 0 < r < 1 and G > 1:
+        n_eff = N / max(1.0, var / (r * (1 - r) / N))
+    else:
+        n_eff = int((per["n"] > 0).sum())
+    out["n_eff"] = n_eff
+    out["lo"], out["hi"] = wilson(r * n_eff, n_eff)
+    return out

@@ -132,3 +132,41 @@ def test_one_sided_match_has_a_nonzero_interval():
     assert r.none == n and r.n_pairs_needed == 2
     # unpaired, p = 0 vs 0.5: (z_a * 0.5)² / 0.25 = z_a² = 3.84 -> 4 games
     assert r.n_games_needed_unpaired == 4
+
+
+def _match(scores):
+    """A duplicate match whose pair scores (A's view) are ``scores`` (each 0, ½ or 1), on deals 0, 1, 2, ..."""
+    n = len(scores)
+    w1 = [0 if s >= 0.5 else 1 for s in scores]                  # run 1: A (team 0) wins unless the pair scores 0
+    w2 = [1 if s == 1 else 0 for s in scores]                    # run 2: A (team 1) wins only for a pair score of 1
+    ids = list(range(n))
+    return duplicate_match(games(ids, w1, [0] * n, [0] * n, [5] * n), games(ids, w2, [0] * n, [0] * n, [5] * n))
+
+
+def test_round_robin_standings_are_clustered_by_deal():
+    # every match plays deals 0-4 (one seed): x's pair scores against y and z on the same deals
+    #   vs y: 1, ½, 1, ½, 1      vs z: 1, 1, ½, ½, ½
+    # per-deal means over the opponents: 1, ¾, ¾, ½, ¾ -> mean 0.75; squared deviations 1/16 + 1/16 = 0.125,
+    # sd = sqrt(0.125 / 4) = 0.176777, t(0.975, 4) = 2.776445 (tables): half = 2.776445 · 0.176777 / √5 = 0.219497
+    # (taking the two matches as independent gave √(2 · 0.340039²) / 2 = 0.240442)
+    res = {("x", "y"): _match([1, 0.5, 1, 0.5, 1]), ("x", "z"): _match([1, 1, 0.5, 0.5, 0.5]),
+           ("y", "z"): _match([0.5, 0, 1, 0.5, 0.5])}
+    assert list(res[("x", "y")].pair_scores) == [1, 0.5, 1, 0.5, 1]
+    x = standings(res).set_index("strategy").loc["x"]
+    assert x["mean win rate"] == pytest.approx(0.75) and x["deals"] == 5 and x["pairs"] == 10
+    assert (x["lo"], x["hi"]) == pytest.approx((0.75 - 0.219497, 0.75 + 0.219497), abs=1e-6)
+    assert x["text"] == "75.0 % [53.1, 96.9] (n=5)"
+
+
+def test_labels_never_run_into_their_values():
+    long = "heuristic:bag_mode=avoid,nil_threshold=0.3"
+    r = _match([1, 0.5, 1, 0.5, 1])
+    r.a, r.b = long, "bold"
+    text = format_duplicate(r)
+    assert text.splitlines()[0].startswith(f"Duplicate match: A = {long}, B = bold  (5 deal pairs = 10 games; 95 %")
+    import re
+
+    for line in text.splitlines()[1:]:
+        m = re.fullmatch(r"(\S.*?\S)\s{2,}(\S.*)", line)  # a label, two spaces at least, its value
+        assert m, line
+        assert "(n=" in m[2] or " / " in m[2] or "pairs" in m[2], line

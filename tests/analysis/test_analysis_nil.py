@@ -72,13 +72,13 @@ def test_by_seat_strategy_spades(nil_run):
     assert set(df["group"]) == {"a", "b"}
     a = row(df, "Nil", "a")
     assert (a.bids, a.successes, a.seat_hands) == (10, 7, 40)
-    df = nil_study(nil_run, by="spades")
+    df = nil_study(nil_run, by="spades", hand="held")
     two, four = row(df, "Nil", "2"), row(df, "Nil", "4")
     assert (two.bids, two.successes, four.bids, four.successes) == (5, 5, 5, 2)
     assert row(df, "Nil", "0").seat_hands == 80 - 10  # every other seat-hand holds no spade
-    df = nil_study(nil_run, by="spades", hand="dealt")
-    assert row(df, "Nil", "4").bids == 10
-    df = nil_study(nil_run, by="high_spade")
+    df = nil_study(nil_run, by="spades")  # the default: the hand as dealt, which every bid is made on
+    assert df.attrs["hand"] == "dealt" and row(df, "Nil", "4").bids == 10 and "2" not in set(df["group"])
+    df = nil_study(nil_run, by="high_spade", hand="held")
     assert row(df, "Nil", "3").bids == 5 and row(df, "Nil", "A").bids == 5 and row(df, "Nil", "none").bids == 0
     df = nil_study(nil_run, by="score")
     assert set(df["group"]) == {"close"}
@@ -118,7 +118,7 @@ def test_multiple_runs_group_by_preset_and_run(nil_run, games_run):
 
 
 def test_save_and_chart(nil_run, tmp_path):
-    df = nil_study(nil_run, by="spades")
+    df = nil_study(nil_run, by="spades", hand="held")
     csv = save_table(df, tmp_path / "out" / "nil.csv")
     back = pd.read_csv(csv)
     assert back["bids"].sum() == 14 and list(back.columns) == list(df.columns)
@@ -138,6 +138,94 @@ def test_save_and_chart(nil_run, tmp_path):
 
 def test_no_nil_bids(tmp_path):
     p = write_run(tmp_path / "r", hands_columns(4))
-    df = nil_study(p)
+    df = nil_study(p)  # the rules allow Nil: its row is shown, with 0 bids
+    assert list(df["kind"]) == ["Nil"] and (df["bids"].iloc[0], df["seat_hands"].iloc[0]) == (0, 16)
+    q = write_run(tmp_path / "q", hands_columns(4), manifest={"rules": {"nil": False, "blind_nil": False}})
+    df = nil_study(q)
     assert len(df) == 0
     assert "no Nil bids in 16 seat-hands" in format_nil_table(df)
+
+
+def test_the_output_says_which_hand_and_how_the_intervals_are_made(nil_run, games_run, tmp_path):
+    from matplotlib.figure import Figure
+
+    dealt = format_nil_table(nil_study(nil_run, by="spades"))
+    held = format_nil_table(nil_study(nil_run, by="spades", hand="held"))
+    assert "hand as dealt (before any Blind Nil exchange" in dealt and "held after the Blind Nil exchange" in held
+    assert "clustered by hand" in dealt.splitlines()[0]                        # a hands-mode run
+    assert "clustered by game" in format_nil_table(nil_study(games_run)).splitlines()[0]
+    assert "as dealt" not in format_nil_table(nil_study(nil_run, by="seat"))  # not a hand feature: not said
+    for hand, words in (("dealt", "as dealt"), ("held", "held after the exchange")):
+        ax = Figure().add_subplot()
+        plot_nil(ax, nil_study(nil_run, by="spades", hand=hand))
+        assert words in ax.get_xlabel() and words in ax.get_title()
+        assert "clustered by hand" in ax.get_ylabel()
+    with pytest.raises(AnalysisError, match="allowed dealt | held"):
+        nil_study(nil_run, by="spades", hand="both")
+
+
+def test_group_intervals_are_clustered_by_game(games_run):
+    """Each group's bid rate (over seat-hands) and success rate (over bids): intervals from per-game sums."""
+    import pyarrow.parquet as pq
+    from analysis_helpers import clustered
+
+    from tricksim.analysis.features import spade_count
+
+    h = pq.read_table(games_run / "hands").to_pandas()
+    g = np.repeat(h["game_id"].to_numpy(), 4)
+    bid = np.stack([h[f"bid_{s}"] for s in range(4)], axis=1).ravel()
+    blind = np.stack([h[f"blind_{s}"] for s in range(4)], axis=1).ravel()
+    made = np.stack([h[f"tricks_{s}"] == 0 for s in range(4)], axis=1).ravel()
+    spades = spade_count(np.stack([h[f"dealt_{s}"] for s in range(4)], axis=1).ravel())
+    df = nil_study(games_run, by="spades", batch_rows=37)
+    checked = 0
+    for r in df.itertuples():
+        kind = (bid == 0) & (blind == (r.kind == "Blind Nil"))
+        m = spades == r.code
+        ref = clustered(g[m], kind[m])
+        assert (r.bids, r.seat_hands, r.games) == (ref["k"], ref["n"], ref["clusters"])
+        assert (r.bid_lo, r.bid_hi) == pytest.approx((ref["lo"], ref["hi"]), rel=1e-9)
+        if r.bids:
+            ok = clustered(g[m & kind], made[m & kind])
+            assert r.successes == ok["k"] and (r.lo, r.hi) == pytest.approx((ok["lo"], ok["hi"]), rel=1e-9)
+            checked += 1
+    assert checked >= 4
+
+
+def test_strategy_groups_are_named_by_the_seat_labels(tmp_path):
+    long = "heuristic:" + ",".join(f"p{i}={i}" for i in range(30))
+    p = write_run(tmp_path / "r", nil_columns(), manifest={
+        "seats": [long, "random:nil_prob=0", long, "random:nil_prob=0"],
+        "seat_labels": ["cautious", "random", "cautious", "random"]})
+    df = nil_study(p, by="strategy")
+    assert set(df["group"]) == {"cautious", "random"} and row(df, "Nil", "cautious").bids == 10
+    assert max(len(line) for line in format_nil_table(df).splitlines()) < 100
+
+
+def test_n_labels_on_the_chart_never_overlap(tmp_path):
+    """Many groups, two kinds, rates near 100 %: each bar's n label apart from the others and inside the axes."""
+    from matplotlib.figure import Figure
+
+    rows = []
+    for kind in ("Nil", "Blind Nil"):
+        for code in range(16):
+            bids = 1000 + 37 * code if kind == "Nil" else 5 + code
+            rows.append({"kind": kind, "group": str(code), "code": code, "seat_hands": 20_000, "bids": bids,
+                         "bid_rate": 0.1, "bid_lo": 0.09, "bid_hi": 0.11, "successes": bids,
+                         "rate": 1.0, "lo": 0.7, "hi": 1.0, "games": 300})
+    df = pd.DataFrame(rows)
+    df.attrs.update(by="high_spade", hand="dealt", method="95 % Wilson intervals clustered by game")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = Figure(figsize=(max(6.0, 0.6 * 16 + 2), 4.5), layout="constrained")  # as save_nil_chart sizes it
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    plot_nil(ax, df)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in ax.texts if t.get_text().startswith("n=")]
+    assert len(boxes) == 32
+    for i, a in enumerate(boxes):
+        assert ax.get_window_extent(renderer).contains(a.x0, a.y1) and ax.bbox.contains(a.x1, a.y0)
+        for b in boxes[i + 1:]:
+            assert not a.overlaps(b), (a, b)

@@ -1,6 +1,6 @@
 import numpy as np
 import pytest
-from analysis_helpers import fake_games, write_run
+from analysis_helpers import fake_games, hands_columns, write_run
 
 from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.report import IntHist, build_report, collect, key_table, plot_hist, plot_win_prob
@@ -71,19 +71,23 @@ def test_build_report_files_and_content(runs):
     assert html.count("data:image/png;base64,") == len(expected)
     assert "<table" in html and "contract made, team 0" in html and "Win probability" not in html[:200]
     assert "(n=" in html and "team 0 lead after hand" in html
-    assert "carry: cardems" in html and "reset: zone" in html  # caption with rule set and strategies
-    assert "bag_overflow=reset" in html
+    assert "<td>zone</td>" in html  # the preset and the flags that differ from it (none)
+    assert "intervals clustered by game" in html and "Hands-mode runs: every hand is dealt and played on its own" in html
     md = res.markdown.read_text(encoding="utf-8")
     assert "| metric | carry | reset | hands |" in md
     assert "![Distribution of hand scores per team](hand_scores.png)" in md
+    assert "intervals clustered by game" in md
     key = res.tables["key"].set_index("metric")
     assert key.loc["hands", "hands"] == "150" and key.loc["games", "hands"] == "—"
     assert key.loc["contract made, team 0", "carry"].endswith(")") and "[" in key.loc["team 0 wins", "reset"]
     assert "bag penalties per hand, team 0" in key.index
+    assert key.loc["hand-level intervals", "carry"] == "clustered by game"
+    assert key.loc["hand-level intervals", "hands"] == "hands independent; Nil: by hand"
     # every interval cell names its n
     for col in ("carry", "reset", "hands"):
-        for v in key[col]:
-            assert v in ("—",) or "(n=" in v or v.replace(",", "").isdigit(), v
+        for metric, v in key[col].items():
+            if metric != "hand-level intervals":
+                assert v in ("—",) or "(n=" in v or v.replace(",", "").isdigit(), v
 
 
 def test_key_table_single_hands_run(runs):
@@ -108,3 +112,108 @@ def test_report_invalid_run(tmp_path):
     with pytest.raises(AnalysisError, match="manifest.json is missing"):
         (tmp_path / "empty").mkdir()
         build_report([tmp_path / "empty"], tmp_path / "out")
+
+
+def _pct_text(ref: dict) -> str:
+    return f"{100 * ref['value']:.1f} % [{100 * ref['lo']:.1f}, {100 * ref['hi']:.1f}] (n={ref['n']:,})"
+
+
+def test_hand_level_rows_are_clustered_by_game(runs):
+    """Key results over a games run: each hand-level interval from the per-game sums (pandas groupby here)."""
+    from analysis_helpers import clustered
+
+    from tricksim.analysis.outcomes import team_outcomes
+
+    path, h, _ = runs["carry"]
+    key = key_table([collect(path, batch_rows=7)]).set_index("metric")["carry"]
+    o = team_outcomes({k: np.asarray(v) for k, v in h.items()}, 0, {"bag_overflow": "carry"})
+    contract = o["has_contract"]
+    assert key["contract made, team 0"] == _pct_text(clustered(h["game_id"][contract], o["made"][contract]))
+    ref = clustered(h["game_id"], h["score_1"], kind="mean")
+    assert key["hand score, team 1"] == f"{ref['value']:.2f} [{ref['lo']:.2f}, {ref['hi']:.2f}] (n={ref['n']:,})"
+    seat_g = np.repeat(h["game_id"], 4)
+    blind = np.stack([h[f"blind_{s}"] for s in range(4)], axis=1).ravel()
+    nil = (np.stack([h[f"bid_{s}"] for s in range(4)], axis=1).ravel() == 0) & blind
+    assert key["Blind Nil bid rate (per seat-hand)"] == _pct_text(clustered(seat_g, nil))
+
+
+def test_win_rate_by_lead_is_clustered_by_game_in_equal_bins(runs):
+    from analysis_helpers import clustered
+
+    from tricksim.analysis.report import lead_bin, lead_bin_label, win_prob_table
+
+    path, h, g = runs["carry"]
+    st = collect(path, batch_rows=11)
+    winner = dict(zip(g["game_id"], g["winner"]))
+    hands = dict(zip(g["game_id"], g["hands"]))
+    w = np.array([winner[i] for i in h["game_id"]])
+    keep = (w >= 0) & (h["hand_no"] != np.array([hands[i] for i in h["game_id"]]) - 1)  # not the deciding hand
+    lead = (h["total_0"] - h["total_1"])[keep]
+    table = win_prob_table([st]).set_index("team 0 lead after hand (points)")["carry"]
+    curve = st.win_curve()
+    checked = 0
+    for b in np.unique(lead_bin(lead)):
+        m = lead_bin(lead) == b
+        ref = clustered(h["game_id"][keep][m], (w[keep] == 0)[m])
+        games = ref["clusters"]
+        want = _pct_text(ref)[:-1] + f"; {games} game{'s' if games != 1 else ''})"
+        assert table[lead_bin_label(int(b))] == want
+        row = curve[curve["bin"] == b].iloc[0]
+        assert (row["lo"], row["hi"]) == pytest.approx((ref["lo"], ref["hi"]))
+        checked += ref["n"] > ref["clusters"]
+    assert checked >= 3  # bins where some game gave several hands: the clustering mattered
+
+
+def test_lead_bins_have_equal_widths_and_say_their_range():
+    from tricksim.analysis.report import LEAD_BIN, N_LEAD, lead_bin, lead_bin_label, lead_bin_range
+
+    leads = np.arange(-700, 701)
+    bins = lead_bin(leads)
+    inner = [b for b in range(1, N_LEAD - 1)]
+    for b in inner:  # every inner bin holds LEAD_BIN consecutive leads, its label names the first and last
+        members = leads[bins == b]
+        assert members.size == LEAD_BIN and lead_bin_label(b) == f"{members[0]} to {members[-1]}"
+        assert lead_bin_range(b) == (members[0], members[-1])
+    # rounding used to put 51 leads (-25..25) in the middle bin and 49 in its neighbours (26..74)
+    assert lead_bin(np.array([-25, -1, 0, 25, 49, 50, 74, 75]) ).tolist() == [10, 10, 11, 11, 11, 12, 12, 12]
+    assert lead_bin_label(0) == "≤ -501" and lead_bin_label(N_LEAD - 1) == "≥ 500"
+    assert (leads[bins == 0] <= -501).all() and (leads[bins == N_LEAD - 1] >= 500).all()
+
+
+def test_histograms_of_the_variants_share_their_bin_edges(runs, tmp_path):
+    # a variant whose hand scores span 30 points beside one whose scores span hundreds: one set of bins
+    c = hands_columns(60, score_0=np.arange(60, dtype=np.int16) % 31, score_1=np.arange(60, dtype=np.int16) % 17)
+    narrow = write_run(tmp_path / "narrow", c, mode="hands")
+    res = build_report([runs["carry"][0], narrow, runs["reset"][0]], tmp_path / "out")
+    for chart in ("hand_scores", "final_totals", "bags_per_game"):
+        edges = [e for panel in res.drawn[chart].values() for e, _ in panel.values()]
+        assert len(edges) >= 4 and all(np.array_equal(e, edges[0]) for e in edges), chart
+        assert len(set(np.diff(edges[0]))) == 1
+    assert sum(counts.sum() for _, counts in res.drawn["hand_scores"]["narrow"].values()) == 120
+
+
+def test_the_page_holds_short_cells_and_each_caption_once(runs, tmp_path):
+    import re
+
+    long = "heuristic:" + ",".join(f"param_{i}={i / 7:.4f}" for i in range(22))  # 350 characters
+    h, g = fake_games(6, seed=9, target=150)
+    labelled = write_run(tmp_path / "labelled", h, g, manifest={"seats": [long] * 4, "seat_labels": ["cautious"] * 4})
+    old = write_run(tmp_path / "old", h, g, manifest={"seats": [long, "random", long, "random"],  # no seat_labels
+                                                      "rules": {"target": 300}})
+    res = build_report([labelled, old, runs["hands"][0]], tmp_path / "out")
+    for name, table in res.tables.items():
+        for cell in [*table.columns, *table.astype(str).to_numpy().ravel()]:
+            assert len(str(cell)) <= 100, (name, cell)
+    page = res.html.read_text(encoding="utf-8")
+    text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page)
+    cells = re.findall(r"<t[dh]>(.*?)</t[dh]>", text, re.DOTALL)
+    assert cells and max(len(c) for c in cells) <= 100
+    assert "all seats cautious" in text and "team 0 = heuristic; team 1 = random" in text
+    assert "<td>cardems + target=300</td>" in text
+    assert long in text  # the full spec stays on the page, once per run, outside the tables
+    # each chart's caption is drawn under it in the image; the page repeats neither it nor the title
+    assert text.count("<figcaption>") == len(res.charts)
+    for caption in ("labelled: cardems", "old: cardems", "hands: cardems"):
+        assert caption not in text
+    for title in ("Distribution of hand scores per team", "Game length in hands"):
+        assert text.count(title) == 1  # the img alt text only

@@ -24,10 +24,10 @@ def test_known_hands_mode_summary(tmp_path):
     p = write_run(tmp_path / "r", c, mode="hands")
     r = summary_numbers(p)
     # (in hand 2 team 0's contract is seat 0's 3 alone: 4 tricks, made)
-    assert r["hands"] == 4 and r["made"] == [3, 4] and r["contracts"] == [4, 4]
+    assert r["hands"] == 4 and [m.k for m in r["made"]] == [3, 4] and [m.n for m in r["made"]] == [4, 4]
     # hand 2: seat 0 bids 3 takes 4 -> made; bags = 1 overtrick + 3 Nil tricks = 4
     assert r["bags"][0].mean == (1 + 1 + 4 + 0) / 4
-    assert (r["nil_bids"], r["nil_ok"], r["blind_bids"]) == (1, 0, 0)
+    assert (r["nil_bid"].k, r["nil_ok"].k, r["blind_bid"].k) == (1, 0, 0)
     text = summarize_run(p)
     assert "4 hands" in text and "games" not in text.split("\n")[2]
     # Wilson 3/4: center = (0.75 + z²/8)/(1 + z²/4) = 0.627527, half = 0.326885 -> [30.1, 95.4]
@@ -35,6 +35,7 @@ def test_known_hands_mode_summary(tmp_path):
     assert "team 1 100.0 % [51.0, 100.0] (n=4)" in text
     assert "hand score      team 0 30.75 [" in text
     assert "Blind Nil" not in text
+    assert "95 % intervals over independent hands" in text.splitlines()[2]
     for line in text.splitlines()[3:]:
         assert "n=" in line and "[" in line, line
 
@@ -48,6 +49,54 @@ def test_games_mode_summary(games_run):
         assert "(n=" in line and "[" in line, line
     ends = next(line for line in text.splitlines() if line.startswith("game ends"))
     assert "(n=30)" in ends  # each way a game ended: its share of the 30 games with its interval
+
+
+def test_games_mode_intervals_are_clustered_by_game(games_run):
+    """Every hand-level figure of a games-mode run: its interval from the per-game sums (pandas groupby here)."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+    from analysis_helpers import clustered
+
+    h = pq.read_table(games_run / "hands").to_pandas()
+    text = summarize_run(games_run)
+    assert "95 % intervals clustered by game" in text.splitlines()[2]
+    lines = {line[:16].strip(): line[16:] for line in text.splitlines()}
+
+    def shown(ref, kind="rate", digits=None):
+        if kind == "rate":
+            d = digits or 1
+            return f"{100 * ref['value']:.{d}f} % [{100 * ref['lo']:.{d}f}, {100 * ref['hi']:.{d}f}] (n={ref['n']:,})"
+        d = digits or 2
+        return f"{ref['value']:.{d}f} [{ref['lo']:.{d}f}, {ref['hi']:.{d}f}] (n={ref['n']:,})"
+
+    for t in (0, 1):
+        ref = clustered(h["game_id"], h[f"score_{t}"], kind="mean")
+        assert f"team {t} " + shown(ref, "mean") in lines["hand score"]
+    seat_rows = pd.DataFrame({"g": np.repeat(h["game_id"].to_numpy(), 4),
+                              "bid": np.stack([h[f"bid_{s}"] for s in range(4)], axis=1).ravel(),
+                              "blind": np.stack([h[f"blind_{s}"] for s in range(4)], axis=1).ravel(),
+                              "tricks": np.stack([h[f"tricks_{s}"] for s in range(4)], axis=1).ravel()})
+    nil = (seat_rows["bid"] == 0) & ~seat_rows["blind"]
+    assert "bid " + shown(clustered(seat_rows["g"], nil)) in lines["Nil"]
+    made = seat_rows[nil]
+    assert "made " + shown(clustered(made["g"], made["tricks"] == 0)) in lines["Nil"]
+
+
+def test_blind_nil_row_is_shown_alike_by_summary_and_nil(tmp_path):
+    """Blind Nil allowed but never bid: summary prints its row; so does the Nil study (it used to drop it)."""
+    from tricksim.analysis.nil import format_nil_table, nil_study
+
+    p = write_run(tmp_path / "r", hands_columns(8), mode="hands",
+                  manifest={"preset": "classic", "rules": {"blind_nil": True, "bag_overflow": "carry"}})
+    # 0 of 32 seat-hands in 8 hands of 4: n_eff = the 8 hands, upper bound z²/(8 + z²) = 3.8415 / 11.8415 = 32.4 %
+    assert "Blind Nil       bid 0.0 % [0.0, 32.4] (n=32) of seat-hands   made — (n=0)" in summarize_run(p)
+    df = nil_study(p)
+    blind = df[df["kind"] == "Blind Nil"]
+    assert len(blind) == 1 and (blind["bids"].iloc[0], blind["seat_hands"].iloc[0]) == (0, 32)
+    assert "Blind Nil  all    0.0 % [0.0, 32.4] (n=32)" in format_nil_table(df)
+    # rules without Blind Nil and no Blind Nil bid: neither shows it
+    q = write_run(tmp_path / "q", hands_columns(8), mode="hands", manifest={"rules": {"blind_nil": False}})
+    assert "Blind Nil" not in summarize_run(q) and "Blind Nil" not in set(nil_study(q)["kind"])
 
 
 def test_summary_imports_no_heavy_modules(games_run):

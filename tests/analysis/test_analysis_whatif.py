@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from analysis_helpers import fake_games, hands_columns, write_run
+from analysis_helpers import clustered, fake_games, hands_columns, write_run
 
 from tricksim.analysis.features import spade_count
 from tricksim.analysis.io import AnalysisError
@@ -94,12 +94,15 @@ def test_sample_is_uniform_over_eligible_seat_hands(run):
     assert (np.abs(counts - expect) < 4 * sd).all(), (counts, expect)
 
 
-def test_groups_come_from_the_original_held_hand(run):
-    smp = sample_non_nil(run, 100, seed=2, by="spades")
+def test_groups_come_from_the_original_hand_as_dealt_or_held(run):
     df = original(run)
-    held = df[[f"held_{s}" for s in range(4)]].to_numpy()[smp.game_id, smp.seat]
-    assert (smp.code == spade_count(held)).all()
-    assert smp.code.min() >= 0 and smp.labels[int(smp.code[0])] == str(int(smp.code[0]))
+    for hand in ("dealt", "held"):
+        smp = sample_non_nil(run, 100, seed=2, by="spades", **({} if hand == "dealt" else {"hand": hand}))
+        cards = df[[f"{hand}_{s}" for s in range(4)]].to_numpy()[smp.game_id, smp.seat]
+        assert smp.hand == hand and (smp.code == spade_count(cards)).all()
+        assert smp.code.min() >= 0 and smp.labels[int(smp.code[0])] == str(int(smp.code[0]))
+    assert "groups by the hand held after the Blind Nil exchange" in format_what_if(
+        what_if_table(smp, np.ones(100, bool), np.zeros(100, bool)))
     by_seat = sample_non_nil(run, 100, seed=2, by="seat")
     assert (by_seat.code == by_seat.seat).all() and by_seat.labels[1] == "seat 1"
 
@@ -134,8 +137,10 @@ def test_outcomes_table_and_comparison(run):
     top = df.iloc[0]
     assert top.group == "all" and pd.isna(top.code)
     assert (top.sampled, top.forced, top.successes) == (60, 60, int(made.sum()))
-    lo, hi = wilson_interval(int(made.sum()), 60)
-    assert top.rate == pytest.approx(made.mean()) and (top.lo, top.hi) == pytest.approx((lo, hi))
+    # several sampled seats can share a hand (one deal, replayed once per seat): clustered by hand
+    ref = clustered(smp.game_id, made)
+    assert top.rate == pytest.approx(made.mean()) and (top.lo, top.hi) == pytest.approx((ref["lo"], ref["hi"]))
+    assert ref["clusters"] < 60 and (top.lo, top.hi) != pytest.approx(wilson_interval(int(made.sum()), 60))
     assert (top.nil_bids, top.nil_successes) == (10, 7) and top.nil_rate == pytest.approx(0.7)
     groups = df.iloc[1:]
     assert list(groups["code"]) == sorted(groups["code"])
@@ -182,3 +187,13 @@ def test_report_writes_table_and_chart(run, tmp_path):
     assert list(csv["group"]) == ["all"] + [f"seat {s}" for s in smp.seats()]
     assert csv["sampled"].iloc[0] == 50 == csv["sampled"].iloc[1:].sum()
     assert (tmp_path / "w.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_strategy_groups_are_the_labels_the_nil_study_uses(tmp_path):
+    long = "simple:" + ",".join(f"p{i}={i}" for i in range(25))
+    p = write_run(tmp_path / "r", columns(), mode="hands",
+                  manifest={"seats": [long, "random", long, "random"], "seat_labels": ["mine", "rnd", "mine", "rnd"]})
+    smp = sample_non_nil(p, 40, seed=1, by="strategy")
+    df = what_if_table(smp, np.ones(40, bool), np.zeros(40, bool), nil_study(p, "strategy"))
+    assert set(df["group"]) == {"all", "mine", "rnd"}
+    assert df.set_index("group").loc["mine", "nil_bids"] == 10  # seat 0's own Nils, joined by label

@@ -8,33 +8,73 @@ from typing import Callable
 from tricksim.jobs import JobError, run_kept
 
 
-def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), seed: int = 0, hand_limit: int = 1000,
-                      out=None, threads: int | None = None, engine: str = "local", scheduler: str | None = None,
-                      echo: Callable[[str], None] = print) -> dict:
-    """Every pair of ``specs`` plays a duplicate match (two runs: A-B-A-B and B-A-B-A on the same deals) kept
-    under ``out``; returns {(a, b): analysis.compare result}. With three or more specs, also the round robin's
-    standings (printed) and chart (``out/round_robin.png``). ``engine="dask"``: the runs are simulated and
-    read on one Dask cluster (``scheduler``'s, or a local one)."""
+def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: int, count: int, unit: str,
+                 seats: list) -> list[str]:
+    """What every comparison prints first: the preset (and whether it was chosen or the default), the rules
+    that differ from it, the seed, how many games or deals, and what each label stands for."""
+    from tricksim.simulator.family import family
+
+    base = family(game).presets[preset].to_dict()
+    diff = {k: v for k, v in rule_set.to_dict().items() if base.get(k) != v}
+    lines = [f"preset {preset}" + ("" if preset_given else " (the default: choose one with --preset)")
+             + "; rules " + (", ".join(f"{k}={v}" for k, v in diff.items()) + " on top of it" if diff
+                             else "as the preset")
+             + f"; seed {seed}; {count:,} {unit}"]
+    for s in seats:
+        if s.label != s.short_spec:
+            lines.append(f"{s.label} = {s.short_spec}")
+    return lines
+
+
+def _labels(specs, game: str = "spades"):
+    """The seat strategies of ``specs`` ([LABEL=]SPEC each) and their labels, which must differ."""
+    from tricksim.strategies.registry import parse_spec
+
+    seats = [parse_spec(s, game) for s in specs]
+    labels = [s.label for s in seats]
+    for x in labels:
+        if labels.count(x) > 1:
+            raise JobError(f"two of the strategies compared are called {x!r}: give each a label of its own, "
+                           f"e.g. a={x} b={x}")
+    return seats, labels
+
+
+def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(), seed: int = 0,
+                      hand_limit: int = 1000, out=None, threads: int | None = None, engine: str = "local",
+                      scheduler: str | None = None, echo: Callable[[str], None] = print) -> dict:
+    """Every pair of ``specs`` ([LABEL=]SPEC each) plays a duplicate match (two runs: A-B-A-B and B-A-B-A on
+    the same deals) kept under ``out``; returns {(label a, label b): analysis.compare result}. With three or
+    more specs, also the round robin's standings (printed) and chart (``out/round_robin.png``). ``preset``
+    defaults to ``cardems``, and the output says so. ``engine="dask"``: the runs are simulated and read on one
+    Dask cluster (``scheduler``'s, or a local one)."""
     from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
-    from tricksim.strategies.registry import StrategyError, parse_spec
+    from tricksim.strategies.registry import StrategyError
 
     if len(specs) < 2:
         raise JobError("compare needs at least two strategy specs, e.g. heuristic random")
+    preset_given = preset is not None
+    preset = preset or DEFAULT_PRESET
     try:
         rule_set = build_rules(preset, rules)
-        seats = {s: parse_spec(s) for s in specs}
+        seat_list, labels = _labels(specs)
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
+    seats = dict(zip(labels, seat_list))
+    for line in match_header(game="spades", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
+                             count=games, unit="games per match, each played twice with the seats swapped",
+                             seats=seat_list):
+        echo(line)
+    echo("")
     base = Path(out or f"data/compare/{preset}-seed{seed}")
     results = {}
     try:
         with Engine(engine, scheduler) as cluster:
-            for i, (a, b) in enumerate(itertools.combinations(specs, 2)):
+            for i, (a, b) in enumerate(itertools.combinations(labels, 2)):
                 dirs = []
                 for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
                     d = base / f"match{i}-{tag}"
@@ -42,8 +82,8 @@ def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), s
                                     mode="games", count=games, hand_limit=hand_limit)
                     run_kept(cfg, d, threads, engine=engine, scheduler=cluster.scheduler_address)
                     dirs.append(d)
-                results[(a, b)] = duplicate_match_runs(*dirs, a=a, b=b, engine=cluster)
-                echo(format_duplicate(results[(a, b)]))
+                results[(a, b)] = res = duplicate_match_runs(*dirs, a=a, b=b, engine=cluster)
+                echo(format_duplicate(res))
                 echo("")
     except AnalysisError as e:
         raise JobError(str(e)) from None
@@ -54,12 +94,17 @@ def duplicate_matches(specs, *, games: int, preset: str = "cardems", rules=(), s
         import matplotlib.pyplot as plt
 
         table = standings(results)[["strategy", "opponents", "text"]]
-        echo("Standings (mean paired win rate over opponents, 95 % interval, n = deal pairs)")
+        echo("Standings: mean paired win rate over the opponents; the matches share their deals (one seed), so the "
+             "95 % interval is over deals, each deal's pair scores averaged over the opponents (n = deals)")
         echo(table.rename(columns={"text": "win rate"}).to_string(index=False))
         fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
         plot_round_robin(ax, results)
         fig.tight_layout()
         with atomic_output(base / "round_robin.png") as tmp:
             fig.savefig(tmp, dpi=120)
+        plt.close(fig)
         echo(f"wrote {base / 'round_robin.png'}")
     return results
+
+
+DEFAULT_PRESET = "cardems"

@@ -42,26 +42,35 @@ def _scores(run):
     return run.read_hands(["deal_id"] + [f"score_{s}" for s in range(4)])
 
 
-def rotations(a: str, b: str, *, deals: int, preset: str = "cardavia", rules=(), seed: int = 0, out=None,
+def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=(), seed: int = 0, out=None,
               threads: int | None = None, engine: str = "local", scheduler: str | None = None,
               echo: Callable[[str], None] = print) -> dict:
     """Duplicate rotations: the same ``deals`` played by a field of ``b`` and with ``a`` in each seat in turn
     (and the other way round); returns {"a_in_b": (Estimate, gains), "b_in_a": ...} of the mean score gain
-    per deal and seat over the field's own strategy in the same seat (analysis.tarot.rotation_gain).
+    per deal and seat over the field's own strategy in the same seat (analysis.tarot.rotation_gain). ``a`` and
+    ``b`` may carry labels (LABEL=SPEC); ``preset`` defaults to ``cardavia``, and the output says so.
     ``engine="dask"``: the runs are simulated and read on one Dask cluster."""
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
     from tricksim.analysis.tarot import rotation_gain
+    from tricksim.jobs.compare import _labels, match_header
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.tarot.rules import build_rules
     from tricksim.simulator.rules import RulesError
-    from tricksim.strategies.registry import StrategyError, parse_spec
+    from tricksim.strategies.registry import StrategyError
 
+    preset_given = preset is not None
+    preset = preset or "cardavia"
     try:
         rule_set = build_rules(preset, rules)
-        seat = {x: parse_spec(x, game="tarot") for x in (a, b)}
+        seat_list, (a, b) = _labels([a, b], "tarot")
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
+    seat = dict(zip((a, b), seat_list))
+    for line in match_header(game="tarot", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
+                             count=deals, unit="deals, each played by the field alone and with the other strategy "
+                             "in each seat", seats=seat_list):
+        echo(line)
     base = Path(out or f"data/compare/tarot-{preset}-seed{seed}")
     results = {}
     with Engine(engine, scheduler) as cluster:

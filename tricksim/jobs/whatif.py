@@ -4,7 +4,7 @@ from __future__ import annotations
 from tricksim.jobs import JobError
 
 
-def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, save=None, chart=None) -> str:
+def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt", save=None, chart=None) -> str:
     """Sample ``n`` non-Nil seat-hands of a hands-mode run (analysis), replay them forced to Nil (engine),
     and report how often the Nil would have made (analysis)."""
     from tricksim.analysis.io import open_run
@@ -32,7 +32,7 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, save=None, chart=Non
             raise JobError(f"strategy {s.strategy.name!r} has no force_nil parameter, so --what-if cannot force it "
                            f"to Nil (strategies with one: {' | '.join(able) or 'none'})")
         forced.append(SeatStrategy(s.strategy, {**s.values, "force_nil": 1.0}))
-    sample = sample_non_nil(run, n, seed=seed, by=by)
+    sample = sample_non_nil(run, n, seed=seed, by=by, hand=hand)
     replays = {}
     try:
         for s in sample.seats():

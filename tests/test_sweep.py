@@ -1,0 +1,86 @@
+"""Parameter sweeps (issue #19): the grid syntax, the statistics of picking the best of k values, and a small
+sweep end to end."""
+import math
+from statistics import NormalDist
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from tricksim.analysis.compare import duplicate_match
+from tricksim.analysis.sweep import SweepPoint, best_index, family_level, needed_pairs
+from tricksim.cli import cli
+from tricksim.jobs import JobError
+from tricksim.jobs.sweep import parse_grid
+
+
+def test_a_range_is_counted_in_decimals_with_both_ends():
+    name, fixed, axes = parse_grid("heuristic:nil_threshold=0.2..0.8:0.1")
+    assert name == "heuristic" and fixed == {}
+    assert axes == [("nil_threshold", ["0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8"])]
+
+
+def test_two_axes_a_list_and_a_fixed_parameter():
+    _, fixed, axes = parse_grid("heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1,nil_threshold=4")
+    assert fixed == {"nil_threshold": "4"}
+    assert axes == [("bag_mode", ["take", "avoid", "set"]), ("bag_guard", ["0", "1", "2", "3"])]
+
+
+@pytest.mark.parametrize("grid, words", [
+    ("heuristic:nil_threshold=4", "one or two swept parameters, got 0"),
+    ("heuristic:a=1|2,b=1|2,c=1|2", "no parameter 'a'"),
+    ("heuristic:bag_mode=take|often", "allowed take | avoid | set"),
+    ("heuristic:nil_threshold=0..100:1", "at most 60"),
+    ("heuristic:nil_threshold=3..1:1", "LO <= HI"),
+    ("heuristic:nil_threshold=1..x:1", "LO..HI:STEP"),
+    ("heuristic:nil_threshold=2|2", "fewer than two values"),
+    ("nosuch:x=1|2", "unknown spades strategy"),
+])
+def test_bad_grids_are_named_in_one_line(grid, words):
+    with pytest.raises(JobError, match=words.replace("|", r"\|")) as e:
+        parse_grid(grid)
+    assert "\n" not in str(e.value)
+
+
+def test_bonferroni_level():
+    assert family_level(1) == pytest.approx(0.95) and family_level(5) == pytest.approx(0.99)
+
+
+def _games(winners):
+    n = len(winners)
+    return pd.DataFrame({"game_id": range(n), "hands": [10] * n, "total_0": [500] * n, "total_1": [400] * n,
+                         "winner": winners})
+
+
+def test_needed_pairs_follow_the_paired_formula():
+    # pair scores 1, 1, 0.5, 0 (A won both, both, one, none): mean 0.625, SD 0.4787 (worked by hand)
+    ab = _games([0, 0, 0, 1])
+    ba = _games([1, 1, 0, 0])
+    r = duplicate_match(ab, ba)
+    assert r.win.value == pytest.approx(0.625)
+    sd = math.sqrt((2 * 0.375 ** 2 + 0.125 ** 2 + 0.625 ** 2) / 3)
+    point = SweepPoint(values={"x": "1"}, result=r, simultaneous=r)
+    for k in (1, 4):
+        z = NormalDist().inv_cdf(1 - (0.05 / k) / 2) + NormalDist().inv_cdf(0.8)
+        assert needed_pairs(point, k) == math.ceil((z * sd / 0.125) ** 2)
+    other = SweepPoint(values={"x": "2"}, result=duplicate_match(ab, _games([1, 1, 1, 1])), simultaneous=r)
+    assert best_index([point, other]) == 1  # 0.75 beats 0.625
+
+
+def test_a_small_sweep_end_to_end(tmp_path):
+    """The baseline's own value plays itself: every pair splits (the same deals, seats swapped), so its win
+    rate is exactly 50 % and its margin 0; the table marks one best value; the files are written."""
+    res = CliRunner().invoke(cli, ["sweep", "heuristic:nil_threshold=6|2", "--vs", "heuristic", "--games", "60",
+                                   "--hand-limit", "100", "--out", str(tmp_path / "sw"), "--confirm", "30"])
+    assert res.exit_code == 0, res.output
+    table = pd.read_csv(tmp_path / "sw" / "sweep.csv")
+    assert list(table["nil_threshold"]) == [6, 2] and table["pairs"].tolist() == [60, 60]
+    assert table.loc[0, "win rate (95 %)"].startswith("50.0 %") and table.loc[0, "margin (95 %)"].startswith("+0.0")
+    assert (table["best"] == "*").sum() == 1
+    assert "simultaneous" in res.output and "confirmation on fresh deals" in res.output and "n=30" in res.output
+    assert (tmp_path / "sw" / "sweep.png").stat().st_size > 10_000
+
+
+def test_bad_sweep_input_exits_2_in_one_line(tmp_path):
+    res = CliRunner().invoke(cli, ["sweep", "heuristic:bag_mode=take|often", "--vs", "heuristic", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
