@@ -322,6 +322,18 @@ class Run:
             raise _fail(self.path, f"mode={self.mode!r} run has no games table")
         return self._read("games", columns)
 
+    def hands(self, columns: Sequence[str] | None = None, *, arrow: bool = False):
+        """The hand rows (Tarot: the deals) as a pandas DataFrame, or a pyarrow Table with ``arrow=True``;
+        ``columns`` to read only some (docs/output.md lists them). For runs that fit in memory: for larger
+        ones stream with :meth:`iter_hands`."""
+        table = self._read("hands", columns)
+        return table if arrow else table.to_pandas()
+
+    def games(self, columns: Sequence[str] | None = None, *, arrow: bool = False):
+        """The games table of a games-mode run, as :meth:`hands` gives the hands."""
+        table = self.read_games(columns)
+        return table if arrow else table.to_pandas()
+
 
 def open_run(path) -> Run:
     """Validate a run directory and return a :class:`Run`.

@@ -1,7 +1,8 @@
 """The layers point one way (docs/architecture.md), checked on every import statement of the package.
 
     tricksim.cli                      the command line: may import anything
-    tricksim.jobs                     study orchestration: anything but the command line
+    tricksim.api                      the Python API (the command line is a thin layer over it): all but the CLI
+    tricksim.jobs                     study orchestration: anything but the API and the command line
     tricksim.strategies, .analysis    above the core, beside each other: the core and themselves
     tricksim.simulator                the core: only itself
 
@@ -20,7 +21,10 @@ ALLOWED = {
     "tricksim.strategies": ("tricksim.simulator", "tricksim.strategies"),
     "tricksim.analysis": ("tricksim.simulator", "tricksim.analysis"),
     "tricksim.jobs": ("tricksim.simulator", "tricksim.strategies", "tricksim.analysis", "tricksim.jobs"),
+    "tricksim.api": ("tricksim.simulator", "tricksim.strategies", "tricksim.analysis", "tricksim.jobs",
+                     "tricksim.api"),
     "tricksim.cli": ("tricksim",),
+    "tricksim": ("tricksim.simulator", "tricksim.api"),  # the package root re-exports the API
 }
 
 

@@ -77,37 +77,32 @@ def cli():
 
 # ------------------------------------------------------------------ simulate
 def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
+    """--strategy, --team T=SPEC and --seat N=SPEC as the API's seats and teams."""
+    from tricksim import api
     from tricksim.simulator.family import family
-    from tricksim.strategies.registry import check_labels, parse_spec
 
     fam = family(game)
     if team and not fam.partnerships:
         raise InputError(f"--team is for partnership games; {game} has none: use --seat N=SPEC")
-    default = strategy or default_strategy(game)
-    specs = [default] * fam.seats
+    teams, seats = {}, {}
     for item in team:
         t, sep, spec = item.partition("=")
         if not sep or t.strip() not in ("0", "1"):
             raise InputError(f"bad --team {item!r}: expected T=SPEC with team T = 0 (seats 0,2) or 1 (seats 1,3)")
-        specs[int(t)] = specs[int(t) + 2] = spec
+        teams[int(t)] = spec
     for item in seat:
         s, sep, spec = item.partition("=")
         if not sep or not s.strip().isdigit() or int(s) >= fam.seats:
             raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N from 0 to {fam.seats - 1}")
-        specs[int(s)] = spec
-    seats = tuple(parse_spec(s, game) for s in specs)
-    check_labels(seats)
-    return seats
+        seats[int(s)] = spec
+    return api.seat_strategies(game, seats, teams=teams, default=strategy)
 
 
 def default_strategy(game: str = "spades") -> str:
-    """The game's preferred strategy among those installed."""
-    import importlib.util
+    """The game's preferred strategy among those installed (``tricksim.api.default_strategy``)."""
+    from tricksim import api
 
-    from tricksim.simulator.family import family
-
-    names = family(game).default_strategies
-    return next((n for n in names if importlib.util.find_spec(f"tricksim.strategies.{game}.{n}")), names[-1])
+    return api.default_strategy(game)
 
 
 @cli.command()
@@ -156,25 +151,20 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
     if len(given) != 1 or given[0] not in fam.modes:
         raise InputError(f"{game} needs exactly one of " + " or ".join(f"--{m} N" for m in fam.modes))
     mode = given[0]
-    from tricksim.simulator.engine import RunConfig, RunError, expected_bytes, run, size_text
-    from tricksim.simulator.rules import RulesError
-    from tricksim.simulator.rundir import RunDirError
-    from tricksim.strategies.registry import StrategyError
+    from tricksim import api
+    from tricksim.simulator.engine import expected_bytes, size_text
 
+    _check_engine(engine, scheduler)
     try:
-        preset = preset or fam.default_preset
-        cfg = RunConfig(game=game, rules=fam.build_rules(preset, rules), preset=preset,
-                        seats=_seat_strategies(game, strategy, seat, team),
-                        seed=seed, mode=mode, count=counts[mode],
-                        hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
-        if scheduler and engine != "dask":
-            raise InputError("--scheduler needs --engine dask")
+        seats = _seat_strategies(game, strategy, seat, team)
+        cfg = api.plan(game, preset=preset, rules=rules, seed=seed, seats=seats, hand_limit=hand_limit,
+                       record_plays=record_plays, shard_size=shard_size, **{mode: counts[mode]})
         size = expected_bytes(cfg)
         if size > 1e9 and not quiet:
             click.echo(f"{out}: about {size_text(size)} on disk when complete", err=True)
-        info = run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=None if not quiet else False,
-                   engine=engine, scheduler=scheduler)
-    except (RulesError, StrategyError, RunError, RunDirError) as e:
+        info = api.execute(cfg, out, overwrite=overwrite, resume=resume, threads=threads,
+                           progress=None if not quiet else False, engine=engine, scheduler=scheduler)
+    except api.TricksimError as e:
         _fail_from(e)
     except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
         raise click.ClickException(f"writing {out} stopped: {_os_error(e)}; the shards written are kept: "
@@ -189,9 +179,9 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
 
 
 def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
-    from tricksim.analysis.summary import summarize_run
+    from tricksim import api
 
-    return summarize_run(out, engine=engine, scheduler=scheduler)
+    return api.summary(out, engine=engine, scheduler=scheduler)
 
 
 @cli.command()
@@ -199,12 +189,12 @@ def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
 @engine_options("the files read and summed")
 def summary(run_dir, engine, scheduler):
     """Print the summary of an existing run directory."""
-    from tricksim.analysis.io import AnalysisError
+    from tricksim.api import TricksimError
 
     _check_engine(engine, scheduler)
     try:
         click.echo(_summary(run_dir, engine, scheduler))
-    except AnalysisError as e:
+    except TricksimError as e:
         _fail_from(e)
 
 
@@ -258,8 +248,9 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
       tricksim nil data/classic --by spades --hand held
       tricksim nil data/hands --what-if 2000 --by spades
     """
+    from tricksim import api
     from tricksim.analysis.io import AnalysisError
-    from tricksim.analysis.nil import FEATURES, HANDS, nil_report
+    from tricksim.analysis.nil import FEATURES, HANDS
     from tricksim.jobs import JobError
     from tricksim.jobs.whatif import nil_what_if
 
@@ -278,9 +269,9 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
                 raise InputError(f"--what-if takes one run directory, got {len(runs)}")
             click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, hand=hand, save=save, chart=chart))
         else:
-            click.echo(nil_report(list(runs), by=by, hand=hand, save=save, chart=chart, engine=engine,
-                                  scheduler=scheduler))
-    except (AnalysisError, JobError) as e:
+            click.echo(api.nil_report(list(runs), by=by, hand=hand, save=save, chart=chart, engine=engine,
+                                      scheduler=scheduler))
+    except (AnalysisError, JobError, api.TricksimError) as e:
         _fail_from(e)
     except OSError as e:
         if not (save or chart):
@@ -296,13 +287,12 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
 @engine_options("the files read and summed")
 def report(runs, out, title, engine, scheduler):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
-    from tricksim.analysis.io import AnalysisError
-    from tricksim.analysis.report import build_report
+    from tricksim import api
 
     _check_engine(engine, scheduler)
     try:
-        res = build_report(list(runs), out, title=title, engine=engine, scheduler=scheduler)
-    except AnalysisError as e:
+        res = api.report(list(runs), out, title=title, engine=engine, scheduler=scheduler)
+    except api.TricksimError as e:
         _fail_from(e)
     except OSError as e:
         _cannot_write(out, e)
@@ -339,24 +329,14 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
       tricksim compare cautious=heuristic:bag_mode=avoid,nil_threshold=0.3 bold=heuristic:bag_mode=take --games 5000
       tricksim compare heuristic random --game tarot --deals 5000
     """
-    from tricksim.jobs import JobError
+    from tricksim import api
 
     _check_engine(engine, scheduler)
     try:
-        if game == "tarot":
-            from tricksim.jobs.tarot import rotations
-
-            if len(specs) != 2:
-                raise InputError(f"tarot compare takes two strategy specs, got {len(specs)}")
-            rotations(*specs, deals=deals, preset=preset, rules=rules, seed=seed, out=out,
-                      threads=threads, engine=engine, scheduler=scheduler, echo=click.echo)
-            return
-        from tricksim.jobs.compare import duplicate_matches
-
-        duplicate_matches(list(specs), games=games, preset=preset, rules=rules, seed=seed,
-                          hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
-                          echo=click.echo)
-    except JobError as e:
+        api.compare(*specs, game=game, games=games, deals=deals, preset=preset, rules=rules, seed=seed,
+                    hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
+                    echo=click.echo)
+    except api.TricksimError as e:
         _fail_from(e)
 
 
@@ -431,15 +411,14 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
       tricksim sweep heuristic:nil_threshold=0.2..0.8:0.1 --vs heuristic --games 2000
       tricksim sweep 'heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1' --vs heuristic --preset zone
     """
-    from tricksim.jobs import JobError
-    from tricksim.jobs.sweep import sweep as run_sweep
+    from tricksim import api
 
     _check_engine(engine, scheduler)
     try:
-        run_sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
+        api.sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
                   confirm=confirm, metric=metric, out=out, threads=threads, engine=engine, scheduler=scheduler,
                   echo=click.echo)
-    except JobError as e:
+    except api.TricksimError as e:
         _fail_from(e)
 
 

@@ -1,0 +1,262 @@
+"""The Python API: what the command line does, as functions for notebooks and scripts.
+
+    import tricksim
+    run = tricksim.simulate("spades", preset="classic", games=10_000, seed=1,
+                            seats={0: "heuristic", 1: "simple", 2: "heuristic", 3: "simple"})
+    run.hands()                      # pandas DataFrame (arrow=True: a pyarrow Table)
+    tricksim.nil(run, by="spades")   # a table; figure=True also returns a matplotlib Figure
+
+Every function validates its input and raises :class:`TricksimError` (a ``ValueError`` with a one-line
+message) for bad input, as the command line prints it. The command line (``tricksim.cli``) parses its
+options and calls these functions.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Mapping, Sequence
+
+__all__ = ["TricksimError", "default_strategy", "seat_strategies", "plan", "execute", "simulate", "open_run", "summary",
+           "nil", "nil_report", "compare", "sweep", "report"]
+
+
+class TricksimError(ValueError):
+    """Input the API cannot use (one-line message naming the problem and the allowed values)."""
+
+
+def _errors():
+    """The one-line error types of the layers below, turned into :class:`TricksimError`."""
+    from tricksim.analysis.io import AnalysisError
+    from tricksim.jobs import JobError
+    from tricksim.simulator.engine import RunError
+    from tricksim.simulator.family import FamilyError
+    from tricksim.simulator.rules import RulesError
+    from tricksim.simulator.rundir import RunDirError
+    from tricksim.strategies.registry import StrategyError
+
+    return AnalysisError, JobError, RunError, FamilyError, RulesError, RunDirError, StrategyError
+
+
+class _Translate:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if exc is not None and not isinstance(exc, TricksimError) and isinstance(exc, _errors()):
+            raise TricksimError(str(exc)) from None
+        return False
+
+
+def _rule_list(rules) -> list[str]:
+    if rules is None:
+        return []
+    if isinstance(rules, Mapping):
+        return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()]
+    if isinstance(rules, str):
+        return [rules]
+    return list(rules)
+
+
+def default_strategy(game: str = "spades") -> str:
+    """The game's preferred strategy among those installed."""
+    import importlib.util
+
+    from tricksim.simulator.family import family
+
+    names = family(game).default_strategies
+    return next((n for n in names if importlib.util.find_spec(f"tricksim.strategies.{game}.{n}")), names[-1])
+
+
+def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = None, default: str | None = None) -> tuple:
+    """The strategy of every seat. ``seats``: None (the game's default strategy everywhere), one spec for
+    every seat, a list of one spec a seat, or {seat: spec} (seats not named: the default); ``teams``
+    (partnership games): {team: spec} for both seats of team 0 (seats 0, 2) or 1 (seats 1, 3), before
+    ``seats`` (a dict) names single seats; ``default``: the strategy of the seats named nowhere (default:
+    the game's own). Specs are ``[LABEL=]NAME[:param=value,...]`` strings or parsed seat strategies."""
+    from tricksim.simulator.family import family
+    from tricksim.strategies.registry import check_labels, parse_spec
+
+    fam = family(game)
+    n = fam.seats
+    if teams and not fam.partnerships:
+        raise TricksimError(f"teams are for partnership games; {game} has none: give seats {{N: SPEC}}")
+    default = seats if isinstance(seats, str) else default or default_strategy(game)
+    specs = [default] * n
+    for t, spec in (teams or {}).items():
+        if t not in (0, 1):
+            raise TricksimError(f"bad team {t!r}: team 0 = seats 0,2; team 1 = seats 1,3")
+        specs[t] = specs[t + 2] = spec
+    if isinstance(seats, Mapping):
+        for s, spec in seats.items():
+            if not (isinstance(s, int) and 0 <= s < n):
+                raise TricksimError(f"bad seat {s!r}: seats are 0 to {n - 1}")
+            specs[s] = spec
+    elif seats is not None and not isinstance(seats, str):
+        specs = list(seats)
+        if len(specs) != n:
+            raise TricksimError(f"{len(specs)} strategies given for {n} seats")
+    with _Translate():
+        parsed = tuple(parse_spec(s, game) if isinstance(s, str) else s for s in specs)
+        check_labels(parsed)
+    return parsed
+
+
+def plan(game: str = "spades", *, preset: str | None = None, rules=None, hands: int | None = None,
+         games: int | None = None, deals: int | None = None, seed: int = 0, seats=None,
+         teams: Mapping[int, str] | None = None, hand_limit: int = 1000, record_plays: bool = False,
+         shard_size: int | None = None):
+    """A run's configuration, checked (``RunConfig``): exactly one of ``hands`` / ``games`` (Spades) or
+    ``deals`` (Tarot); ``rules``: a dict of rule flags or a list of ``"key=value"``; ``seats``, ``teams``:
+    see :func:`seat_strategies`."""
+    from tricksim.simulator.engine import RunConfig
+    from tricksim.simulator.family import family
+
+    with _Translate():
+        fam = family(game)
+        counts = {"hands": hands, "games": games, "deals": deals}
+        given = [m for m, k in counts.items() if k is not None]
+        if len(given) != 1 or given[0] not in fam.modes:
+            raise TricksimError(f"{game} needs exactly one of " + " or ".join(f"{m} N" for m in fam.modes))
+        mode = given[0]
+        preset = preset or fam.default_preset
+        return RunConfig(game=game, rules=fam.build_rules(preset, _rule_list(rules)), preset=preset,
+                         seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=counts[mode],
+                         hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
+
+
+def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: bool = False, threads: int | None = None,
+            progress: bool | None = False, engine: str = "local", scheduler: str | None = None) -> dict:
+    """Run ``cfg`` into ``out`` (``--resume`` / ``--overwrite`` as on the command line); returns the manifest's
+    fields. An ``OSError`` while writing (a full disk) passes through: the shards written are whole."""
+    from tricksim.simulator.engine import run
+
+    if scheduler and engine != "dask":
+        raise TricksimError("a scheduler address needs engine dask")
+    with _Translate():
+        return run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=progress, engine=engine,
+                   scheduler=scheduler)
+
+
+def simulate(game: str = "spades", *, preset: str | None = None, rules=None, hands: int | None = None,
+             games: int | None = None, deals: int | None = None, seed: int = 0, seats=None,
+             teams: Mapping[int, str] | None = None, out: str | os.PathLike | None = None, hand_limit: int = 1000,
+             record_plays: bool = False, overwrite: bool = False, threads: int | None = None,
+             shard_size: int | None = None, engine: str = "local", scheduler: str | None = None,
+             progress: bool = False):
+    """Simulate and return the run (:class:`tricksim.analysis.io.Run`: ``.hands()``, ``.games()``).
+
+    The options are those of :func:`plan`. ``out`` defaults to ``data/<game>-<preset>-<mode><count>-seed<seed>``.
+    A run already in ``out`` with the same plan is reused (and finished if it was interrupted), so a notebook
+    cell can be run again for free; a different run there is only replaced with ``overwrite=True``.
+    """
+    from tricksim.simulator.rundir import RunDirError, read_manifest
+
+    cfg = plan(game, preset=preset, rules=rules, hands=hands, games=games, deals=deals, seed=seed, seats=seats,
+               teams=teams, hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
+    out = Path(out or f"data/{game}-{cfg.preset}-{cfg.mode}{cfg.count}-seed{seed}")
+    same = False
+    if out.exists() and not overwrite:
+        try:
+            old = read_manifest(out).get("plan")
+        except RunDirError:
+            old = None
+        same = isinstance(old, dict) and cfg.upgrade_plan(old) == cfg.plan()
+        if not same:
+            raise TricksimError(f"{out} holds another run: pass overwrite=True to replace it, or another out")
+    if not (same and read_manifest(out).get("status") == "complete"):
+        execute(cfg, out, resume=same, overwrite=overwrite and out.exists(), threads=threads, progress=progress,
+                engine=engine, scheduler=scheduler)
+    return open_run(out)
+
+
+def open_run(path: str | os.PathLike):
+    """An existing run directory, checked (every shard named in its manifest, with its row count)."""
+    from tricksim.analysis.io import open_run as _open
+
+    with _Translate():
+        return _open(path)
+
+
+def summary(run, *, engine: str = "local", scheduler: str | None = None) -> str:
+    """The text ``tricksim summary`` prints."""
+    from tricksim.analysis.summary import summarize_run
+
+    with _Translate():
+        return summarize_run(run, engine=engine, scheduler=scheduler)
+
+
+def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = False, engine: str = "local",
+        scheduler: str | None = None):
+    """The Nil study table (a DataFrame: one row a kind and group, rates with intervals); with
+    ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
+    from tricksim.analysis.nil import nil_study, plot_nil
+
+    with _Translate():
+        df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
+                       scheduler=scheduler)
+    if not figure:
+        return df
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(max(6.0, 0.6 * max(1, df["group"].nunique()) + 2), 4.5), layout="constrained")
+    plot_nil(fig.add_subplot(), df)
+    return df, fig
+
+
+def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, chart=None, engine: str = "local",
+               scheduler: str | None = None) -> str:
+    """The text ``tricksim nil`` prints (the table, notes on what is pooled, the files written: ``save`` a
+    .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
+    from tricksim.analysis.nil import nil_report as _report
+
+    with _Translate():
+        return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
+                       engine=engine, scheduler=scheduler)
+
+
+def compare(*specs: str, game: str = "spades", games: int = 2000, deals: int = 2000, preset: str | None = None,
+            rules=None, seed: int = 0, hand_limit: int = 1000, out=None, threads: int | None = None,
+            engine: str = "local", scheduler: str | None = None, echo=None) -> dict:
+    """Duplicate matches between strategies (Spades: {(a, b): DuplicateResult}; three or more specs: a
+    round robin) or Tarot duplicate rotations; ``echo`` receives the text the command line prints."""
+    echo = echo or (lambda _text: None)
+    with _Translate():
+        if game == "tarot":
+            from tricksim.jobs.tarot import rotations
+
+            if len(specs) != 2:
+                raise TricksimError(f"tarot compare takes two strategy specs, got {len(specs)}")
+            return rotations(*specs, deals=deals, preset=preset, rules=_rule_list(rules), seed=seed,
+                             out=out, threads=threads, engine=engine, scheduler=scheduler, echo=echo)
+        from tricksim.jobs.compare import duplicate_matches
+
+        return duplicate_matches(list(specs), games=games, preset=preset, rules=_rule_list(rules),
+                                 seed=seed, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
+                                 scheduler=scheduler, echo=echo)
+
+
+def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
+          hand_limit: int = 1000, confirm: int | None = None, metric: str = "win", out=None,
+          threads: int | None = None, engine: str = "local", scheduler: str | None = None, echo=None):
+    """A parameter sweep (see ``tricksim sweep --help``): returns (table DataFrame, points, confirmation
+    DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
+    from tricksim.analysis.sweep import sweep_table
+    from tricksim.jobs.sweep import sweep as run_sweep
+
+    with _Translate():
+        points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=_rule_list(rules), seed=seed,
+                                         hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
+                                         threads=threads, engine=engine, scheduler=scheduler,
+                                         echo=echo or (lambda _text: None))
+    return sweep_table(points, metric), points, confirmation
+
+
+def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim report", engine: str = "local",
+           scheduler: str | None = None):
+    """The side-by-side report of ``runs`` written into ``out`` (HTML, Markdown, charts); returns a
+    ``ReportResult`` with the paths, the tables (DataFrames) and the statistics."""
+    from tricksim.analysis.report import build_report
+
+    with _Translate():
+        return build_report(list(runs) if isinstance(runs, (list, tuple)) else [runs], out, title=title,
+                            engine=engine, scheduler=scheduler)
