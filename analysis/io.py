@@ -322,6 +322,30 @@ class Run:
             raise _fail(self.path, f"mode={self.mode!r} run has no games table")
         return self._read("games", columns)
 
+    @property
+    def dd_files(self) -> tuple[Path, ...] | None:
+        """The double-dummy files of ``tricksim dd`` (``dd/part-K.parquet``), one a hands file, or None when
+        any is missing (``dd`` not run, or not finished)."""
+        files = tuple(self.path / "dd" / f.name for f in self.hand_files)
+        return files if files and all(f.is_file() for f in files) else None
+
+    def iter_shards_with_dd(self, columns: Sequence[str]) -> Iterator[dict]:
+        """Per hands file: ``columns`` and the double-dummy columns (``dd_tricks_0``, ``dd_nil_S``) as numpy
+        arrays, row by row the same hands (a whole shard at a time: shards are sized to fit in memory)."""
+        dd_cols = ["game_id", "hand_no", "dd_tricks_0"] + [f"dd_nil_{s}" for s in range(4)]
+        for f, d in zip(self.hand_files, self.dd_files or ()):
+            a = batch_arrays(self.subset([f.name]).read_hands(list(dict.fromkeys([*columns, "game_id", "hand_no"]))),
+                             list(dict.fromkeys([*columns, "game_id", "hand_no"])))
+            try:
+                t = pq.read_table(d, columns=dd_cols)
+            except (OSError, pa.ArrowException) as e:
+                raise _fail(d, f"cannot read double-dummy file ({str(e).splitlines()[0]}): rerun tricksim dd") from None
+            b = batch_arrays(t, dd_cols)
+            if not (np.array_equal(a["game_id"], b["game_id"]) and np.array_equal(a["hand_no"], b["hand_no"])):
+                raise _fail(d, f"does not hold the hands of {f.name}: rerun tricksim dd")
+            a.update({k: v for k, v in b.items() if k.startswith("dd_")})
+            yield a
+
     def hands(self, columns: Sequence[str] | None = None, *, arrow: bool = False):
         """The hand rows (Tarot: the deals) as a pandas DataFrame, or a pyarrow Table with ``arrow=True``;
         ``columns`` to read only some (docs/output.md lists them). For runs that fit in memory: for larger

@@ -133,11 +133,13 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
     :class:`~tricksim.analysis.stats.ClusterRatio` over games; kind 0 = Nil, 1 = Blind Nil. Parts merge."""
     bid: list[dict] = [{}, {}]
     ok: list[dict] = [{}, {}]
+    dd: list[dict] | None = [{}, {}] if run.dd_files else None  # failed Nils: makeable double dummy?
     cols = _needed_columns(run, by, hand)
+    parts = run.iter_shards_with_dd(cols) if dd is not None else \
+        (batch_arrays(b, cols) for b in run.iter_hands(cols, batch_rows))
     try:
-        for batch in run.iter_hands(cols, batch_rows):
-            a = batch_arrays(batch, cols)
-            n = batch.num_rows
+        for a in parts:
+            n = len(a["game_id"])
             keys = [_seat_keys(a, run, s, by, hand, score_margin) for s in range(4)]
             name = None
             if isinstance(keys[0], str):  # a property of the run: one label per seat, numbered here
@@ -151,12 +153,17 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
             blind = (np.stack([a[f"blind_{s}"] for s in range(4)], axis=1).ravel() if "blind_0" in a
                      else np.zeros(4 * n, bool))
             made = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)], axis=1).ravel()
+            if dd is not None:
+                makeable = np.stack([a[f"dd_nil_{s}"] == 1 for s in range(4)], axis=1).ravel()
             for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
                 update_by_key(bid[kind], K, G, sel, key_of=name)
                 update_by_key(ok[kind], K[sel], G[sel], made[sel], key_of=name)
+                if dd is not None:
+                    failed = sel & ~made
+                    update_by_key(dd[kind], K[failed], G[failed], makeable[failed], key_of=name)
     except ClusterOrderError as e:
         raise AnalysisError(f"{run.path}: {e}") from None
-    return {"bid": bid, "ok": ok}
+    return {"bid": bid, "ok": ok} if dd is None else {"bid": bid, "ok": ok, "dd": dd}
 
 
 def _kinds(runs: list[Run], bid: list[dict]) -> list[int]:
@@ -230,6 +237,8 @@ def nil_study(
     with Engine(engine, scheduler) as e:
         c = merge([e.map_run(count, run) for run in runs])
     bid, ok = c["bid"], c["ok"]
+    # the double-dummy view only when every run has its dd columns (tricksim dd), else none of it
+    dd = c.get("dd") if all(r.dd_files for r in runs) else None
     groups = list(dict.fromkeys([*bid[0], *bid[1]]))
     # run-level groups are labels, numbered in the order the runs were given
     codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(groups)}
@@ -245,8 +254,15 @@ def nil_study(
                 "successes": k.k if k else 0, "rate": k.value if k else np.nan,
                 "lo": k.lo if k else np.nan, "hi": k.hi if k else np.nan, "games": b.clusters,
             })
+            if dd is not None:
+                m = dd[kind][key].rate(conf) if key in dd[kind] else None
+                rows[-1].update({"failed": m.n if m else 0, "makeable": m.k if m else 0,
+                                 "makeable_rate": m.value if m else np.nan, "makeable_lo": m.lo if m else np.nan,
+                                 "makeable_hi": m.hi if m else np.nan})
     cols = ["kind", "group", "code", "seat_hands", "bids", "bid_rate", "bid_lo", "bid_hi",
             "successes", "rate", "lo", "hi", "games"]
+    if dd is not None:
+        cols += ["failed", "makeable", "makeable_rate", "makeable_lo", "makeable_hi"]
     df = pd.DataFrame(rows, columns=cols)
     for col in ("bid_rate", "bid_lo", "bid_hi", "rate", "lo", "hi"):
         df[col] = df[col].astype(float)
@@ -254,7 +270,7 @@ def nil_study(
         df[col] = df[col].astype(np.int64)
     seat_hands = sum(x.n for x in bid[0].values())
     df.attrs.update(by=by, runs=[str(r.path) for r in runs], conf=conf, hand=hand, seat_hands=int(seat_hands),
-                    method=interval_text(runs, conf))
+                    method=interval_text(runs, conf), dd=dd is not None)
     return df
 
 
@@ -282,9 +298,19 @@ def format_nil_table(df: pd.DataFrame) -> str:
     oks = [fmt_rate_interval(r.rate, r.lo, r.hi, r.bids) for r in df.itertuples()]
     gw = max(len(by or "group"), *(len(str(g)) for g in df["group"]))
     bw = max(len("bid rate (n = seat-hands)"), *(len(x) for x in bids))
-    lines.append(f"{'kind':<10} {(by or 'group'):<{gw}}  {'bid rate (n = seat-hands)':<{bw}}  success rate (n = bids)")
+    if not df.attrs.get("dd"):
+        lines.append(f"{'kind':<10} {(by or 'group'):<{gw}}  {'bid rate (n = seat-hands)':<{bw}}  success rate (n = bids)")
+        for r, bid, ok in zip(df.itertuples(), bids, oks):
+            lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<{bw}}  {ok}")
+        return "\n".join(lines)
+    lines.append("double dummy (tricksim dd): of the failed Nils, the share its side could have made with perfect "
+                 "play from the first lead (the players' share of the failure); the rest were lost on the cards")
+    ow = max(len("success rate (n = bids)"), *(len(x) for x in oks))
+    lines.append(f"{'kind':<10} {(by or 'group'):<{gw}}  {'bid rate (n = seat-hands)':<{bw}}  "
+                 f"{'success rate (n = bids)':<{ow}}  failed but makeable (n = failed Nils)")
     for r, bid, ok in zip(df.itertuples(), bids, oks):
-        lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<{bw}}  {ok}")
+        dd = fmt_rate_interval(r.makeable_rate, r.makeable_lo, r.makeable_hi, r.failed)
+        lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<{bw}}  {ok:<{ow}}  {dd}")
     return "\n".join(lines)
 
 

@@ -159,6 +159,11 @@ class RunStats:
     bags_hand: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
     penalties_hand: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
     made: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])      # made / team-hands with a contract
+    # with the double-dummy columns of tricksim dd: per team, tricks bid, taken and double dummy a hand
+    has_dd: bool = False
+    tricks_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
+    tricks_taken: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
+    tricks_dd: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
     seat_hands: int = 0
     nil_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])   # [Nil, Blind Nil] bids / seat-hands
     nil_ok: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])    # successes / bids
@@ -317,9 +322,12 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
         st.n_games = int(game_ids.size)
         per_game = PerGame(game_ids, game_hands, rules)
 
+    st.has_dd = run.dd_files is not None
+    parts = run.iter_shards_with_dd(cols) if st.has_dd else \
+        (batch_arrays(batch, cols) for batch in run.iter_hands(cols, batch_rows))
     try:
-        for batch in run.iter_hands(cols, batch_rows):
-            _collect_batch(st, batch_arrays(batch, cols), batch.num_rows, rules, has_blind, per_game, winners)
+        for a in parts:
+            _collect_batch(st, a, len(a["game_id"]), rules, has_blind, per_game, winners)
     except ClusterOrderError as e:
         raise AnalysisError(f"{run.path}: {e}") from None
 
@@ -353,6 +361,11 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
         st.made[t].update(games, o["made"] & o["has_contract"], o["has_contract"])
         if not st.run.is_games:
             st.penalties_hand[t].update(games, penalties_fresh(o["bags"], a[f"bags_{t}"], rules))
+        if "dd_tricks_0" in a:
+            st.tricks_bid[t].update(games, a[f"bid_{t}"].astype(np.int64) + a[f"bid_{t + 2}"])
+            st.tricks_taken[t].update(games, a[f"tricks_{t}"].astype(np.int64) + a[f"tricks_{t + 2}"])
+            dd0 = a["dd_tricks_0"].astype(np.int64)
+            st.tricks_dd[t].update(games, dd0 if t == 0 else 13 - dd0)
     st.seat_hands += 4 * n
     nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)])
     blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
@@ -479,6 +492,11 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
         if not s.is_games:
             for t in (0, 1):
                 put(f"bag penalties per hand, team {t}", L, mean(s.penalties_hand[t], 4))
+        if s.has_dd:
+            for t in (0, 1):
+                put(f"tricks bid a hand, team {t}", L, mean(s.tricks_bid[t]))
+                put(f"tricks taken a hand, team {t}", L, mean(s.tricks_taken[t]))
+                put(f"tricks double dummy a hand, team {t} (tricksim dd)", L, mean(s.tricks_dd[t]))
         put("Nil bid rate (per seat-hand)", L, crate(s.nil_bid[0]))
         put("Nil success", L, crate(s.nil_ok[0]))
         if s.nil_bid[1].k or rule(s.run.rules, "blind_nil"):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 __all__ = ["TricksimError", "default_strategy", "seat_strategies", "plan", "execute", "simulate", "open_run", "summary",
-           "nil", "nil_report", "compare", "sweep", "report"]
+           "nil", "nil_report", "compare", "sweep", "dd", "report"]
 
 
 class TricksimError(ValueError):
@@ -249,6 +249,15 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
                                          threads=threads, engine=engine, scheduler=scheduler,
                                          echo=echo or (lambda _text: None))
     return sweep_table(points, metric), points, confirmation
+
+
+def dd(run, *, threads: int | None = None, echo=None) -> dict:
+    """Double-dummy columns for a finished Spades run, written to ``RUN/dd/part-K.parquet`` (see
+    ``tricksim dd --help``); an interrupted call is finished by calling it again."""
+    from tricksim.jobs.dd import add_dd_columns
+
+    with _Translate():
+        return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)
 
 
 def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim report", engine: str = "local",

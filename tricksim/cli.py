@@ -422,6 +422,32 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
         _fail_from(e)
 
 
+@cli.command()
+@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
+@click.option("--threads", type=click.IntRange(1), help="Threads to solve on (default: all the process may use).")
+def dd(run_dir, threads):
+    """Add double-dummy columns to a finished Spades run: RUN/dd/part-*.parquet.
+
+    For each hand, from its first lead with the cards as held after any Blind Nil exchange, under the
+    run's rules: dd_tricks_0 (team 0's tricks when both teams play perfectly for tricks) and dd_nil_S
+    for each seat S (1: its Nil can be made against best defence, 0: it cannot, -1: no Nil bid).
+    Files are written whole or not at all; run the command again to finish an interrupted one.
+
+    \b
+    Example:
+      tricksim simulate spades --hands 2000 --seed 1 --out data/dd-demo
+      tricksim dd data/dd-demo && tricksim nil data/dd-demo
+    """
+    from tricksim import api
+
+    try:
+        info = api.dd(run_dir, threads=threads, echo=lambda text: click.echo(text, err=True))
+    except api.TricksimError as e:
+        _fail_from(e)
+    click.echo(f"{run_dir}/dd: {info['hands']:,} hands in {info['files']} files ({info['solved']:,} solved now, "
+               f"{info['seconds']:.1f} s)")
+
+
 @cli.command(name="rules")
 @click.argument("game", metavar="GAME", callback=_game)
 @click.option("--preset", help="Show one preset only.")

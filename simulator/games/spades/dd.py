@@ -1,0 +1,1475 @@
+"""Double-dummy solver for Spades: exact results of perfect play with all four hands seen.
+
+Three questions about a position (the four hands, who leads, the cards already played to the
+trick in progress, whether spades are broken, the rules), each answered exactly:
+
+* **tricks** (``dd_tricks``, ``card_values``): the tricks each team takes when each maximises its
+  own tricks (a zero-sum game on tricks: team 0 = seats 0 and 2);
+* **score** (``dd_score``, ``card_values(score=...)``): team 0's hand score minus team 1's under
+  RULES.md 1.4 (contract, bags, Nil and Blind Nil, bag penalty given the running bags), team 0
+  maximising the difference and team 1 minimising it (the zero-sum reading: what a side that wants
+  to win the game wants; docs/double-dummy.md says why). The score is ``scoring.team_hand``, the
+  one scoring function, compiled in ``phases.py``;
+* **Nil** (``nil_makeable``): can the Nil bidder's side keep that seat at zero tricks against a
+  defence that tries to make it win one?
+
+The search (docs/double-dummy.md has the details): null-window alpha-beta ("can team 0 reach v?")
+iterated by bisection, as DDS does; a transposition table of trick-start positions with partition
+search (an entry holds for every position whose suit lengths per hand agree and whose cards that
+mattered -- the top of each suit down to the lowest rank that decided a trick -- have the same
+owners: Ginsberg's partition search, DDS's "winning ranks"); cards touching in rank are one move;
+sure tricks (top trumps, cashable winners) cut the search short; moves are ordered (the table's
+best move, winners, low cards, ducks for a side that wants to lose a trick).
+
+Everything runs in fixed-size ``int64`` arrays: ``tt`` (the table, reused across solves by a
+generation stamp) and ``ws`` (the position, move stacks, score tables). The ``*_nb`` functions are
+the compiled entry points (callable from other compiled code, e.g. a PIMC player); the Python
+functions at the end validate their arguments and call them. Legal cards come from
+``phases.legal_leads`` / ``phases.legal_follows``, the game's own rules.
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils, config
+from numba.core.extending import intrinsic, overload
+
+from tricksim.simulator.bits import _pdep_compiles, highest_bit, lowest_bit, popcount
+from tricksim.simulator.borrow import borrowed
+from tricksim.simulator.games.spades import phases
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_rank, card_suit
+from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS, team_hand
+
+# ------------------------------------------------------------------ pext / pdep
+# pext gathers the bits of x under mask into the low bits; pdep scatters them back. With BMI2 each is
+# one instruction (the same test as bits.nth_set_bit's pdep); otherwise a loop. Plain Python under
+# NUMBA_DISABLE_JIT.
+
+
+def pext(x, mask):
+    """Bits of ``x`` at the set bits of ``mask``, packed into the low bits (masks below 2**63)."""
+    x, m, out, i = int(x), int(mask), 0, 0
+    while m:
+        low = m & -m
+        if x & low:
+            out |= 1 << i
+        m ^= low
+        i += 1
+    return out
+
+
+def pdep(x, mask):
+    """Inverse of :func:`pext`: bit i of ``x`` goes to the i-th set bit of ``mask``."""
+    x, m, out, i = int(x), int(mask), 0, 0
+    while m:
+        low = m & -m
+        if (x >> i) & 1:
+            out |= low
+        m ^= low
+        i += 1
+    return out
+
+
+def _bmi2_call(builder, name, args):
+    i64 = ir.IntType(64)
+    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), name)
+    return builder.call(fn, args)
+
+
+@intrinsic
+def _pext_bmi2(typingctx, x, mask):
+    def codegen(context, builder, signature, args):
+        return _bmi2_call(builder, "llvm.x86.bmi.pext.64", args)
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def _pdep_bmi2(typingctx, x, mask):
+    def codegen(context, builder, signature, args):
+        return _bmi2_call(builder, "llvm.x86.bmi.pdep.64", args)
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+@njit(cache=True)
+def _pext_loop(x, mask):
+    out = 0
+    i = 0
+    while mask != 0:
+        low = mask & -mask
+        if x & low:
+            out |= np.int64(1) << i
+        mask ^= low
+        i += 1
+    return out
+
+
+@njit(cache=True)
+def _pdep_loop(x, mask):
+    out = 0
+    i = 0
+    while mask != 0:
+        low = mask & -mask
+        if (x >> i) & 1:
+            out |= low
+        mask ^= low
+        i += 1
+    return out
+
+
+if not config.DISABLE_JIT:
+    @overload(pext, jit_options={"cache": True})
+    def _pext_jit(x, mask):
+        if _pdep_compiles():
+            return lambda x, mask: _pext_bmi2(np.int64(x), np.int64(mask))
+        return lambda x, mask: _pext_loop(np.int64(x), np.int64(mask))
+
+    @overload(pdep, jit_options={"cache": True})
+    def _pdep_jit(x, mask):
+        if _pdep_compiles():
+            return lambda x, mask: _pdep_bmi2(np.int64(x), np.int64(mask))
+        return lambda x, mask: _pdep_loop(np.int64(x), np.int64(mask))
+
+
+# ------------------------------------------------------------------ layouts
+#: position array (``pos``, int64[P_SIZE]) given to the compiled entry points
+P_HANDS = 0      # P_HANDS + s: seat s's remaining cards (not those already in the trick)
+P_LEADER = 4     # the seat that leads the trick in progress (or is to lead)
+P_NPLAYED = 5    # cards already played to it (0..3)
+P_TRICK = 6      # P_TRICK + j: the j-th card of the trick (j < P_NPLAYED), played by seat leader + j
+P_BROKEN = 9     # 1 when spades are broken now (after the trick's cards, as the view's V_BROKEN)
+P_FIRST = 10     # 1 when the 2♣ must open this trick (trick 0 under first_lead=two_of_clubs, no card played)
+P_SIZE = 11
+
+MODE_TRICKS, MODE_TABLE = 0, 1
+N_TAB = 14 ** 4  # score tables: one entry per (tricks each counter took since the root), 0..13 each
+MAX_VALUES = 1024
+
+# workspace (``ws``, int64[WS_SIZE])
+W_H = 0          # 4 hands, updated as the search plays and takes back cards
+W_MODE = 4
+W_BREAKING = 5   # rules: spades may not be led until broken (1) or any time (0)
+W_FORCED = 6     # rules: forced_spade_lead_breaks
+W_STAMP = 7      # generation of the table entries that are valid now
+W_NODES = 8      # nodes searched (statistics)
+W_TTMASK = 9     # slots - 1
+W_PROBE = 10     # longest probe sequence
+W_STORES = 11
+W_HITS = 12
+W_NVALS = 13     # score: distinct final values
+W_TRICKS = 14    # tricks completed in the search (statistics: what DDS counts as nodes)
+W_CTX = 15       # what the table's entries rest on (trick mode: the play rules), -1 for nothing reusable
+W_STRIDE = 16    # W_STRIDE + s: score: step of the flat counter index when seat s takes a trick
+W_GOAL = 20      # W_GOAL + s: move ordering in score mode: 1 seat s wants tricks, -1 it wants to lose them
+W_MONO = 24      # score: 1 when the final value only grows with team 0's tricks (then a trick solve decides it)
+W_MERGED = 25    # score: no Nil bid, so the value depends on team 0's tricks alone (W_G holds it)
+W_MOVES = 32     # W_MOVES + 16 * depth + i: ordered moves
+W_FRAMES = W_MOVES + 64 * 16  # W_FRAMES + FS * depth: the search's stack (F_* fields)
+W_LEAF = W_FRAMES + 64 * 24  # score: index (into the sorted values) of the final value, per counter index
+W_MIN = W_LEAF + N_TAB       # smallest / largest final value index reachable from a counter index
+W_MAX = W_MIN + N_TAB
+W_VALS = W_MAX + N_TAB       # the sorted distinct final values
+W_G = W_VALS + MAX_VALUES    # W_G + t: with W_MERGED, the value index when team 0 ends with t tricks since the root
+WS_SIZE = W_G + 16
+
+NO_VALUE = -(1 << 62)  # card_values with a score: cards the seat on move cannot play
+# a frame of the search's stack
+F_K, F_SEAT, F_LED, F_WSEAT, F_WCARD, F_TM, F_BROKEN, F_ACC = 0, 1, 2, 3, 4, 5, 6, 7  # the node
+F_HAND, F_LIVE, F_P, F_STARTS = 8, 9, 10, 11  # the seat's hand, the cards in play, its runs
+F_N, F_I, F_REL, F_BEST, F_DEC = 12, 13, 14, 15, 16  # moves, the next one, cards of rank, best, trick winner
+F_NEED, F_K1, F_K2, F_A, F_B, F_R = 17, 18, 19, 20, 21, 22  # for the table, at a trick's start
+F_SKIP = 23      # cards not worth trying: small cards of a suit whose small card was tried
+FS = 24
+
+TT_WORDS = 6     # a slot: key 1 (lengths, leader, broken), key 2 (score counters) | stamp; mask, owners A & B, data
+NO_UB = 0xFFF
+STAMP_LIMIT = 1 << 24
+
+SPADE_MASK = SUIT_MASKS[SPADES]
+_LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking"])  # the fields phases.legal_leads reads
+
+
+# ------------------------------------------------------------------ small helpers
+@njit(inline="always", cache=True)
+def _legal(ws, k, hand, led, broken):
+    if k == 0:
+        return phases.legal_leads(_LeadRules(0, ws[W_BREAKING]), 1, hand, broken)
+    return phases.legal_follows(hand, led)
+
+
+@njit(inline="always", cache=True)
+def _hash(k1, k2, mask):
+    a = k1 & 0xFFFFFFFF
+    b = (k1 >> 32) & 0xFFFFFFFF
+    h = (a * 0x5BD1E995) ^ (b * 0x27D4EB2D) ^ (k2 * 0x165667B1)
+    h ^= h >> 29
+    h ^= h >> 15
+    return h & mask
+
+
+@njit(inline="always", cache=True)
+def _key(ws, leader, broken):
+    """Suit lengths of every hand (the last one follows from the others), the leader, broken."""
+    k1 = 0
+    sh = 0
+    for h in range(4):
+        hand = ws[W_H + h]
+        for s in range(4):
+            if h == 3 and s == 3:
+                break
+            k1 |= popcount(hand & SUIT_MASKS[s]) << sh
+            sh += 4
+    return k1 | (leader << 60) | (broken << 62)
+
+
+@njit(inline="always", cache=True)
+def _prefix(rel, live):
+    """The cards of ``live`` in each suit from the lowest card of ``rel`` in that suit up."""
+    out = 0
+    for s in range(4):
+        r = rel & SUIT_MASKS[s]
+        if r != 0:
+            out |= live & SUIT_MASKS[s] & ~((np.int64(1) << lowest_bit(r)) - 1)
+    return out
+
+
+@njit(inline="always", cache=True)
+def _suit_starts(live):
+    out = 0
+    for s in range(4):
+        x = live & SUIT_MASKS[s]
+        out |= x & -x
+    return out
+
+
+# ------------------------------------------------------------------ transposition table
+@njit(inline="always", cache=True)
+def _tt_probe(tt, ws, k1, k2, A, B, need):
+    """(1 / 0 when a matching entry decides ``value >= need``, else -1; the entry's mask; a best lead or -1).
+
+    Open addressing with linear probing from the key's hash; the keys (with the generation stamp) sit
+    apart from the rest of the entries so that a probe sequence is a short scan of memory."""
+    mask = ws[W_TTMASK]
+    vo = 2 * (mask + 1)
+    k2s = k2 | (ws[W_STAMP] << 24)
+    i = _hash(k1, k2, mask)
+    best = -1
+    for _ in range(ws[W_PROBE]):
+        t = tt[2 * i + 1]
+        if (t >> 24) != (k2s >> 24):
+            break
+        if t == k2s and tt[2 * i] == k1:
+            o = vo + 4 * i
+            M = tt[o]
+            if (A & M) == tt[o + 1] and (B & M) == tt[o + 2]:
+                d = tt[o + 3]
+                if (d & 0xFFF) >= need:
+                    return 1, M, best
+                if ((d >> 12) & 0xFFF) < need:
+                    return 0, M, best
+                bm = (d >> 24) & 0xFF
+                if bm != 0 and best < 0:
+                    best = bm - 1
+        i = (i + 1) & mask
+    return -1, 0, best
+
+
+@njit(cache=True)
+def _tt_store(tt, ws, k1, k2, A, B, M, lb, ub, best):
+    mask = ws[W_TTMASK]
+    vo = 2 * (mask + 1)
+    k2s = k2 | (ws[W_STAMP] << 24)
+    eA = A & M
+    eB = B & M
+    home = _hash(k1, k2, mask)
+    i = home
+    ws[W_STORES] += 1
+    full = True
+    spot = -1
+    for _ in range(ws[W_PROBE]):
+        t = tt[2 * i + 1]
+        if (t >> 24) != (k2s >> 24):
+            full = False
+            break
+        o = vo + 4 * i
+        if t == k2s and tt[2 * i] == k1:
+            xm = tt[o]
+            d = tt[o + 3]
+            olb = d & 0xFFF
+            oub = (d >> 12) & 0xFFF
+            if xm == M and tt[o + 1] == eA and tt[o + 2] == eB:  # the same partition: tighten its bounds
+                lb = max(lb, olb)
+                ub = min(ub, oub)
+                if best == 0:
+                    best = (d >> 24) & 0xFF
+                tt[o + 3] = (best << 24) | (ub << 12) | lb
+                return
+            if spot < 0 and (xm & M) == M and (tt[o + 1] & M) == eA and (tt[o + 2] & M) == eB \
+                    and lb >= olb and ub <= oub:
+                spot = i  # an entry for a part of this partition with bounds no tighter: replace it
+        i = (i + 1) & mask
+    if spot >= 0:
+        i = spot
+    elif full:  # the probe sequence is full: replace one of its entries (deterministically)
+        i = (home + ws[W_STORES] % ws[W_PROBE]) & mask
+    tt[2 * i] = k1
+    tt[2 * i + 1] = k2s
+    o = vo + 4 * i
+    tt[o] = M
+    tt[o + 1] = eA
+    tt[o + 2] = eB
+    tt[o + 3] = (best << 24) | (ub << 12) | lb
+
+
+# ------------------------------------------------------------------ sure tricks (trick objective)
+@njit(cache=True)
+def _quick_tricks(ws, leader, broken):
+    """Tricks the leader can cash at once with cards above every other card of their suit, safe from
+    ruffs and from the partner being forced to ruff; and the lowest such card of each suit used."""
+    me = ws[W_H + leader]
+    pa = ws[W_H + (leader ^ 2)]
+    o1 = ws[W_H + ((leader + 1) & 3)]
+    o2 = ws[W_H + ((leader + 3) & 3)]
+    others = pa | o1 | o2
+    q_sp = 0
+    q_ns = 0
+    rel = 0
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        mine = me & sm
+        if mine == 0:
+            continue
+        oth = others & sm
+        w = mine
+        if oth != 0:
+            w = mine & ~((np.int64(2) << highest_bit(oth)) - 1)
+        nw = popcount(w)
+        if nw == 0:
+            continue
+        cash = nw
+        if s == SPADES:
+            if ws[W_BREAKING] != 0 and broken == 0 and (me & ~SPADE_MASK) != 0:
+                continue
+        else:
+            if (o1 & SPADE_MASK) != 0:
+                cash = min(cash, popcount(o1 & sm))
+            if (o2 & SPADE_MASK) != 0:
+                cash = min(cash, popcount(o2 & sm))
+        if cash == 0:
+            continue
+        if oth != 0:
+            w2 = w
+            for _ in range(nw - cash):
+                w2 &= w2 - 1
+            rel |= w2 & -w2
+        if s == SPADES:
+            q_sp += cash
+        else:
+            q_ns += cash
+    if (pa & SPADE_MASK) != 0:
+        q_ns = min(q_ns, popcount(pa & ~SPADE_MASK))
+    return q_sp + q_ns, rel
+
+
+@njit(cache=True)
+def _sure_trick(ws, leader, broken):
+    """(1, the card it rests on) when the leader's side surely wins the trick it leads to (a suit whose
+    top card is the leader's or, led to, the partner's; or a partner's ruff the opponents cannot beat),
+    else (0, 0)."""
+    me = ws[W_H + leader]
+    pa = ws[W_H + (leader ^ 2)]
+    lho = ws[W_H + ((leader + 1) & 3)]
+    rho = ws[W_H + ((leader + 3) & 3)]
+    spade_ok = ws[W_BREAKING] == 0 or broken != 0 or (me & ~SPADE_MASK) == 0
+    opp_sp = (lho | rho) & SPADE_MASK
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        mine = me & sm
+        if mine == 0 or (s == SPADES and not spade_ok):
+            continue
+        if s != SPADES:
+            lho_ruffs = (lho & sm) == 0 and (lho & SPADE_MASK) != 0
+            rho_ruffs = (rho & sm) == 0 and (rho & SPADE_MASK) != 0
+        else:
+            lho_ruffs = False
+            rho_ruffs = False
+        allc = (me | pa | lho | rho) & sm
+        top = highest_bit(allc)
+        if not lho_ruffs and not rho_ruffs and ((me | pa) >> top) & 1:
+            return 1, np.int64(1) << top  # our top card of the suit, which no opponent can ruff
+        if s != SPADES and (pa & sm) == 0 and (pa & SPADE_MASK) != 0:
+            if not lho_ruffs and not rho_ruffs:
+                return 1, 0  # partner ruffs, both opponents follow (or hold no spade)
+            ptop = highest_bit(pa & SPADE_MASK)
+            if opp_sp == 0 or ptop > highest_bit(opp_sp):
+                return 1, np.int64(1) << ptop  # partner ruffs over any spade of the opponents
+    return 0, 0
+
+
+@njit(cache=True)
+def _forced_spades(ws):
+    """Tricks each team takes in every line of play: each spade of a hand above every spade of the other
+    side wins a trick (the hand must play it some time, and only its partner's spade can beat it).
+    (team 0's count, the card it rests on, team 1's count, the card it rests on)."""
+    lo0 = 0
+    lo1 = 0
+    rel0 = 0
+    rel1 = 0
+    sp0 = (ws[W_H] | ws[W_H + 2]) & SPADE_MASK
+    sp1 = (ws[W_H + 1] | ws[W_H + 3]) & SPADE_MASK
+    for h in range(4):
+        mine = ws[W_H + h] & SPADE_MASK
+        other = sp1 if (h & 1) == 0 else sp0
+        if other != 0:
+            mine &= ~((np.int64(2) << highest_bit(other)) - 1)
+        n = popcount(mine)
+        if h & 1:
+            if n > lo1:
+                lo1 = n
+                rel1 = (mine & -mine) if other != 0 else 0
+        elif n > lo0:
+            lo0 = n
+            rel0 = (mine & -mine) if other != 0 else 0
+    return lo0, rel0, lo1, rel1
+
+
+@njit(cache=True)
+def _sure_bounds(ws, leader, r, broken):
+    """(lower bound on team 0's tricks, the cards it rests on, upper bound, the cards it rests on)."""
+    lo0, rel0, lo1, rel1 = _forced_spades(ws)
+    q, qrel = _quick_tricks(ws, leader, broken)
+    if q == 0:
+        q, qrel = _sure_trick(ws, leader, broken)
+    if leader & 1:
+        if q > lo1:
+            lo1 = q
+            rel1 = qrel
+    elif q > lo0:
+        lo0 = q
+        rel0 = qrel
+    return lo0, rel0, r - lo1, rel1
+
+
+# ------------------------------------------------------------------ move generation
+@njit(inline="always", cache=True)
+def _top(x):
+    """Highest card of a mask, -1 when empty."""
+    return highest_bit(x) if x != 0 else -1
+
+
+@njit(cache=True)
+def _lead_score(ws, seat, c, live, goal):
+    """How promising a lead is (larger first): cash winners, lead towards partner's winners and ruffs,
+    stay off suits the opponents can ruff or where the player on the right holds the top cards. A side
+    that wants to lose leads low."""
+    hand = ws[W_H + seat]
+    pa = ws[W_H + (seat ^ 2)]
+    lho = ws[W_H + ((seat + 1) & 3)]
+    rho = ws[W_H + ((seat + 3) & 3)]
+    s = card_suit(c)
+    sm = SUIT_MASKS[s]
+    rank = card_rank(c)
+    suit_live = live & sm
+    top = highest_bit(suit_live)
+    second = _top(suit_live & ~(np.int64(1) << top))
+    top_owner = 0 if (hand >> top) & 1 else (1 if (lho >> top) & 1 else (2 if (pa >> top) & 1 else 3))
+    if goal <= 0:
+        # lose the trick: low cards, suits where the others hold higher ones
+        return (-rank - 20) if top_owner == 0 and c == top else 20 - rank
+    n_lho = popcount(lho & sm)
+    n_rho = popcount(rho & sm)
+    trump = s == SPADES
+    ruff_l = not trump and n_lho == 0 and (lho & SPADE_MASK) != 0
+    ruff_r = not trump and n_rho == 0 and (rho & SPADE_MASK) != 0
+    sc = 0
+    if ruff_l or ruff_r:
+        sc -= 12
+    if not trump and (pa & sm) == 0 and (pa & SPADE_MASK) != 0 and n_rho > 0:
+        sc += 17  # partner ruffs
+    if (top_owner == 3 or (second >= 0 and (rho >> second) & 1)) and n_rho != 1:
+        sc -= 12  # the player on the right sits over us
+    elif top_owner == 1 and second >= 0 and (pa >> second) & 1 and popcount(pa & sm) != 1:
+        sc += 27  # towards partner's second card, over the left's top card
+    safe = trump or (not ruff_l and not ruff_r)
+    if top_owner == 0 and safe:
+        if second >= 0 and (pa >> second) & 1:
+            sc += 48 + rank
+        elif c == top:
+            sc += 31
+        else:
+            sc += rank - 3
+    elif top_owner == 2 and safe:
+        sc += 28 + rank
+    elif not trump and (pa & sm) == 0 and (pa & SPADE_MASK) != 0 and safe:
+        sc += 20 - rank
+    else:
+        sc += 11 - rank
+    return sc
+
+
+@njit(inline="always", cache=True)
+def _follow_score(ws, k, seat, c, led, win_seat, win_card, goal):
+    """How promising a card is for a follower (larger first): the cheapest card with which its side wins
+    the trick against the best replies of the players still to come, else the lowest card (a discard
+    from the longest suit). A side that wants to lose plays the highest card that loses."""
+    nws = win_seat
+    nwc = win_card
+    if beats(c, win_card):
+        nws = seat
+        nwc = c
+    # the players still to come: an opponent of the winner plays its highest card that beats
+    lm = SUIT_MASKS[led]
+    for j in range(k + 1, 4):
+        q = (seat + j - k) & 3
+        hq = ws[W_H + q]
+        if (q & 1) == (nws & 1):
+            continue
+        own = hq & lm
+        pool = own if own != 0 else hq & SPADE_MASK
+        if pool != 0:
+            b = highest_bit(pool)
+            if beats(b, nwc):
+                nws = q
+                nwc = b
+    rank = card_rank(c)
+    s = card_suit(c)
+    ours = (nws & 1) == (seat & 1)
+    if goal > 0:
+        if ours:
+            if nws == seat:
+                return 60 - rank  # win, as cheaply as possible
+            return 50 - rank      # partner's card stands: play low
+        if s != led and s != SPADES:
+            return 10 - rank + popcount(ws[W_H + seat] & SUIT_MASKS[s])  # discard low, from length
+        return -rank
+    if nws == seat:
+        return -40 - rank
+    return rank
+
+
+@njit(inline="always", cache=True)
+def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
+    """Write the moves (one card per run of touching cards, the lowest) at ``W_MOVES + 16 * depth``,
+    best first; return how many."""
+    hand = ws[W_H + seat]
+    p = pext(hand, live)
+    starts = pext(_suit_starts(live), live)
+    reps = pdep(p & ~((p << 1) & ~starts), live) & legal
+    base = W_MOVES + 16 * depth
+    n = 0
+    while reps != 0:
+        c = lowest_bit(reps)
+        reps &= reps - 1
+        if c == bestc:
+            sc = 1000
+        elif k == 0:
+            sc = _lead_score(ws, seat, c, live, goal)
+        else:
+            sc = _follow_score(ws, k, seat, c, led, win_seat, win_card, goal)
+        key = sc * 64 + c
+        # insertion, best (largest key) first
+        j = n
+        while j > 0 and ws[base + j - 1] < key:
+            ws[base + j] = ws[base + j - 1]
+            j -= 1
+        ws[base + j] = key
+        n += 1
+    return n
+
+
+# ------------------------------------------------------------------ the search
+@njit(cache=True)
+def _last_trick(ws, leader, acc, thr, rel_slot):
+    c = lowest_bit(ws[W_H + leader])
+    win = c
+    win_seat = leader
+    tm = np.int64(1) << c
+    for j in range(1, 4):
+        s = (leader + j) & 3
+        cc = lowest_bit(ws[W_H + s])
+        tm |= np.int64(1) << cc
+        if beats(cc, win):
+            win = cc
+            win_seat = s
+    wb = np.int64(1) << win
+    ws[rel_slot] = wb if (tm & SUIT_MASKS[card_suit(win)] & ~wb) != 0 else 0
+    if ws[W_MODE] == MODE_TRICKS:
+        return 1 if acc + (1 - (win_seat & 1)) >= thr else 0
+    return 1 if ws[W_LEAF + acc + ws[W_STRIDE + win_seat]] >= thr else 0
+
+
+@njit(cache=True)
+def _second_hand_wins(ws, seat, led, win_card):
+    """When the side of the second hand ``seat`` wins the trick whatever the third hand does: the card
+    whose rank that rests on (0 for a ruff), else -1."""
+    lm = SUIT_MASKS[led]
+    me = ws[W_H + seat]
+    pa = ws[W_H + (seat ^ 2)]
+    third = ws[W_H + ((seat + 1) & 3)]
+    third_ruffs = led != SPADES and (third & lm) == 0 and (third & SPADE_MASK) != 0
+    if third_ruffs:
+        return -1
+    if led != SPADES and (((me & lm) == 0 and (me & SPADE_MASK) != 0) or ((pa & lm) == 0 and (pa & SPADE_MASK) != 0)):
+        return 0  # our side ruffs; the third hand follows suit (or has no spade)
+    ours = (me | pa) & lm
+    if ours == 0:
+        return -1
+    top = highest_bit(ours)
+    if top > win_card and (third & lm) < (np.int64(1) << top):
+        return np.int64(1) << top
+    return -1
+
+
+@njit(inline="always", cache=True)
+def _enter(tt, ws, fb, depth, thr):
+    """Arrive at the node of frame ``fb``: 1 / 0 when it is decided at once (its cards of rank in
+    ``F_REL``), else -1 with its moves generated."""
+    ws[W_NODES] += 1
+    mode = ws[W_MODE]
+    k = ws[fb + F_K]
+    seat = ws[fb + F_SEAT]
+    acc = ws[fb + F_ACC]
+    broken = ws[fb + F_BROKEN]
+    hand = ws[W_H + seat]
+    bestc = -1
+    if k == 0:
+        r = popcount(hand)
+        need = thr
+        if mode == MODE_TRICKS:
+            need = thr - acc
+            if need <= 0:
+                ws[fb + F_REL] = 0
+                return 1
+            if need > r:
+                ws[fb + F_REL] = 0
+                return 0
+        else:
+            if ws[W_MIN + acc] >= thr:
+                ws[fb + F_REL] = 0
+                return 1
+            if ws[W_MAX + acc] < thr:
+                ws[fb + F_REL] = 0
+                return 0
+            if ws[W_MERGED] != 0 and r > 1:
+                # no Nil: the value is g(team 0's tricks); the tricks each team takes in every line bound them
+                f0, rel0, f1, rel1 = _forced_spades(ws)
+                if f0 + f1 > 0:
+                    c0 = acc % ws[W_STRIDE + 1]
+                    lo = ws[W_G + c0 + f0]
+                    hi = lo
+                    for t in range(f0 + 1, r - f1 + 1):
+                        lo = min(lo, ws[W_G + c0 + t])
+                        hi = max(hi, ws[W_G + c0 + t])
+                    if lo >= thr or hi < thr:
+                        ws[fb + F_REL] = rel0 | rel1
+                        return 1 if lo >= thr else 0
+        if r == 1:
+            return _last_trick(ws, seat, acc, thr, fb + F_REL)
+        if mode == MODE_TRICKS:
+            lo0, rel_lo, hi0, rel_hi = _sure_bounds(ws, seat, r, broken)
+            if lo0 >= need:
+                ws[fb + F_REL] = rel_lo
+                return 1
+            if hi0 < need:
+                ws[fb + F_REL] = rel_hi
+                return 0
+        R = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3]
+        A = pext(ws[W_H + 1] | ws[W_H + 3], R)
+        B = pext(ws[W_H + 2] | ws[W_H + 3], R)
+        k1 = _key(ws, seat, broken if ws[W_BREAKING] != 0 else 0)
+        k2 = acc if mode != MODE_TRICKS else 0
+        hit, M, best = _tt_probe(tt, ws, k1, k2, A, B, need)
+        if hit >= 0:
+            ws[W_HITS] += 1
+            ws[fb + F_REL] = pdep(M, R)
+            return hit
+        if best >= 0:
+            bestc = lowest_bit(pdep(np.int64(1) << best, R))
+        ws[fb + F_NEED] = need
+        ws[fb + F_K1] = k1
+        ws[fb + F_K2] = k2
+        ws[fb + F_A] = A
+        ws[fb + F_B] = B
+        ws[fb + F_R] = R
+    elif k == 1 and mode == MODE_TRICKS:
+        # second hand: when its side surely wins this trick and that one trick decides, stop here
+        r = popcount(hand)
+        side0 = (seat & 1) == 0
+        if (side0 and thr - acc == 1) or (not side0 and acc + r - 1 < thr):
+            rel = _second_hand_wins(ws, seat, ws[fb + F_LED], ws[fb + F_WCARD])
+            if rel >= 0:
+                ws[fb + F_REL] = rel
+                return 1 if side0 else 0
+    live = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3] | ws[fb + F_TM]
+    led = ws[fb + F_LED]
+    legal = _legal(ws, k, hand, led, broken)
+    goal = 1 if mode == MODE_TRICKS else ws[W_GOAL + seat]
+    ws[fb + F_N] = _gen(ws, depth, k, seat, led, ws[fb + F_WSEAT], ws[fb + F_WCARD], legal, live, bestc, goal)
+    ws[fb + F_I] = 0
+    ws[fb + F_REL] = 0
+    ws[fb + F_SKIP] = 0
+    ws[fb + F_BEST] = -1
+    ws[fb + F_HAND] = hand
+    ws[fb + F_LIVE] = live
+    ws[fb + F_P] = pext(hand, live)
+    ws[fb + F_STARTS] = pext(_suit_starts(live), live)
+    return -1
+
+
+@njit(inline="always", cache=True)
+def _make(ws, fb, c):
+    """The seat of frame ``fb`` plays ``c``: the child's state in the next frame; the card that won the
+    trick by its rank (if ``c`` ends a trick and a card of the winner's suit lost to it) in ``F_DEC``."""
+    nb = fb + FS
+    k = ws[fb + F_K]
+    seat = ws[fb + F_SEAT]
+    broken = ws[fb + F_BROKEN]
+    hand = ws[fb + F_HAND]
+    bit = np.int64(1) << c
+    ws[W_H + seat] = hand ^ bit
+    suit = card_suit(c)
+    nbroken = broken
+    if k == 0:
+        nled = suit
+        nws = seat
+        nwc = c
+        if suit == SPADES and broken == 0 and ws[W_FORCED] != 0 and (hand & ~bit & ~SPADE_MASK) == 0:
+            nbroken = 1  # a forced spade lead (phases.apply_lead)
+    else:
+        nled = ws[fb + F_LED]
+        if suit != nled and suit == SPADES:
+            nbroken = 1
+        nws = ws[fb + F_WSEAT]
+        nwc = ws[fb + F_WCARD]
+        if beats(c, nwc):
+            nws = seat
+            nwc = c
+    ntm = ws[fb + F_TM] | bit
+    ws[nb + F_BROKEN] = nbroken
+    if k == 3:
+        ws[W_TRICKS] += 1
+        wb = np.int64(1) << nwc
+        ws[fb + F_DEC] = wb if (ntm & SUIT_MASKS[card_suit(nwc)] & ~wb) != 0 else 0
+        acc = ws[fb + F_ACC]
+        ws[nb + F_ACC] = acc + 1 - (nws & 1) if ws[W_MODE] == MODE_TRICKS else acc + ws[W_STRIDE + nws]
+        ws[nb + F_K] = 0
+        ws[nb + F_SEAT] = nws
+        ws[nb + F_LED] = -1
+        ws[nb + F_WSEAT] = -1
+        ws[nb + F_WCARD] = -1
+        ws[nb + F_TM] = 0
+    else:
+        ws[fb + F_DEC] = 0
+        ws[nb + F_ACC] = ws[fb + F_ACC]
+        ws[nb + F_K] = k + 1
+        ws[nb + F_SEAT] = (seat + 1) & 3
+        ws[nb + F_LED] = nled
+        ws[nb + F_WSEAT] = nws
+        ws[nb + F_WCARD] = nwc
+        ws[nb + F_TM] = ntm
+
+
+@njit(inline="always", cache=True)
+def _finish(tt, ws, fb, res):
+    """The node of frame ``fb`` is decided: at a trick's start, store the result for its partition."""
+    if ws[fb + F_K] != 0:
+        return
+    R = ws[fb + F_R]
+    mabs = _prefix(ws[fb + F_REL], R)
+    need = ws[fb + F_NEED]
+    if res != 0:
+        lb = need
+        ub = NO_UB
+    else:
+        lb = 0
+        ub = need - 1
+    bm = ws[fb + F_BEST]
+    bi = popcount(R & ((np.int64(1) << bm) - 1)) + 1 if bm >= 0 else 0
+    _tt_store(tt, ws, ws[fb + F_K1], ws[fb + F_K2], ws[fb + F_A], ws[fb + F_B], pext(mabs, R), lb, ub, bi)
+    ws[fb + F_REL] = mabs
+
+
+@njit(cache=True)
+def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d0):
+    """1 when team 0 can bring the value to ``thr`` or more (trick mode: team 0's tricks since the root,
+    ``acc`` so far; score mode: the index of the final value, ``acc`` = the flat counter index), else 0.
+
+    Depth-first with an explicit stack of frames (``W_FRAMES``; Numba cannot cache a recursive function).
+    Each node's cards of rank -- those whose ranks the answer rests on -- go up in ``F_REL``."""
+    tt = borrowed(tt)  # the caller holds both: no reference counting in the loop (borrow.py)
+    ws = borrowed(ws)
+    fb = W_FRAMES + FS * d0
+    ws[fb + F_K] = k
+    ws[fb + F_SEAT] = seat
+    ws[fb + F_LED] = led
+    ws[fb + F_WSEAT] = win_seat
+    ws[fb + F_WCARD] = win_card
+    ws[fb + F_TM] = tmask
+    ws[fb + F_BROKEN] = broken
+    ws[fb + F_ACC] = acc
+    d = d0
+    r = _enter(tt, ws, fb, d, thr)
+    while True:
+        if r < 0:
+            fb = W_FRAMES + FS * d
+            i = ws[fb + F_I]
+            n = ws[fb + F_N]
+            skip = ws[fb + F_SKIP]
+            while i < n and (skip >> (ws[W_MOVES + 16 * d + i] & 63)) & 1:
+                i += 1
+            if i < n:
+                ws[fb + F_I] = i + 1
+                _make(ws, fb, ws[W_MOVES + 16 * d + i] & 63)
+                d += 1
+                r = _enter(tt, ws, fb + FS, d, thr)
+                continue
+            # every move tried without a cut-off
+            r = 0 if (ws[fb + F_SEAT] & 1) == 0 else 1
+            _finish(tt, ws, fb, r)
+        # r: the result of the node at depth d
+        if d == d0:
+            return r
+        child_rel = ws[W_FRAMES + FS * d + F_REL]
+        d -= 1
+        fb = W_FRAMES + FS * d
+        seat = ws[fb + F_SEAT]
+        hand = ws[fb + F_HAND]
+        ws[W_H + seat] = hand
+        c = ws[W_MOVES + 16 * d + ws[fb + F_I] - 1] & 63
+        bit = np.int64(1) << c
+        crel = child_rel | ws[fb + F_DEC]
+        # the cards touching c in the hand were the same move: if the answer rests on one of them, it
+        # rests on c too (so that a partition never splits a run)
+        live = ws[fb + F_LIVE]
+        ci = popcount(live & (bit - 1))
+        x = (ws[fb + F_P] & ~(ws[fb + F_STARTS] & ~(np.int64(1) << ci))) >> ci
+        run = pdep(((x ^ (x + 1)) >> 1) << ci, live)
+        if (crel & run & ~bit) != 0:
+            crel |= bit
+        if (r != 0) == ((seat & 1) == 0):  # a cut-off: team 0 reached thr, or team 1 kept it below
+            ws[fb + F_REL] = crel
+            ws[fb + F_BEST] = c
+            _finish(tt, ws, fb, r)
+        else:
+            rel = ws[fb + F_REL] | crel
+            ws[fb + F_REL] = rel
+            # the cards of c's suit below every card of rank found so far give the same answer as c
+            # if c is one of them (DDS's "lowest win"): try no other
+            sm = SUIT_MASKS[card_suit(c)]
+            rs = rel & sm
+            if rs == 0:
+                ws[fb + F_SKIP] |= sm
+            elif c < lowest_bit(rs):
+                ws[fb + F_SKIP] |= sm & ((np.int64(1) << lowest_bit(rs)) - 1)
+            r = -1
+
+
+# ------------------------------------------------------------------ root drivers
+@njit(cache=True)
+def _new_solve(tt, ws, mode):
+    """Start a solve. The table's entries stay valid as long as what they rest on does: in trick mode,
+    the play rules (an entry there is a fact about a position, whatever the root); score and Nil
+    entries depend on the solve's final values, so those solves start a new generation."""
+    ctx = mode * 4 + ws[W_BREAKING] * 2 + ws[W_FORCED] if mode == MODE_TRICKS else -1
+    if ctx < 0 or ctx != ws[W_CTX]:
+        new_generation_nb(tt, ws)
+    ws[W_CTX] = ctx
+    ws[W_MODE] = mode
+    ws[W_NODES] = 0
+    ws[W_TRICKS] = 0
+    ws[W_HITS] = 0
+    ws[W_STORES] = 0
+
+
+@njit(cache=True, nogil=True)
+def new_generation_nb(tt, ws):
+    """Forget every entry of the table (a new generation stamp; the table is cleared once in 2**24)."""
+    ws[W_STAMP] += 1
+    if ws[W_STAMP] >= STAMP_LIMIT:
+        tt[:] = 0
+        ws[W_STAMP] = 1
+    ws[W_CTX] = -1
+
+
+@njit(cache=True)
+def _root(ws, pos):
+    """Load the position; (k, seat on move, suit led, winning seat, winning card, trick mask, broken)."""
+    for s in range(4):
+        ws[W_H + s] = pos[P_HANDS + s]
+    leader = pos[P_LEADER]
+    k = pos[P_NPLAYED]
+    led = -1
+    win_seat = -1
+    win_card = -1
+    tmask = 0
+    for j in range(k):
+        c = pos[P_TRICK + j]
+        s = (leader + j) & 3
+        tmask |= np.int64(1) << c
+        if j == 0:
+            led = card_suit(c)
+            win_seat = s
+            win_card = c
+        elif beats(c, win_card):
+            win_seat = s
+            win_card = c
+    return k, (leader + k) & 3, led, win_seat, win_card, tmask, pos[P_BROKEN]
+
+
+@njit(cache=True)
+def _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, lo, hi, depth, guess):
+    """The exact value in [lo, hi] by null-window searches: bisection, or (``guess`` >= 0) steps from a
+    guess, for a value likely near it (the value of the card tried before)."""
+    g = guess
+    while lo < hi:
+        if guess < 0:
+            g = (lo + hi + 1) >> 1
+        g = min(max(g, lo + 1), hi)
+        if _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, g, depth) != 0:
+            lo = g
+            g += 1
+        else:
+            hi = g - 1
+            g -= 1
+    return lo
+
+
+@njit(cache=True)
+def _bounds(ws, k, seat, acc):
+    """Range of the value from a node: trick mode team 0's tricks since the root, score mode an index."""
+    if ws[W_MODE] == MODE_TRICKS:
+        return acc, acc + popcount(ws[W_H + seat])
+    return ws[W_MIN + acc], ws[W_MAX + acc]
+
+
+@njit(cache=True)
+def _root_values(tt, ws, pos, out):
+    """Value of each legal card of the seat on move (in ``out[card]``, -1 elsewhere), from team 0's side
+    (trick mode: team 0's tricks from the root; score mode: value index); returns the position's value."""
+    k, seat, led, win_seat, win_card, tmask, broken = _root(ws, pos)
+    for c in range(out.shape[0]):
+        out[c] = -1
+    hand = ws[W_H + seat]
+    live = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3] | tmask
+    legal = _legal(ws, k, hand, led, broken)
+    if pos[P_FIRST] != 0:
+        legal = hand & 1  # the 2♣ opens the hand
+    p = pext(hand, live)
+    starts = pext(_suit_starts(live), live)
+    reps = pdep(p & ~((p << 1) & ~starts), live) & legal
+    maxnode = (seat & 1) == 0
+    best = -1
+    mode = ws[W_MODE]
+    while reps != 0:
+        c = lowest_bit(reps)
+        reps &= reps - 1
+        bit = np.int64(1) << c
+        ws[W_H + seat] = hand ^ bit
+        suit = card_suit(c)
+        nbroken = broken
+        if k == 0:
+            nled = suit
+            nws = seat
+            nwc = c
+            if suit == SPADES and broken == 0 and ws[W_FORCED] != 0 and (hand & ~bit & ~SPADE_MASK) == 0:
+                nbroken = 1
+        else:
+            nled = led
+            if suit != led and suit == SPADES:
+                nbroken = 1
+            if beats(c, win_card):
+                nws = seat
+                nwc = c
+            else:
+                nws = win_seat
+                nwc = win_card
+        if k == 3:
+            nacc = (1 - (nws & 1)) if mode == MODE_TRICKS else ws[W_STRIDE + nws]
+            lo, hi = _bounds(ws, 0, nws, nacc)
+            v = _mtd(tt, ws, 0, nws, -1, -1, -1, 0, nbroken, nacc, lo, hi, 1, best)
+        else:
+            lo, hi = _bounds(ws, k + 1, (seat + 1) & 3, 0)
+            if mode == MODE_TRICKS:
+                hi = popcount(hand)  # tricks left, the current one included
+            v = _mtd(tt, ws, k + 1, (seat + 1) & 3, nled, nws, nwc, tmask | bit, nbroken, 0, lo, hi, 1, best)
+        ws[W_H + seat] = hand
+        ci = popcount(live & (bit - 1))
+        x = (p & ~(starts & ~(np.int64(1) << ci))) >> ci
+        run = pdep(((x ^ (x + 1)) >> 1) << ci, live) & legal
+        while run != 0:
+            out[lowest_bit(run)] = v
+            run &= run - 1
+        if best < 0 or (maxnode and v > best) or (not maxnode and v < best):
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _root_value(tt, ws, pos):
+    k, seat, led, win_seat, win_card, tmask, broken = _root(ws, pos)
+    if pos[P_FIRST] != 0:  # the 2♣ opens the hand: one move
+        hand = ws[W_H + seat]
+        ws[W_H + seat] = hand ^ 1
+        hi = popcount(hand) if ws[W_MODE] == MODE_TRICKS else ws[W_MAX]
+        lo = 0 if ws[W_MODE] == MODE_TRICKS else ws[W_MIN]
+        v = _mtd(tt, ws, 1, (seat + 1) & 3, 0, seat, 0, np.int64(1), broken, 0, lo, hi, 1, -1)
+        ws[W_H + seat] = hand
+        return v
+    lo, hi = _bounds(ws, k, seat, 0)
+    if ws[W_MODE] == MODE_TRICKS:
+        hi = popcount(ws[W_H + seat])
+    return _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, 0, lo, hi, 0, -1)
+
+
+# ------------------------------------------------------------------ compiled entry points
+@njit(cache=True, nogil=True)
+def set_rules_nb(ws, breaking, forced_spade_lead_breaks):
+    """The two play rules the search needs besides ``phases.legal_*``: stored in ``ws``."""
+    ws[W_BREAKING] = breaking
+    ws[W_FORCED] = forced_spade_lead_breaks
+
+
+@njit(cache=True, nogil=True)
+def tricks_nb(tt, ws, pos):
+    """Team 0's tricks from ``pos`` (the trick in progress included) under perfect play."""
+    _new_solve(tt, ws, MODE_TRICKS)
+    return _root_value(tt, ws, pos)
+
+
+@njit(cache=True, nogil=True)
+def card_values_nb(tt, ws, pos, out):
+    """``out[card]`` = tricks the side on move takes from ``pos`` (the trick in progress included) after
+    playing ``card``, for each legal card; -1 for the others. Returns the position's value (same side)."""
+    _new_solve(tt, ws, MODE_TRICKS)
+    seat = _root(ws, pos)[1]
+    r = popcount(pos[P_HANDS + seat])
+    best = _root_values(tt, ws, pos, out)
+    if seat & 1:
+        for c in range(out.shape[0]):
+            if out[c] >= 0:
+                out[c] = r - out[c]
+        return r - best
+    return best
+
+
+@njit(cache=True)
+def _score_tables(ws, R):
+    """Min / max reachable final value index of every counter index (children have larger indices)."""
+    b = R + 1
+    n = b * b * b * b
+    used = np.zeros(4, np.int64)
+    for s in range(4):
+        st = ws[W_STRIDE + s]
+        u = 0
+        while st > 1:
+            st //= b
+            u += 1
+        used[u] = 1
+    for idx in range(n - 1, -1, -1):
+        c0 = idx % b
+        c1 = (idx // b) % b
+        c2 = (idx // (b * b)) % b
+        c3 = idx // (b * b * b)
+        if (used[0] == 0 and c0 != 0) or (used[1] == 0 and c1 != 0) or (used[2] == 0 and c2 != 0) \
+                or (used[3] == 0 and c3 != 0):
+            continue
+        t = c0 + c1 + c2 + c3
+        if t > R:
+            continue
+        if t == R:
+            ws[W_MIN + idx] = ws[W_LEAF + idx]
+            ws[W_MAX + idx] = ws[W_LEAF + idx]
+            continue
+        lo = 1 << 40
+        hi = -1
+        st = 1
+        for u in range(4):
+            if used[u] != 0:
+                lo = min(lo, ws[W_MIN + idx + st])
+                hi = max(hi, ws[W_MAX + idx + st])
+            st *= b
+        ws[W_MIN + idx] = lo
+        ws[W_MAX + idx] = hi
+
+
+@njit(cache=True)
+def _set_leaves(ws, R, vals, nv, leaf_vals):
+    """Sort and index the final values ``leaf_vals`` (one per counter index, sum R)."""
+    b = R + 1
+    n = b * b * b * b
+    u = np.unique(vals[:nv])
+    if u.shape[0] > MAX_VALUES:
+        raise ValueError("too many distinct final values")
+    ws[W_NVALS] = u.shape[0]
+    for i in range(u.shape[0]):
+        ws[W_VALS + i] = u[i]
+    for idx in range(n):
+        if leaf_vals[idx] != -(1 << 62):
+            ws[W_LEAF + idx] = np.searchsorted(u, leaf_vals[idx])
+
+
+@njit(cache=True)
+def _leaf_pass(ws, R, rules, bids, blind, taken, bags, cmap):
+    b = R + 1
+    n = b * b * b * b
+    leaf_vals = np.full(n, -(1 << 62), np.int64)
+    vals = np.empty(n, np.int64)
+    nv = 0
+    c = np.empty(4, np.int64)
+    pts = np.zeros(2, np.int64)
+    for idx in range(n):
+        c[0] = idx % b
+        c[1] = (idx // b) % b
+        c[2] = (idx // (b * b)) % b
+        c[3] = idx // (b * b * b)
+        if c[0] + c[1] + c[2] + c[3] != R:
+            continue
+        ok = True
+        for u in range(4):
+            hit = False
+            for s in range(4):
+                if cmap[s] == u:
+                    hit = True
+            if not hit and c[u] != 0:
+                ok = False
+        if not ok:
+            continue
+        for t in range(2):
+            a = t
+            z = t + 2
+            if cmap[a] == cmap[z]:
+                ta = taken[a] + taken[z] + c[cmap[a]]
+                tz = 0
+            else:
+                ta = taken[a] + c[cmap[a]]
+                tz = taken[z] + c[cmap[z]]
+            p, _, _, _, _ = team_hand(rules, bids[a], bids[z], blind[a], blind[z], ta, tz, bags[t])
+            pts[t] = p
+        v = pts[0] - pts[1]
+        leaf_vals[idx] = v
+        vals[nv] = v
+        nv += 1
+    return vals, nv, leaf_vals
+
+
+@njit(cache=True, nogil=True)
+def score_setup_nb(ws, rules, R, bids, blind, taken, bags):
+    """Score mode for positions with ``R`` tricks left (the one in progress included): final values
+    from ``phases.team_hand`` (``rules``: KernelRules), Nil bidders counted apart, partners of a team
+    without Nil counted together."""
+    b = R + 1
+    cmap = np.zeros(4, np.int64)
+    for t in range(2):
+        if bids[t] != 0 and bids[t + 2] != 0:
+            cmap[t] = t
+            cmap[t + 2] = t
+        else:
+            cmap[t] = t
+            cmap[t + 2] = t + 2
+    for s in range(4):
+        st = 1
+        for _ in range(cmap[s]):
+            st *= b
+        ws[W_STRIDE + s] = st
+        ws[W_GOAL + s] = -1 if bids[s] == 0 and taken[s] == 0 else 1
+    vals, nv, leaf_vals = _leaf_pass(ws, R, rules, bids, blind, taken, bags, cmap)
+    _set_leaves(ws, R, vals, nv, leaf_vals)
+    _score_tables(ws, R)
+    # without a Nil the value depends on team 0's tricks t alone; when it never falls as t grows, each team
+    # wants as many tricks as it can get and the score game is the trick game: value = g(tricks)
+    ws[W_MONO] = 0
+    ws[W_MERGED] = 0
+    if cmap[0] == cmap[2] and cmap[1] == cmap[3]:
+        ws[W_MERGED] = 1
+        mono = 1
+        for t in range(R + 1):
+            ws[W_G + t] = ws[W_LEAF + t + b * (R - t)]
+            if t > 0 and ws[W_G + t] < ws[W_G + t - 1]:
+                mono = 0
+        ws[W_MONO] = mono
+
+
+@njit(cache=True, nogil=True)
+def nil_setup_nb(ws, R, nil_seat):
+    """Nil mode: final value 1 when team 0 gets what it wants (its own Nil seat at zero tricks, or the
+    other team's Nil seat at one or more), else 0."""
+    b = R + 1
+    n = b * b * b * b
+    for s in range(4):
+        ws[W_STRIDE + s] = 1 if s == nil_seat else b
+        ws[W_GOAL + s] = 1 if s == (nil_seat ^ 2) else -1
+    ws[W_MONO] = 0
+    ws[W_MERGED] = 0
+    ws[W_NVALS] = 2
+    ws[W_VALS] = 0
+    ws[W_VALS + 1] = 1
+    own = (nil_seat & 1) == 0
+    for idx in range(n):
+        c0 = idx % b
+        c1 = (idx // b) % b
+        if idx != c0 + b * c1 or c0 + c1 != R:
+            continue
+        made = c0 == 0
+        ws[W_LEAF + idx] = 1 if made == own else 0
+    # counters 0 (the Nil seat) and 1 (everybody else)
+    for idx in range(n - 1, -1, -1):
+        c0 = idx % b
+        c1 = (idx // b) % b
+        if idx != c0 + b * c1:
+            continue
+        t = c0 + c1
+        if t > R:
+            continue
+        if t == R:
+            ws[W_MIN + idx] = ws[W_LEAF + idx]
+            ws[W_MAX + idx] = ws[W_LEAF + idx]
+            continue
+        ws[W_MIN + idx] = min(ws[W_MIN + idx + 1], ws[W_MIN + idx + b])
+        ws[W_MAX + idx] = max(ws[W_MAX + idx + 1], ws[W_MAX + idx + b])
+
+
+@njit(cache=True, nogil=True)
+def table_value_nb(tt, ws, pos):
+    """Score / Nil mode (after ``score_setup_nb`` or ``nil_setup_nb``): the value index of ``pos``."""
+    if ws[W_MONO] != 0:
+        _new_solve(tt, ws, MODE_TRICKS)
+        return ws[W_G + _root_value(tt, ws, pos)]
+    _new_solve(tt, ws, MODE_TABLE)
+    return _root_value(tt, ws, pos)
+
+
+@njit(cache=True, nogil=True)
+def table_card_values_nb(tt, ws, pos, out):
+    """Score / Nil mode: ``out[card]`` = value index after each legal card (team 0's side), -1 elsewhere."""
+    if ws[W_MONO] != 0:
+        _new_solve(tt, ws, MODE_TRICKS)
+        best = _root_values(tt, ws, pos, out)
+        for c in range(out.shape[0]):
+            if out[c] >= 0:
+                out[c] = ws[W_G + out[c]]
+        return ws[W_G + best]
+    _new_solve(tt, ws, MODE_TABLE)
+    return _root_values(tt, ws, pos, out)
+
+
+@njit(cache=True, nogil=True)
+def score_card_values_nb(tt, ws, pos, out):
+    """Score mode (after ``score_setup_nb``): ``out[card]`` = the side on move's hand score minus the other
+    side's after playing ``card`` (each legal card), ``-2**62`` elsewhere. Returns the position's value
+    from the same side."""
+    idx = np.empty(out.shape[0], np.int64)
+    best = table_card_values_nb(tt, ws, pos, idx)
+    seat = (pos[P_LEADER] + pos[P_NPLAYED]) & 3
+    sign = -1 if seat & 1 else 1
+    for c in range(out.shape[0]):
+        out[c] = sign * ws[W_VALS + idx[c]] if idx[c] >= 0 else NO_VALUE
+    return sign * ws[W_VALS + best]
+
+
+
+# ------------------------------------------------------------------ Python API
+@dataclass(frozen=True)
+class ScoreState:
+    """What the hand's score depends on besides the cards: ``bids[s]`` (0 = Nil), ``blind[s]`` (1 for
+    Blind Nil), ``taken[s]`` (tricks seat s has won so far this hand, the trick in progress excluded)
+    and ``bags[t]`` (team t's running bags before this hand)."""
+
+    bids: tuple[int, int, int, int]
+    blind: tuple[int, int, int, int] = (0, 0, 0, 0)
+    taken: tuple[int, int, int, int] = (0, 0, 0, 0)
+    bags: tuple[int, int] = (0, 0)
+
+
+class Solver:
+    """A transposition table and a workspace, reused across solves (allocate once, solve many times).
+
+    ``tt_bits``: log2 of the table's slots (48 bytes each; 2**20 = 48 MiB). Not thread-safe: one
+    solver per thread.
+    """
+
+    def __init__(self, tt_bits: int = 20, probe: int = 64):
+        if not 8 <= tt_bits <= 28:
+            raise ValueError(f"tt_bits={tt_bits}: use 8..28")
+        self.tt = np.zeros(TT_WORDS << tt_bits, dtype=np.int64)
+        self.ws = np.zeros(WS_SIZE, dtype=np.int64)
+        self.ws[W_TTMASK] = (1 << tt_bits) - 1
+        self.ws[W_PROBE] = probe
+        self.ws[W_CTX] = -1  # the first solve starts generation 1 (0 marks empty slots)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by the last solve."""
+        return int(self.ws[W_NODES])
+
+    def reset(self) -> None:
+        """Forget the table's entries: the next solve starts from an empty table. (Trick-mode solves under
+        the same play rules keep the entries of earlier ones otherwise: they are facts about positions,
+        valid whatever the deal or the root, and they make later solves faster.)"""
+        new_generation_nb(self.tt, self.ws)
+
+
+def _kernel_rules(rules):
+    from tricksim.simulator.games.spades.rules import SpadesRules
+
+    if rules is None:
+        rules = SpadesRules()
+    if hasattr(rules, "to_kernel"):
+        rules = rules.to_kernel()
+    return rules
+
+
+def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None) -> np.ndarray:
+    """Validate a position (arguments as ``dd_tricks``); return its ``pos`` array (``P_*`` layout) for the
+    compiled entry points. Raises ValueError, naming what is wrong."""
+    rules = _kernel_rules(rules)
+    hands = [int(h) for h in hands]
+    trick = [int(c) for c in trick]
+    if len(hands) != 4:
+        raise ValueError(f"hands: need 4 masks, got {len(hands)}")
+    if not 0 <= int(leader) <= 3:
+        raise ValueError(f"leader {leader}: use a seat 0..3")
+    leader = int(leader)
+    if len(trick) > 3:
+        raise ValueError(f"trick: at most 3 cards already played, got {len(trick)}")
+    deck = (1 << 54) - 1 if rules.jokers else (1 << 52) - 1
+    seen = 0
+    for s, h in enumerate(hands):
+        if h < 0 or h & ~deck:
+            raise ValueError(f"hand of seat {s}: cards outside the deck (mask {h:#x})")
+        if h & seen:
+            raise ValueError(f"hand of seat {s}: a card held twice")
+        seen |= h
+    for c in trick:
+        if not 0 <= c < 54 or not (deck >> c) & 1:
+            raise ValueError(f"trick card {c}: not a card of this deck")
+        if (seen >> c) & 1:
+            raise ValueError(f"trick card {c}: also in a hand")
+        seen |= 1 << c
+    k = len(trick)
+    n = popcount(hands[(leader + k) & 3])
+    for j in range(4):
+        s = (leader + j) & 3
+        want = n - 1 if j < k else n
+        if popcount(hands[s]) != want:
+            raise ValueError(f"seat {s} holds {popcount(hands[s])} cards; {want} expected "
+                             f"(seat {(leader + k) & 3} on move holds {n}, {k} card(s) played to the trick)")
+    if n == 0:
+        raise ValueError("no cards left to play")
+    if k > 0:
+        led = int(card_suit(trick[0]))
+        for j in range(1, k):
+            s = (leader + j) & 3
+            if int(card_suit(trick[j])) != led and hands[s] & int(SUIT_MASKS[led]):
+                raise ValueError(f"seat {s} did not follow suit to the trick although it holds that suit")
+    if trick_no is None:
+        trick_no = 13 - popcount(hands[leader]) - (1 if k else 0)
+    first = rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS and trick_no == 0
+    if first and k == 0 and not hands[leader] & 1:
+        raise ValueError(f"first trick with first_lead=two_of_clubs: the leader (seat {leader}) must hold the 2C")
+    if first and k > 0 and trick[0] != 0:
+        raise ValueError("first trick with first_lead=two_of_clubs: the 2C must open it")
+    pos = np.zeros(P_SIZE, dtype=np.int64)
+    pos[P_HANDS:P_HANDS + 4] = hands
+    pos[P_LEADER] = leader
+    pos[P_NPLAYED] = k
+    pos[P_TRICK:P_TRICK + k] = trick
+    pos[P_BROKEN] = 1 if broken else 0
+    pos[P_FIRST] = 1 if first and k == 0 else 0
+    return pos
+
+
+def _prepare(hands, leader, trick, broken, rules, trick_no, solver):
+    rules = _kernel_rules(rules)
+    pos = position(hands, leader, trick, broken, rules, trick_no)
+    solver = solver if solver is not None else Solver()
+    set_rules_nb(solver.ws, int(getattr(rules, "breaking", 1)), int(rules.forced_spade_lead_breaks))
+    return rules, pos, solver
+
+
+def dd_tricks(hands, leader, trick=(), broken=False, rules=None, *, trick_no=None, solver=None) -> int:
+    """Team 0's tricks (seats 0 and 2) from this position, the trick in progress included, when each
+    team maximises its own tricks.
+
+    ``hands``: four ``int64`` masks of the cards each seat still holds (cards.py ids); ``leader``: the
+    seat that leads (or led) the trick in progress; ``trick``: the cards already played to it, in
+    order; ``broken``: spades broken now; ``rules``: ``SpadesRules`` or ``KernelRules`` (default: the
+    cardems preset); ``trick_no``: the trick's number (default: 13 - cards the leader holds, the first
+    trick for 13-card hands), which decides whether the 2♣ must open it.
+    """
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    return int(tricks_nb(solver.tt, solver.ws, pos))
+
+
+def card_values(hands, leader, trick=(), broken=False, rules=None, out=None, *, score: ScoreState | None = None,
+                trick_no=None, solver=None) -> np.ndarray:
+    """The value of each card of the seat on move, indexed by card id (54 entries; -1 for cards it
+    cannot play, or ``NO_VALUE`` with ``score``).
+
+    Without ``score``: the tricks the side on move takes from now (the trick in progress included)
+    after playing the card, as DDS's ``SolveBoard`` gives them. With ``score``: the side on move's
+    hand score minus the other side's after the card (see ``dd_score``).
+    """
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    if out is None:
+        out = np.empty(54, dtype=np.int64)
+    if out.dtype != np.int64 or out.shape != (54,) or not out.flags.c_contiguous:
+        raise ValueError("out: a C-contiguous int64 array of 54 entries")
+    if score is None:
+        card_values_nb(solver.tt, solver.ws, pos, out)
+    else:
+        _setup_score(solver, rules, pos, score)
+        score_card_values_nb(solver.tt, solver.ws, pos, out)
+    return out
+
+
+def _tricks_left(pos) -> int:
+    seat = (int(pos[P_LEADER]) + int(pos[P_NPLAYED])) & 3
+    return popcount(int(pos[P_HANDS + seat]))
+
+
+def _setup_score(solver, rules, pos, score: ScoreState):
+    bids = np.array(score.bids, dtype=np.int64)
+    blind = np.array(score.blind, dtype=np.int64)
+    taken = np.array(score.taken, dtype=np.int64)
+    bags = np.array(score.bags, dtype=np.int64)
+    if bids.shape != (4,) or blind.shape != (4,) or taken.shape != (4,) or bags.shape != (2,):
+        raise ValueError("score: bids, blind and taken need 4 entries, bags 2")
+    if ((bids < 0) | (bids > 13)).any():
+        raise ValueError(f"score.bids {score.bids}: each 0 (Nil) .. 13")
+    if ((blind != 0) & (bids != 0)).any() or ((blind != 0) & (blind != 1)).any():
+        raise ValueError("score.blind: 1 for a Blind Nil, only on a Nil bid (0); else 0")
+    if (bags < 0).any():
+        raise ValueError(f"score.bags {score.bags}: running bags are 0 or more")
+    R = _tricks_left(pos)
+    if (taken < 0).any() or taken.sum() + R > 13:
+        raise ValueError(f"score.taken {score.taken}: tricks won so far plus the {R} left exceed 13")
+    score_setup_nb(solver.ws, rules, R, bids, blind, taken, bags)
+
+
+def dd_score(hands, leader, trick=(), broken=False, rules=None, *, score: ScoreState, trick_no=None,
+             solver=None) -> int:
+    """Team 0's hand score minus team 1's (RULES.md 1.4, with the bag penalty from ``score.bags``) when
+    team 0 maximises that difference and team 1 minimises it, from this position."""
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    _setup_score(solver, rules, pos, score)
+    idx = table_value_nb(solver.tt, solver.ws, pos)
+    return int(solver.ws[W_VALS + idx])
+
+
+def nil_makeable(hands, leader, trick=(), broken=False, rules=None, *, nil_seat: int, taken: int = 0,
+                 trick_no=None, solver=None) -> bool:
+    """Can ``nil_seat``'s side keep it at zero tricks from here, against defenders who try to make it win
+    one? ``taken``: tricks it has already won this hand (any: the Nil has failed)."""
+    if not 0 <= int(nil_seat) <= 3:
+        raise ValueError(f"nil_seat {nil_seat}: use a seat 0..3")
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    if taken:
+        return False
+    nil_setup_nb(solver.ws, _tricks_left(pos), int(nil_seat))
+    v = table_value_nb(solver.tt, solver.ws, pos)
+    return bool(v == 1) if (int(nil_seat) & 1) == 0 else bool(v == 0)

@@ -1,0 +1,80 @@
+"""Double-dummy columns for the hands of a run (``tricksim dd``): the solver (``dd.py``) over many deals.
+
+For each hand, from its first lead with the cards as held after any Blind Nil exchange:
+
+* ``dd_tricks_0``: team 0's tricks when both teams play perfectly for tricks;
+* ``dd_nil_s`` for each seat ``s`` that bid Nil (Blind Nil included): 1 when its side can keep it at zero
+  tricks against best defence, 0 when not; -1 for a seat that did not bid Nil.
+
+The deals are split into chunks, one thread each; the compiled loop releases the GIL and every thread
+has its own transposition table, so the figures do not depend on the number of threads.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import njit
+
+from tricksim.simulator.games.spades.dd import (
+    P_FIRST,
+    P_HANDS,
+    P_LEADER,
+    P_SIZE,
+    Solver,
+    nil_setup_nb,
+    set_rules_nb,
+    table_value_nb,
+    tricks_nb,
+)
+from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS
+
+
+@njit(cache=True, nogil=True)
+def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
+    """Rows of ``held`` (n x 4 masks): team 0's double-dummy tricks, and the Nil question for Nil seats."""
+    pos = np.zeros(P_SIZE, np.int64)
+    for i in range(held.shape[0]):
+        for s in range(4):
+            pos[P_HANDS + s] = held[i, s]
+        pos[P_LEADER] = leaders[i]
+        pos[P_FIRST] = first
+        tricks[i] = tricks_nb(tt, ws, pos)
+        for s in range(4):
+            if nil_bid[i, s] == 0:
+                nil[i, s] = -1
+                continue
+            nil_setup_nb(ws, 13, s)
+            v = table_value_nb(tt, ws, pos)
+            nil[i, s] = 1 if (v == 1) == (s % 2 == 0) else 0
+
+
+def dd_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *, threads: int = 1,
+               tt_bits: int = 18) -> tuple[np.ndarray, np.ndarray]:
+    """(``dd_tricks_0`` (n,), ``dd_nil`` (n, 4)) for ``held`` (n x 4 int64 masks of full hands), the first
+    leaders and the Nil bids (n x 4, nonzero where seat s bid Nil), under ``rules`` (``SpadesRules``)."""
+    k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
+    held = np.ascontiguousarray(held, dtype=np.int64)
+    leaders = np.ascontiguousarray(leaders, dtype=np.int64)
+    nil_bid = np.ascontiguousarray(nil_bid, dtype=np.int64)
+    n = held.shape[0]
+    tricks = np.zeros(n, np.int64)
+    nil = np.full((n, 4), -1, np.int64)
+    first = 1 if k.first_lead == FIRST_LEAD_TWO_OF_CLUBS else 0
+    threads = max(1, min(int(threads), n))
+    bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+
+    def chunk(j: int) -> None:
+        a, b = bounds[j], bounds[j + 1]
+        solver = Solver(tt_bits=tt_bits)
+        set_rules_nb(solver.ws, int(k.breaking), int(k.forced_spade_lead_breaks))
+        t, m = np.zeros(b - a, np.int64), np.zeros((b - a, 4), np.int64)
+        _solve_hands(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m)
+        tricks[a:b], nil[a:b] = t, m
+
+    if threads == 1:
+        chunk(0)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(chunk, range(threads)))
+    return tricks, nil

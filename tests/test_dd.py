@@ -1,0 +1,443 @@
+"""The Spades double-dummy solver (simulator/games/spades/dd.py) against an exhaustive search and DDS.
+
+Expected values never come from the solver itself: endings of a few tricks are solved by the plain
+minimax of ``reference_dd.py`` (its own legality and scoring, written from the rules), and full deals
+with ``breaking=false`` and no jokers -- Spades is then bridge with spades as trumps -- by Bo
+Haglund's DDS through ``endplay``.
+
+The positions are endings cut from random deals: each seat keeps ``n`` cards of its 13, a random
+leader, spades broken or not, and 0-3 cards already played to the trick (random legal cards, by the
+reference's rules).
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import reference_dd as ref
+
+from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades.rules import SpadesRules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+try:  # an established solver to check against (the `test` extra installs it)
+    from endplay.dds import calc_dd_table, solve_board
+    from endplay.types import Card, Deal, Denom, Player
+except ImportError:  # pragma: no cover - the test extra installs endplay
+    calc_dd_table = None
+needs_endplay = pytest.mark.skipif(calc_dd_table is None,
+                                   reason="endplay (Python wrapper of the DDS solver) is not installed: "
+                                          "pip install -e '.[test]'")
+JIT = pytest.mark.needs_jit("hundreds of exhaustive reference solves and solver calls: many minutes as pure Python "
+                            "(the small tests beside it run in both modes)")
+FULL_DEALS = pytest.mark.needs_jit("full 13-trick deals: about a second each compiled, hours as pure Python")
+
+RULE_SETS = [  # (jokers, breaking, forced_spade_lead_breaks)
+    (False, True, False),
+    (False, True, True),
+    (False, False, False),
+    (True, True, False),
+    (True, False, True),
+]
+
+
+# ------------------------------------------------------------------ positions
+def deck(jokers: bool) -> list[int]:
+    cards = list(range(52))
+    if jokers:  # the 2H and 2D leave (joker_removes=2h2d), the two jokers come in
+        cards = [c for c in cards if c not in (13, 26)] + [52, 53]
+    return cards
+
+
+def ending(rng: random.Random, n: int, jokers=False, breaking=True, forced=False, played=None):
+    """A random ending: each seat keeps n cards of a random deal; ``played`` (default random 0-3) cards
+    already in the trick. Returns (hands, leader, trick, broken, reference rules, SpadesRules)."""
+    cards = deck(jokers)
+    rng.shuffle(cards)
+    hands = tuple(sum(1 << c for c in cards[13 * s:13 * s + n]) for s in range(4))
+    leader = rng.randrange(4)
+    broken = rng.random() < 0.5
+    rr = ref.Rules(breaking=breaking, forced_breaks=forced)
+    k = rng.randrange(4) if played is None else played
+    trick = ()
+    for j in range(k):
+        seat = (leader + j) % 4
+        c = rng.choice(ref.legal(hands[seat], trick, broken, rr, False))
+        hands, trick, broken, _ = ref.play(hands, leader, trick, broken, rr, c)
+    rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced)
+    return list(hands), leader, list(trick), broken, rr, rules
+
+
+def cases(seed: int, count: int, max_n: int):
+    rng = random.Random(seed)
+    for i in range(count):
+        jokers, breaking, forced = RULE_SETS[i % len(RULE_SETS)]
+        yield ending(rng, rng.randint(1, max_n), jokers, breaking, forced)
+
+
+def values_of(out: np.ndarray, missing: int = -1) -> dict[int, int]:
+    return {c: int(out[c]) for c in range(54) if out[c] != missing}
+
+
+# ------------------------------------------------------------------ trick objective
+def check_tricks(seed: int, count: int, max_n: int, solver=None):
+    for hands, leader, trick, broken, rr, rules in cases(seed, count, max_n):
+        where = (hands, leader, trick, broken, rules.jokers, rules.breaking, rules.forced_spade_lead_breaks)
+        assert dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver) == ref.tricks(
+            hands, leader, trick, broken, rr), where
+        got = values_of(dd.card_values(hands, leader, trick, broken, rules, solver=solver))
+        assert got == ref.card_values(hands, leader, trick, broken, rr), where
+
+
+def test_tricks_and_card_values_small():
+    check_tricks(seed=1, count=12, max_n=3)
+
+
+@JIT
+def test_tricks_and_card_values_against_the_reference():
+    check_tricks(seed=2, count=400, max_n=4)
+    check_tricks(seed=3, count=40, max_n=5)
+
+
+@JIT
+def test_one_solver_reused_gives_the_same_answers():
+    check_tricks(seed=4, count=200, max_n=4, solver=dd.Solver(tt_bits=12))  # a small table: replacement too
+
+
+@JIT
+def test_entries_kept_across_solves_under_the_same_rules_stay_true():
+    """Trick-mode solves under the same play rules keep the table: one solver through hundreds of
+    endings of one rule set gives the reference's answers."""
+    for jokers, breaking, forced in RULE_SETS[:3]:
+        solver = dd.Solver(tt_bits=14)
+        rng = random.Random(7)
+        for _ in range(150):
+            hands, leader, trick, broken, rr, rules = ending(rng, rng.randint(2, 4), jokers, breaking, forced)
+            assert dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver) == ref.tricks(
+                hands, leader, trick, broken, rr)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [10, 11, 12])
+def test_tricks_and_card_values_against_the_reference_many(seed):
+    check_tricks(seed=seed, count=1000, max_n=5)
+
+
+def test_the_two_of_clubs_opens_the_first_trick():
+    """trick_no=0 under first_lead=two_of_clubs: the 2C must open; only it has a value."""
+    rng = random.Random(5)
+    checked = 0
+    while checked < 8:
+        hands, leader, _, broken, rr, _ = ending(rng, rng.randint(2, 3), played=0)
+        holder = [s for s in range(4) if hands[s] & 1]
+        if not holder:
+            continue
+        leader = holder[0]
+        rules = SpadesRules(first_lead="two_of_clubs")
+        rr = replace(rr, two_of_clubs=True, first_trick=True, forced_breaks=False)
+        want = ref.tricks(hands, leader, (), broken, rr)
+        assert dd.dd_tricks(hands, leader, (), broken, rules, trick_no=0) == want
+        got = values_of(dd.card_values(hands, leader, (), broken, rules, trick_no=0))
+        assert got == ref.card_values(hands, leader, (), broken, rr) and list(got) == [0]
+        # later in the hand the rule is silent
+        rr_later = replace(rr, first_trick=False)
+        assert dd.dd_tricks(hands, leader, (), broken, rules) == ref.tricks(hands, leader, (), broken, rr_later)
+        checked += 1
+
+
+def test_a_lone_spade_hand_may_lead_spades_before_they_are_broken():
+    # seat 0: only spades (AS, 2S); others hold clubs and a spade; spades not broken
+    def s(r):
+        return 39 + r
+
+    hands = [(1 << s(12)) | (1 << s(0)), (1 << 0) | (1 << 1), (1 << 2) | (1 << 3), (1 << 4) | (1 << s(5))]
+    rules = SpadesRules()
+    got = values_of(dd.card_values(hands, 0, (), False, rules))
+    assert set(got) == {s(12), s(0)}
+    assert got == ref.card_values(hands, 0, (), False, ref.Rules())
+
+
+# ------------------------------------------------------------------ score objective
+SCORE_FLAGS = [
+    {},
+    {"bag_overflow": "reset", "bag_limit": 5},
+    {"nil_tricks": "contract", "nil_bags_when_set": False},
+    {"nil_value": 50, "blind_nil_value": 300, "nil_trick_points": 0, "bag_points": 3, "bag_penalty": 50,
+     "bag_limit": 3},
+]
+
+
+def score_cases(seed: int, count: int, max_n: int):
+    rng = random.Random(seed)
+    for i, (hands, leader, trick, broken, rr, rules) in enumerate(cases(seed, count, max_n)):
+        bids = tuple(rng.choice([0, 0, 1, 2, 3, 4, 5]) for _ in range(4))
+        blind = tuple(1 if b == 0 and rng.random() < 0.3 else 0 for b in bids)
+        n_left = hands[(leader + len(trick)) % 4].bit_count()
+        taken = [0, 0, 0, 0]
+        for _ in range(13 - n_left):
+            taken[rng.randrange(4)] += 1
+        bags = (rng.randrange(12), rng.randrange(12))
+        flags = SCORE_FLAGS[i % len(SCORE_FLAGS)]
+        yield (hands, leader, trick, broken, replace(rr, **flags), replace(rules, blind_nil=True, **flags),
+               dd.ScoreState(bids=bids, blind=blind, taken=tuple(taken), bags=bags))
+
+
+def check_score(seed: int, count: int, max_n: int):
+    for hands, leader, trick, broken, rr, rules, st in score_cases(seed, count, max_n):
+        kw = {"bids": st.bids, "blind": st.blind, "taken": st.taken, "bags": st.bags}
+        where = (hands, leader, trick, broken, st, rr)
+        assert dd.dd_score(hands, leader, trick, broken, rules, score=st) == ref.score(
+            hands, leader, trick, broken, rr, **kw), where
+        got = values_of(dd.card_values(hands, leader, trick, broken, rules, score=st), dd.NO_VALUE)
+        assert got == ref.score_card_values(hands, leader, trick, broken, rr, **kw), where
+
+
+def test_score_small():
+    check_score(seed=21, count=8, max_n=3)
+
+
+@JIT
+def test_score_and_card_values_against_the_reference():
+    check_score(seed=22, count=300, max_n=4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [23, 24])
+def test_score_against_the_reference_many(seed):
+    check_score(seed=seed, count=1000, max_n=5)
+
+
+def test_score_counts_each_nil_seat_apart():
+    """Seat 0 bid Nil with nothing taken, partner bid 2: which seat takes the last trick decides it."""
+    # seat 0 holds AC, seat 2 the KC; seats 1, 3 small clubs; seat 0 leads: it must win the trick
+    hands = [1 << 12, 1 << 0, 1 << 11, 1 << 1]
+    st = dd.ScoreState(bids=(0, 3, 2, 3), taken=(0, 6, 2, 4), bags=(0, 0))
+    rules = SpadesRules()
+    want = ref.score(hands, 0, (), False, ref.Rules(), bids=st.bids, taken=st.taken)
+    assert dd.dd_score(hands, 0, (), False, rules, score=st) == want
+    # the Nil fails (-100) and its trick is a bag (+1), partner's 2 made (+20); team 1 bid 6, took 10: 64
+    assert want == (20 + 1 - 100) - (60 + 4)
+
+
+# ------------------------------------------------------------------ the Nil question
+def check_nil(seed: int, count: int, max_n: int):
+    rng = random.Random(seed)
+    for hands, leader, trick, broken, rr, rules in cases(seed, count, max_n):
+        seat = rng.randrange(4)
+        want = ref.nil_makeable(hands, leader, trick, broken, rr, nil_seat=seat)
+        assert dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=seat) == want, (
+            hands, leader, trick, broken, seat)
+
+
+def test_nil_small():
+    check_nil(seed=31, count=12, max_n=3)
+
+
+@JIT
+def test_nil_against_the_reference():
+    check_nil(seed=32, count=400, max_n=5)
+
+
+def test_a_nil_that_already_failed_is_not_makeable():
+    hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
+    assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
+    assert dd.nil_makeable(hands, 0, nil_seat=0)  # the 2C loses to the 5C
+
+
+# ------------------------------------------------------------------ input checks and determinism
+@pytest.mark.parametrize("args, message", [
+    (([1, 2, 4], 0), "4 masks"),
+    (([1, 2, 4, 8], 4), "leader"),
+    (([1, 1, 4, 8], 0), "held twice"),
+    (([1, 2, 4, 8 | 16], 0), "holds 2 cards"),
+    (([1, 2, 4, 8], 0, [1]), "also in a hand"),
+    (([1 << 52, 2, 4, 8], 0), "outside the deck"),
+    (([1 << 6, 1 << 5, (1 << 2) | (1 << 3), (1 << 7) | (1 << 8)], 0, [1, 14]), "did not follow suit"),
+])
+def test_bad_positions_are_refused(args, message):
+    with pytest.raises(ValueError, match=message):
+        dd.dd_tricks(*args)
+
+
+def test_the_two_of_clubs_must_be_held_and_led():
+    rules = SpadesRules(first_lead="two_of_clubs")
+    with pytest.raises(ValueError, match="must hold the 2C"):
+        dd.dd_tricks([1 << 1, 1 << 0, 1 << 2, 1 << 3], 0, (), False, rules, trick_no=0)
+    with pytest.raises(ValueError, match="must open it"):
+        dd.dd_tricks([0, 1 << 0, 1 << 2, 1 << 3], 0, [4], False, rules, trick_no=0)
+
+
+def test_bad_score_state_is_refused():
+    hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
+    with pytest.raises(ValueError, match="blind"):
+        dd.dd_score(hands, 0, score=dd.ScoreState(bids=(1, 1, 1, 1), blind=(1, 0, 0, 0)))
+    with pytest.raises(ValueError, match="exceed 13"):
+        dd.dd_score(hands, 0, score=dd.ScoreState(bids=(1, 1, 1, 1), taken=(13, 0, 0, 0)))
+
+
+def test_a_stamp_wrap_clears_the_table():
+    solver = dd.Solver(tt_bits=10)
+    hands, leader, trick, broken, rr, rules = ending(random.Random(7), 3)
+    want = ref.tricks(hands, leader, trick, broken, rr)
+    assert dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver) == want
+    solver.ws[dd.W_STAMP] = dd.STAMP_LIMIT - 1
+    solver.reset()
+    assert solver.ws[dd.W_STAMP] == 1 and not solver.tt.any()
+    assert dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver) == want
+
+
+CACHE_CODE = """
+import json
+from tricksim.simulator.games.spades import dd
+h = [1 << 12 | 1 << 0, 1 << 11 | 1 << 1, 1 << 10 | 1 << 2, 1 << 9 | 1 << 3]
+dd.dd_tricks(h, 0)
+dd.card_values(h, 0)
+dd.card_values(h, 0, score=dd.ScoreState(bids=(1, 1, 0, 1)))
+dd.dd_score(h, 0, score=dd.ScoreState(bids=(1, 1, 2, 1)))
+dd.nil_makeable(h, 0, nil_seat=2)
+fns = [dd.set_rules_nb, dd.tricks_nb, dd.card_values_nb, dd.score_setup_nb, dd.nil_setup_nb, dd.table_value_nb,
+       dd.table_card_values_nb, dd.score_card_values_nb, dd.new_generation_nb]
+print(json.dumps({"misses": sum(sum(f.stats.cache_misses.values()) for f in fns),
+                  "hits": sum(sum(f.stats.cache_hits.values()) for f in fns)}))
+"""
+
+
+@pytest.mark.needs_jit("reads the compile cache's statistics of compiled functions")
+def test_a_new_process_compiles_nothing():
+    """The search is an explicit stack, not a recursive function: Numba caches it (a cached recursive
+    function crashed the process when loaded)."""
+    subprocess.run([sys.executable, "-c", CACHE_CODE], capture_output=True, text=True, check=True)
+    again = subprocess.run([sys.executable, "-c", CACHE_CODE], capture_output=True, text=True, check=True)
+    stats = json.loads(again.stdout)
+    assert stats["misses"] == 0 and stats["hits"] >= 6, stats
+
+
+@JIT
+def test_solves_are_deterministic():
+    """The same calls give the same values and the same node counts, in a fresh or a reused solver."""
+    def run(solver):
+        out = []
+        for hands, leader, trick, broken, rr, rules in cases(41, 30, 5):
+            v = dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver)
+            out.append((v, solver.nodes))
+        return out
+
+    assert run(dd.Solver()) == run(dd.Solver())
+
+
+# ------------------------------------------------------------------ against DDS (endplay)
+RANKS = "23456789TJQKA"
+
+
+def pbn(hands) -> str:
+    """endplay's deal text. Seats: tricksim seat s is endplay's Player(s) (N, E, S, W): both number the
+    seats in playing order, and team 0 (seats 0, 2) is North-South. Suits: tricksim 0..3 = clubs,
+    diamonds, hearts, spades; a PBN hand lists spades, hearts, diamonds, clubs."""
+    return "N:" + " ".join(".".join("".join(RANKS[r] for r in range(12, -1, -1) if (h >> (13 * s + r)) & 1)
+                                    for s in (3, 2, 1, 0)) for h in hands)
+
+
+def endplay_card(c: int):
+    return Card("CDHS"[c // 13] + RANKS[c % 13])
+
+
+def tricksim_card(card) -> int:
+    return 13 * (3 - int(card.suit)) + card.rank.value.bit_length() - 3  # endplay: spades = 0; 2 = 1 << 2
+
+
+def random_deal(rng) -> list[int]:
+    cards = list(range(52))
+    rng.shuffle(cards)
+    return [sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)]
+
+
+def check_dds_tables(seed: int, count: int):
+    rules = SpadesRules(breaking=False)
+    solver = dd.Solver()
+    rng = random.Random(seed)
+    for _ in range(count):
+        hands = random_deal(rng)
+        table = calc_dd_table(Deal(pbn(hands)))
+        for leader in range(4):
+            # DDS's declarer sits on the opening leader's right; its figure is the declarer's side's tricks
+            declarer = (leader + 3) % 4
+            v = table[Denom.spades, Player(declarer)]
+            want = v if declarer % 2 == 0 else 13 - v
+            assert dd.dd_tricks(hands, leader, (), False, rules, solver=solver) == want, (pbn(hands), leader)
+
+
+@needs_endplay
+@FULL_DEALS
+def test_full_deals_against_dds():
+    check_dds_tables(seed=51, count=3)
+
+
+@needs_endplay
+@pytest.mark.slow
+def test_full_deals_against_dds_many():
+    check_dds_tables(seed=52, count=100)
+
+
+def check_dds_card_values(seed: int, count: int, n: int):
+    """Endings of n cards a seat with 0-3 cards in the trick: every card's value against DDS's SolveBoard
+    (tricks of the side on move, the current trick included)."""
+    rules = SpadesRules(breaking=False)
+    rr = ref.Rules(breaking=False)
+    solver = dd.Solver()
+    rng = random.Random(seed)
+    for _ in range(count):
+        hands, leader, _, broken, _, _ = ending(rng, n, breaking=False, played=0)
+        deal = Deal(pbn(hands))
+        deal.first = Player(leader)
+        deal.trump = Denom.spades
+        k = rng.randrange(4)
+        hs, tr = tuple(hands), ()
+        for j in range(k):
+            c = rng.choice(ref.legal(hs[(leader + j) % 4], tr, broken, rr, False))
+            hs, tr, broken, _ = ref.play(hs, leader, tr, broken, rr, c)
+            deal.play(endplay_card(c))
+        want = {tricksim_card(card): score for card, score in solve_board(deal)}
+        got = values_of(dd.card_values(list(hs), leader, list(tr), broken, rules, solver=solver))
+        assert got == want, (pbn(hands), leader, tr)
+
+
+@needs_endplay
+@pytest.mark.needs_jit("DDS positions of 8 cards a seat: seconds compiled, many minutes as pure Python")
+def test_card_values_against_dds():
+    check_dds_card_values(seed=61, count=15, n=8)
+
+
+@needs_endplay
+@pytest.mark.slow
+def test_card_values_against_dds_many():
+    check_dds_card_values(seed=62, count=100, n=10)
+    check_dds_card_values(seed=63, count=20, n=13)
+
+
+# ------------------------------------------------------------------ the docs and the benchmark script
+def test_the_docs_example_runs(capsys):
+    text = (ROOT / "docs" / "double-dummy.md").read_text()
+    code = re.search(r"## API\n\n```python\n(.*?)```", text, re.DOTALL).group(1)
+    exec(compile(code, "docs/double-dummy.md", "exec"), {})
+    tricks, values, score, nil = capsys.readouterr().out.splitlines()
+    assert 0 <= int(tricks) <= 4 and values == "{24: " + str(4 - int(tricks)) + "}"
+    assert int(score) % 1 == 0 and nil in ("True", "False")
+
+
+
+@needs_endplay
+@pytest.mark.needs_jit("the benchmark times the compiled solver against DDS; as pure Python its figures mean "
+                       "nothing and it takes hours")
+def test_benchmark_script_runs():
+    done = subprocess.run([sys.executable, "scripts/benchmark_dd.py", "--deals", "2", "--threads", "2"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "ratio" in done.stdout and "python scripts/benchmark_dd.py" in done.stdout

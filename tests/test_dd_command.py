@@ -1,0 +1,115 @@
+"""``tricksim dd RUN`` (issue #18): double-dummy columns for a run's hands, checked against DDS (through endplay)
+with breaking=false, against the solver's own Nil question position by position, written whole and finished
+by running it again."""
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from tricksim.cli import cli
+from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades.rules import build_rules
+
+JIT = pytest.mark.needs_jit("full 13-trick solves: hours as pure Python")
+try:
+    from endplay.dds import calc_dd_table
+    from endplay.types import Deal, Denom, Player
+except ImportError:  # pragma: no cover - the test extra installs endplay
+    calc_dd_table = None
+
+RANKS = "23456789TJQKA"
+
+
+def pbn(hands) -> str:
+    """Seats 0..3 are N, E, S, W (both number seats in playing order; team 0 is North-South); a PBN hand
+    lists spades, hearts, diamonds, clubs, and tricksim's suits 0..3 are clubs, diamonds, hearts, spades."""
+    return "N:" + " ".join(".".join("".join(RANKS[r] for r in range(12, -1, -1) if (int(h) >> (13 * s + r)) & 1)
+                                    for s in (3, 2, 1, 0)) for h in hands)
+
+
+def simulate(out, *rules, hands=12, preset="cardems"):
+    args = ["simulate", "spades", "--hands", str(hands), "--seed", "5", "--out", str(out), "--shard-size", "5",
+            "--preset", preset, "--quiet"] + [x for r in rules for x in ("--rule", r)]
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+
+
+def read(out, table):
+    return pq.read_table(out / table).sort_by([("game_id", "ascending")]).to_pandas()
+
+
+@JIT
+@pytest.mark.skipif(calc_dd_table is None, reason="endplay (the DDS bridge solver's wrapper) is not installed")
+def test_dd_tricks_are_those_of_dds_when_spades_may_be_led_any_time(tmp_path):
+    simulate(tmp_path / "r", "breaking=false", hands=8)
+    res = CliRunner().invoke(cli, ["dd", str(tmp_path / "r"), "--threads", "2"])
+    assert res.exit_code == 0, res.output
+    names = sorted(p.name for p in (tmp_path / "r" / "hands").iterdir())
+    assert len(names) == 2 and sorted(p.name for p in (tmp_path / "r" / "dd").iterdir()) == names
+    hands, cols = read(tmp_path / "r", "hands"), read(tmp_path / "r", "dd")
+    assert cols["game_id"].tolist() == hands["game_id"].tolist() and len(cols) == 8
+    for h, d in zip(hands.itertuples(), cols.itertuples()):
+        held = [getattr(h, f"held_{s}") for s in range(4)]
+        declarer = (h.first_leader + 3) % 4  # DDS's declarer sits on the opening leader's right
+        v = calc_dd_table(Deal(pbn(held)))[Denom.spades, Player(declarer)]
+        assert d.dd_tricks_0 == (v if declarer % 2 == 0 else 13 - v)
+
+
+@JIT
+def test_nil_columns_and_rerunning_finishes_the_job(tmp_path):
+    out = tmp_path / "r"
+    simulate(out, "breaking=true", hands=10, preset="classic")
+    assert CliRunner().invoke(cli, ["dd", str(out)]).exit_code == 0
+    cols = read(out, "dd")
+    hands = read(out, "hands")
+    rules = build_rules("classic")
+    for h, d in zip(hands.itertuples(), cols.itertuples()):
+        held = [getattr(h, f"held_{s}") for s in range(4)]
+        assert d.dd_tricks_0 == dd.dd_tricks(held, h.first_leader, rules=rules)
+        for s in range(4):
+            want = int(dd.nil_makeable(held, h.first_leader, rules=rules, nil_seat=s)) if getattr(h, f"bid_{s}") == 0 \
+                else -1
+            assert getattr(d, f"dd_nil_{s}") == want
+    # a file lost and one cut short: a rerun solves those two again and gives the same columns
+    first, second = sorted((out / "dd").iterdir())[:2]
+    first.unlink()
+    second.write_bytes(b"PAR1 not a file")
+    res = CliRunner().invoke(cli, ["dd", str(out)])
+    assert res.exit_code == 0 and "(10 solved now" in res.output  # the two shards of 5 hands
+    assert read(out, "dd").equals(cols)
+    assert CliRunner().invoke(cli, ["verify", str(out)]).exit_code == 0
+
+
+def test_a_tarot_run_or_an_unfinished_run_is_refused_in_one_line(tmp_path):
+    res = CliRunner().invoke(cli, ["simulate", "tarot", "--deals", "20", "--out", str(tmp_path / "t"), "--quiet"])
+    assert res.exit_code == 0
+    res = CliRunner().invoke(cli, ["dd", str(tmp_path / "t")])
+    assert res.exit_code == 2 and "solves Spades hands" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+@JIT
+def test_nil_and_report_show_the_double_dummy_view(tmp_path):
+    """With the dd columns, nil splits the failed Nils into makeable with perfect play or lost on the cards,
+    and report gives tricks bid, taken and double dummy; the counts recomputed here with pandas."""
+    from tricksim.analysis.nil import format_nil_table, nil_study
+    from tricksim.analysis.report import build_report
+
+    out = tmp_path / "r"
+    simulate(out, hands=20, preset="cardems")
+    assert CliRunner().invoke(cli, ["dd", str(out)]).exit_code == 0
+    h = read(out, "hands").merge(read(out, "dd"), on=["game_id", "hand_no"], validate="one_to_one")
+    failed = makeable = 0
+    for s in range(4):
+        f = (h[f"bid_{s}"] == 0) & (h[f"tricks_{s}"] > 0)
+        failed += int(f.sum())
+        makeable += int((f & (h[f"dd_nil_{s}"] == 1)).sum())
+    df = nil_study([out])
+    row = df[df["kind"] == "Nil"].iloc[0]
+    assert (row["failed"], row["makeable"]) == (failed, makeable)
+    assert "failed but makeable" in format_nil_table(df)
+    res = build_report([out], tmp_path / "rep")
+    key = res.tables["key"].set_index("metric")
+    want = f"{h['dd_tricks_0'].mean():.2f}"
+    assert key.loc["tricks double dummy a hand, team 0 (tricksim dd)"].iloc[0].startswith(want)
+    taken1 = (h["tricks_1"] + h["tricks_3"]).mean()
+    assert key.loc["tricks taken a hand, team 1"].iloc[0].startswith(f"{taken1:.2f}")

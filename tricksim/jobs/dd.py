@@ -1,0 +1,85 @@
+"""``tricksim dd RUN``: double-dummy columns for an existing Spades run, in ``RUN/dd/part-K.parquet``.
+
+One file per hands shard, with the shard's ``game_id`` and ``hand_no`` and the solver's columns
+(``simulator/games/spades/dd_columns.py``). Each file is written to a staging name and renamed, so a file
+in ``RUN/dd/`` is always whole; a rerun keeps the files whose rows match their shard and solves the rest,
+so an interrupted ``dd`` is finished by running it again.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from tricksim.jobs import JobError
+
+DD_DIR = "dd"
+
+
+def dd_schema() -> pa.Schema:
+    return pa.schema([("game_id", pa.int64()), ("hand_no", pa.int16()), ("dd_tricks_0", pa.int8())]
+                     + [(f"dd_nil_{s}", pa.int8()) for s in range(4)])
+
+
+def _done(path, rows: int, ids: np.ndarray) -> bool:
+    """A dd file already there that belongs to its shard: readable, the same rows, the same hands."""
+    try:
+        f = pq.ParquetFile(path)
+        if f.metadata.num_rows != rows:
+            return False
+        return np.array_equal(f.read(columns=["game_id"]).column(0).to_numpy(), ids)
+    except (OSError, pa.ArrowException):
+        return False
+
+
+def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str], None] | None = None) -> dict:
+    """Solve every hand of the Spades run ``run_dir`` double dummy and write ``RUN/dd/part-K.parquet``; returns
+    {"files", "hands", "solved", "seconds"}. Raises JobError (one line) for a run it cannot use."""
+    import os
+
+    from tricksim.analysis.io import AnalysisError, batch_arrays, open_run
+    from tricksim.simulator.games.spades.dd_columns import dd_columns
+    from tricksim.simulator.games.spades.rules import SpadesRules
+    from tricksim.simulator.rules import RulesError
+    from tricksim.simulator.rundir import write_parquet_atomic
+
+    echo = echo or (lambda text: print(text, file=sys.stderr))
+    try:
+        run = open_run(run_dir)
+        if run.game != "spades":
+            raise JobError(f"{run.path}: a {run.game} run: tricksim dd solves Spades hands")
+        if run.status not in ("complete",):
+            raise JobError(f"{run.path}: the run is not finished (status {run.status}): finish it with --resume first")
+        rules = SpadesRules.from_dict(run.rules)
+    except AnalysisError as e:
+        raise JobError(str(e)) from None
+    except RulesError as e:
+        raise JobError(f"{run.path}: its rules cannot be read: {e}") from None
+    threads = threads or len(os.sched_getaffinity(0))
+    cols = ["game_id", "hand_no", "first_leader"] + [f"held_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
+    out_dir = run.path / DD_DIR
+    out_dir.mkdir(exist_ok=True)
+    total = run.count_hands()
+    solved = seen = 0
+    start = time.monotonic()
+    for f in run.hand_files:
+        table = run.subset([f.name]).read_hands(cols)
+        a = batch_arrays(table, cols)
+        target = out_dir / f.name
+        seen += table.num_rows
+        if _done(target, table.num_rows, a["game_id"]):
+            continue
+        held = np.stack([a[f"held_{s}"] for s in range(4)], axis=1)
+        nil_bid = np.stack([(a[f"bid_{s}"] == 0) for s in range(4)], axis=1).astype(np.int64)
+        tricks, nil = dd_columns(held, a["first_leader"], nil_bid, rules, threads=threads)
+        arrays = [pa.array(a["game_id"].astype(np.int64)), pa.array(a["hand_no"].astype(np.int16)),
+                  pa.array(tricks.astype(np.int8))] + [pa.array(nil[:, s].astype(np.int8)) for s in range(4)]
+        write_parquet_atomic(pa.Table.from_arrays(arrays, schema=dd_schema()), target)
+        solved += table.num_rows
+        rate = solved / max(time.monotonic() - start, 1e-9)
+        echo(f"dd: {seen:,}/{total:,} hands ({rate:,.0f} hands/s, {threads} threads)")
+    return {"files": len(run.hand_files), "hands": total, "solved": solved, "seconds": time.monotonic() - start}
