@@ -84,3 +84,7 @@ def test_a_small_sweep_end_to_end(tmp_path):
 def test_bad_sweep_input_exits_2_in_one_line(tmp_path):
     res = CliRunner().invoke(cli, ["sweep", "heuristic:bag_mode=take|often", "--vs", "heuristic", "--out", str(tmp_path)])
     assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+
+
+def test_range_values_print_as_plain_numbers():
+    assert parse_grid("heuristic:nil_threshold=6..10:2")[2] == [("nil_threshold", ["6", "8", "10"])]

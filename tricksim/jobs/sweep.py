@@ -76,7 +76,7 @@ def _range(value: str, item: str) -> list[str]:
     n = int((hi - lo) / step) + 1
     if n > MAX_POINTS:
         raise JobError(f"range {item!r} has {n} values: at most {MAX_POINTS}")
-    return [str((lo + i * step).normalize()) for i in range(n)]
+    return [format((lo + i * step).normalize(), "f") for i in range(n)]  # 10, not 1E+1
 
 
 def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=(), seed: int = 0, hand_limit: int = 1000,
