@@ -6,6 +6,9 @@
   Blind Nil success (classic rules, games mode so Blind Nil situations arise);
 * bags per hand for bag_mode = take / avoid / set against the default player.
 
+The section on the ``pimc`` search player comes from ``scripts/pimc_evidence.py`` (hours of computing): a
+rewrite of the file keeps it.
+
 Every figure carries its sample size and a 95 % interval. Usage::
 
     python scripts/strategy_evidence.py --games 20000 --out docs/strategy-evidence.md
@@ -111,7 +114,18 @@ def main():
     text = "\n".join(lines) + "\n"
     print(text)
     if a.out:
-        a.out.write_text(text)
+        a.out.write_text(text + kept_block(a.out))
+
+
+PIMC_START, PIMC_END = "<!-- pimc-evidence:start -->", "<!-- pimc-evidence:end -->"
+
+
+def kept_block(path: Path) -> str:
+    """The pimc section of ``path`` (written by scripts/pimc_evidence.py, which takes hours), kept as it is."""
+    text = path.read_text() if path.exists() else ""
+    if PIMC_START in text and PIMC_END in text:
+        return "\n" + PIMC_START + text.split(PIMC_START, 1)[1].split(PIMC_END, 1)[0] + PIMC_END + "\n"
+    return ""
 
 
 if __name__ == "__main__":

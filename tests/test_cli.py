@@ -21,7 +21,7 @@ def run_main(args, capsys):
     (["simulate", "spades", "--hands", "10", "--out", "X", "--preset", "bridge"],
      "Error: unknown preset 'bridge': allowed cardems | zone | classic"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--strategy", "genius"],
-     "Error: unknown spades strategy 'genius': allowed heuristic | random | simple"),
+     "Error: unknown spades strategy 'genius': allowed heuristic | pimc | random | simple"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--strategy", "random:nil_prob=2"],
      "Error: invalid value nil_prob='2': allowed a number from 0 to 1"),
     (["simulate", "spades", "--hands", "10", "--games", "3", "--out", "X"],

@@ -33,13 +33,21 @@ from tricksim.simulator.games.spades.policy import (
     EXCHANGE_FN,
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
+    PASSED_BREAKING,
+    PASSED_FORCED_BREAKS,
+    PASSED_NIL_BAGS_WHEN_SET,
+    PASSED_NIL_TRICKS_CONTRACT,
+    PASSED_OVERFLOW_RESET,
+    PASSED_RULES,
+    PASSED_TWO_OF_CLUBS,
     PLAY_FN,
     V_BID,
     V_BLIND,
+    V_PASSED,
     V_SEAT,
     VIEW_SIZE,
 )
-from tricksim.simulator.games.spades.rules import KernelRules, SpadesRules
+from tricksim.simulator.games.spades.rules import CHOICES, KernelRules, SpadesRules
 from tricksim.simulator.games.spades.scoring import (  # noqa: F401 (END_* are the kernel's output codes)
     END_LIMIT,
     END_MERCY,
@@ -132,21 +140,43 @@ _lead_inlined = _inlined(2, lead=True)
 
 
 # ------------------------------------------------------------------ one hand
+_NIL_TRICKS_CONTRACT = CHOICES["nil_tricks"].index("contract")
+_OVERFLOW_RESET = CHOICES["bag_overflow"].index("reset")
+_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
+
+
+@njit(inline="always", cache=True)
+def passed_rule_bits(rules):
+    """The rule flags of ``view[V_PASSED]`` (policy.PASSED_*): what a seat knows before it passes a card."""
+    return (PASSED_RULES | PASSED_BREAKING * np.int64(rules.breaking != 0)
+            | PASSED_FORCED_BREAKS * np.int64(rules.forced_spade_lead_breaks != 0)
+            | PASSED_NIL_TRICKS_CONTRACT * np.int64(rules.nil_tricks == _NIL_TRICKS_CONTRACT)
+            | PASSED_NIL_BAGS_WHEN_SET * np.int64(rules.nil_bags_when_set != 0)
+            | PASSED_OVERFLOW_RESET * np.int64(rules.bag_overflow == _OVERFLOW_RESET)
+            | PASSED_TWO_OF_CLUBS * np.int64(rules.first_lead == _TWO_OF_CLUBS))
+
+
 @njit(cache=True)
-def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, rng):
-    """One side of the Blind Nil exchange; returns False if the policy broke the rules."""
+def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, rng, passed):
+    """One side of the Blind Nil exchange; returns False if the policy broke the rules. ``passed[giver]``
+    keeps the cards given (the giver's ``view[V_PASSED]`` from then on)."""
     phases.start_exchange(rules, view, giver, role)
-    passed = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
-    return phases.apply_exchange(rules, view, hands, giver, receiver, passed)
+    view[V_PASSED] = passed[giver]
+    cards = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
+    ok = phases.apply_exchange(rules, view, hands, giver, receiver, cards)
+    if ok:
+        passed[giver] |= cards
+    return ok
 
 
 @njit(inline="always")
-def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, lead):
+def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, lead, passed):
     """The card seat ``s`` plays: its policy's choice, or the only legal card without asking;
     -1 (with ``error`` filled) when the policy chose a card it may not play."""
     view[V_SEAT] = s
     c = lowest_bit(legal)
     if legal & (legal - 1):
+        view[V_PASSED] = passed[s]
         if policy_kind == PER_SEAT:
             c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
         elif lead:
@@ -164,24 +194,29 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
 def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
               totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, cards, counts,
-              scores, plays, record_plays, error):
+              scores, plays, record_plays, error, passed):
     """Deal, bid, exchange, play and score one hand into output row ``row``: the phases (phases.py) with
     the seat policies asked at each decision.
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
-    filled) when a policy returned an illegal bid, exchange or card.
+    filled) when a policy returned an illegal bid, exchange or card. ``passed[s]``: seat s's
+    ``view[V_PASSED]`` (the rule bits, then the cards it passed), stored in the view before each of its calls.
     ``policy_kind``: how to call the seat policies (see ``policy_kind_of``).
     """
     phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng)
     for s in range(4):
         cards[s, row] = hands[s]
     phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
+    rule_bits = passed_rule_bits(rules)
+    for s in range(4):
+        passed[s] = rule_bits
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
     for k in range(4):
         s = phases.bidder(dealer, k)
         min_bid, offered = phases.start_bid(rules, view, totals, s)
+        view[V_PASSED] = rule_bits  # no cards passed yet: the rule bits only
         blind = 0
         if offered:
             if policy_kind == PER_SEAT:
@@ -212,11 +247,15 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
             p_seat = b_seat ^ 2
             if phases.exchanging_team(view, b_seat):
                 if rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
-                    ok = ok and _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
+                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng,
+                                   passed)
+                    ok = ok and _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
+                                          rng, passed)
                 else:
-                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng)
-                    ok = ok and _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng)
+                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng,
+                                   passed)
+                    ok = ok and _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
+                                          rng, passed)
                 if not ok:
                     error[0] = ERR_EXCHANGE
                     error[2] = view[V_SEAT]
@@ -237,7 +276,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
         s = leader
         h = hands[s]
         c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_leads(rules, t, h, broken), view, rng,
-                       error, True)
+                       error, True, passed)
         if c < 0:
             return False
         led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
@@ -249,7 +288,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
             s = (leader + k) & 3
             h = hands[s]
             c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(h, led), view, rng,
-                           error, False)
+                           error, False, passed)
             if c < 0:
                 return False
             win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
@@ -332,12 +371,14 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
     capacity = ids.shape[1]
     scratch = (np.empty(64, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
                np.empty(VIEW_SIZE, dtype=np.int64), np.empty(1, dtype=np.uint64), np.empty(2, dtype=np.int64),
-               np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(2, dtype=np.int64))
+               np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(2, dtype=np.int64),
+               np.empty(4, dtype=np.int64))
     # every array of the loop is borrowed (simulator/borrow.py): no reference counting per hand and per
     # policy call (docs/performance.md P6); the arguments are held by the caller, `scratch` below
     deck, hands, tricks = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2])
     view, rng, totals = borrowed(scratch[3]), borrowed(scratch[4]), borrowed(scratch[5])
     bags, error, points = borrowed(scratch[6]), borrowed(scratch[7]), borrowed(scratch[8])
+    passed = borrowed(scratch[9])
     params, deck_tpl, game_ids = borrowed(params), borrowed(deck_tpl), borrowed(game_ids)
     ids, cards, counts, scores = borrowed(ids), borrowed(cards), borrowed(counts), borrowed(scores)
     plays, games, errors = borrowed(plays), borrowed(games), borrowed(errors)
@@ -364,7 +405,7 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
                 break
             ok = play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
                            totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, cards,
-                           counts, scores, plays, record_plays, error)
+                           counts, scores, plays, record_plays, error, passed)
             if not ok:
                 error[1] = h
                 break

@@ -12,7 +12,9 @@ stream. Nothing else of the game state is reachable from a policy.
 
 ``view`` is an ``int64`` array laid out by the ``V_*`` offsets below. The
 kernel updates it in place as the hand goes on; every field is something all
-four players can see at the table.
+four players can see at the table, except ``V_PASSED``: what only the seat
+being asked knows (the cards it passed in the Blind Nil exchange), stored
+for that seat just before each of its calls, with the rules a search needs.
 """
 from __future__ import annotations
 
@@ -46,7 +48,21 @@ V_DECK = 43         # mask of the cards in this deck (jokers variant differs)
 V_NIL_VALUE = 44    # rules: Nil value
 V_BLIND_NIL_VALUE = 45
 V_WINNING_CARD = 46  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
+V_PASSED = 47       # what this seat knows besides the table: bits 0..53 the cards it passed in the Blind Nil
+#                     exchange (0 if none); bits PASSED_RULES.. the rules a search needs (PASSED_* below). Set for
+#                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere.
 VIEW_SIZE = 48
+
+# bits of view[V_PASSED] above the cards: rule flags the rest of the view does not show (the numeric scoring
+# flags bag_points, nil_trick_points and bag_penalty are not in the view)
+PASSED_CARDS = (1 << 54) - 1            # mask of the card bits
+PASSED_RULES = 1 << 56                  # set when the flags below were filled in (a hand-built view may lack them)
+PASSED_BREAKING = 1 << 57               # rules.breaking
+PASSED_FORCED_BREAKS = 1 << 58          # rules.forced_spade_lead_breaks
+PASSED_NIL_TRICKS_CONTRACT = 1 << 59    # rules.nil_tricks == contract
+PASSED_NIL_BAGS_WHEN_SET = 1 << 60      # rules.nil_bags_when_set
+PASSED_OVERFLOW_RESET = 1 << 61         # rules.bag_overflow == reset
+PASSED_TWO_OF_CLUBS = 1 << 62           # rules.first_lead == two_of_clubs
 
 EXCHANGE_GIVE_FIRST = 1
 EXCHANGE_GIVE_BACK = 2

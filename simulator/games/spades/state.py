@@ -28,13 +28,14 @@ import numpy as np
 from tricksim.simulator.bits import cards_of, lowest_bit, mask_of, popcount
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
-from tricksim.simulator.games.spades.kernel import deck_template
+from tricksim.simulator.games.spades.kernel import deck_template, passed_rule_bits
 from tricksim.simulator.games.spades.phases import check_game_end
 from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
     V_BID,
     V_BLIND,
+    V_PASSED,
     V_SEAT,
     VIEW_SIZE,
 )
@@ -110,6 +111,8 @@ class SpadesState:
                     self.rng)
         self.dealt = self.hands.copy()
         phases.start_view(self.compiled_rules, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
+        # each seat's view[V_PASSED]: the rule bits, then the cards it passed in the exchange (policy.py)
+        self.passed = np.full(4, passed_rule_bits(self.compiled_rules), np.int64)
         self.held = None           # the hands after the exchange, once play begins
         self.first_leader = -1
         self.plays: list[int] = []  # the cards in play order
@@ -146,7 +149,9 @@ class SpadesState:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` sees now; its hand stays hidden while it decides on Blind Nil."""
         hidden = self._phase == Phase.BLIND_NIL and self._seat == seat
-        return Observation(seat, None if hidden else int(self.hands[seat]), self.view.copy())
+        view = self.view.copy()
+        view[V_PASSED] = self.passed[seat]
+        return Observation(seat, None if hidden else int(self.hands[seat]), view)
 
     def scores(self) -> tuple[int, int]:
         """Each team's points for this hand (once the hand is over)."""
@@ -187,6 +192,7 @@ class SpadesState:
             if popcount(self._passing) == self._n_pass:
                 giver, receiver, _ = self._gives.pop(0)
                 phases.apply_exchange(self.compiled_rules, self.view, self.hands, giver, receiver, np.int64(self._passing))
+                self.passed[giver] |= self._passing
                 self._next_give()
         else:
             self._play(action)
@@ -197,6 +203,7 @@ class SpadesState:
         cards it passes, as that many actions. Draws from the hand's random stream like the kernel."""
         blind_nil, bid, exchange, play = seat_policy.functions
         s, params, view = np.int64(self._seat), seat_policy.params, self.view
+        view[V_PASSED] = self.passed[s]  # as the kernel stores it before the seat's calls
         if self._phase == Phase.BLIND_NIL:
             return BLIND_NIL if blind_nil(s, view, params, self.rng) != 0 else NO_BLIND_NIL
         if self._phase == Phase.BID:

@@ -1,0 +1,698 @@
+"""``pimc``: Perfect Information Monte Carlo search over the double-dummy solver (issue #18).
+
+At a card decision the player deals the cards it cannot see to the other three seats many times,
+each deal consistent with everything public, solves each deal with the score-aware double-dummy
+solver (``simulator/games/spades/dd.py``) and plays the card with the best mean value. It is a
+strategy like any other: four policies with the fixed signatures of ``policy.py``, its own hand,
+the public view and its own random stream; no other hand is reachable.
+
+Sampling (``sampler_setup``, ``sample_hands``; docs/strategies.md has the method)
+    The unseen cards (the deck less its own hand and every card played) go to the other seats in
+    the numbers each still holds, never in a suit a seat has shown void in (``V_VOID``; a spade led
+    before spades were broken, with ``breaking``, shows the leader holds nothing else), and the
+    cards this seat passed in the Blind Nil exchange stay with the partner (``V_PASSED``). Among
+    those deals it draws uniformly: a table of the number of deals per split of each suit (a small
+    dynamic programme over the suits) picks how many cards of each suit each seat gets, then the
+    cards. Bids are evidence: a deal is accepted with the likelihood of every other seat's bid
+    given the hand it held then (its cards now plus those it played), under the heuristic's bid
+    model (``heuristic.estimate_tricks`` with a Gaussian of ``bid_sigma`` tricks around the bid;
+    a Nil by the heuristic's ``nil_danger``, so an ace of spades is almost never given to a Nil
+    bidder). Rejection stops after ``tries`` deals per sample and takes the most plausible one, so
+    sampling always ends. Seats of a team that exchanged cards give no bid evidence.
+
+Play
+    Cards touching in rank (no unseen card between them) are one choice. With at most ``depth``
+    tricks left the value of a card is the solver's hand-score difference (this side's hand score
+    minus the other side's, RULES.md 1.4 with Nil, Blind Nil, bags and the bag penalty from the
+    running bags). Earlier in the hand, optional tiers: with at most ``trick_depth`` tricks left and
+    no Nil alive, the tricks this side takes; with at most ``nil_depth`` left and a Nil alive,
+    whether that Nil is made. Otherwise the heuristic plays: a full solve of 8 or more tricks costs
+    too much for thousands of games (docs/strategies.md has the measurements). The best mean wins;
+    ties go to the heuristic's card when it is among the best, else to the heuristic's choice among
+    the best. ``nodes`` caps the solver's nodes per decision: samples stop once their nodes reach it
+    (at least one sample is solved; node counts are deterministic, so runs stay reproducible).
+
+Bidding (``bid_mode=search``)
+    Over ``bid_samples`` deals consistent with the earlier bids: the double-dummy tricks of its
+    side less the partner's part (its bid, or the heuristic's bid for the partner's sampled hand),
+    averaged, plus ``bid_adjust``; Nil when the hand is a Nil candidate (heuristic danger at most
+    ``nil_screen``) and the solver keeps it at zero tricks in at least ``nil_prob`` of the deals.
+    ``bid_mode=heuristic`` bids as the heuristic. Blind Nil and the exchange are the heuristic's.
+
+Random draws come from a private stream seeded by one draw of the seat's stream mixed with
+``stream``: every run is reproducible from its seed, and ``stream`` gives other samples.
+
+Limits: the view does not carry the numeric scoring flags ``bag_points``, ``nil_trick_points`` and
+``bag_penalty``; the search assumes the presets' values (1, 1, 100).
+"""
+import numpy as np
+from numba import njit
+
+from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
+from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, card_rank, card_suit
+from tricksim.simulator.games.spades.policy import (
+    BID_SIG,
+    BLIND_NIL_SIG,
+    EXCHANGE_SIG,
+    PASSED_BREAKING,
+    PASSED_CARDS,
+    PASSED_FORCED_BREAKS,
+    PASSED_NIL_BAGS_WHEN_SET,
+    PASSED_NIL_TRICKS_CONTRACT,
+    PASSED_OVERFLOW_RESET,
+    PASSED_RULES,
+    PASSED_TWO_OF_CLUBS,
+    PLAY_SIG,
+    V_BAG_LIMIT,
+    V_BAGS,
+    V_BID,
+    V_BLIND,
+    V_BLIND_NIL_VALUE,
+    V_BROKEN,
+    V_DEALER,
+    V_DECK,
+    V_LEADER,
+    V_LED_SUIT,
+    V_MIN_BID,
+    V_NIL_ALLOWED,
+    V_NIL_VALUE,
+    V_NPLAYED,
+    V_PASSED,
+    V_PLAYED,
+    V_TRICK,
+    V_TRICKS,
+    V_VOID,
+)
+from tricksim.simulator.games.spades.rules import KernelRules
+from tricksim.simulator.rng import mix64, next_u64, rand_below, rand_float
+from tricksim.strategies.registry import Param, Strategy, register
+from tricksim.strategies.spades import heuristic
+
+PARAMS = (
+    Param("samples", 16.0, "sampled deals per card decision", lo=1, hi=1024),
+    Param("depth", 7.0, "search the hand score when at most this many tricks are left (the one being played "
+          "included)", lo=1, hi=13),
+    Param("trick_depth", 0.0, "search the trick count (no Nil alive) when at most this many tricks are left; "
+          "earlier, and with a Nil alive beyond depth, the heuristic plays (0: never)", lo=0, hi=13),
+    Param("nil_depth", 0.0, "with a Nil alive: search whether it is made when at most this many tricks are left "
+          "(beyond depth; the heuristic breaks ties) (0: never)", lo=0, hi=13),
+    Param("nodes", 5e6, "solver nodes per decision: sampling stops once the solved samples reach it (at least one "
+          "is solved)", lo=1, hi=1e15),
+    Param("stream", 0.0, "seed stream offset: another value draws other samples from the same run seed",
+          lo=0, hi=2 ** 31 - 1),
+    Param("bid_mode", 0.0, "heuristic: the heuristic's bids and Nil; search: from sampled deals solved double-dummy",
+          choices=("heuristic", "search")),
+    Param("bid_samples", 8.0, "sampled deals per bid (bid_mode=search)", lo=1, hi=1024),
+    Param("bid_adjust", -0.5, "bid_mode=search: tricks added to the mean double-dummy tricks before rounding",
+          lo=-5, hi=5),
+    Param("nil_prob", 0.75, "bid_mode=search: bid Nil when the solver makes it in at least this share of deals",
+          lo=0, hi=1),
+    Param("nil_screen", 10.0, "bid_mode=search: only hands with the heuristic's Nil danger at most this are "
+          "searched for Nil", lo=-5, hi=100),
+    Param("blind_nil_margin", 100.0, "Blind Nil (the heuristic's rule, its default) when the team trails by at "
+          "least this many points (negative: also when ahead; docs/strategies.md: far more wins in classic, "
+          "whatever the play)", lo=-100000, hi=100000),
+    Param("bid_sigma", 1.0, "bid evidence: tricks of spread around an observed bid in the bid model "
+          "(0: no bid evidence)", lo=0, hi=13),
+    Param("tries", 30.0, "deals tried per sample before the most plausible one is taken", lo=1, hi=10000),
+)
+
+_INDEX = {p.name: i for i, p in enumerate(PARAMS)}
+P_SAMPLES = _INDEX["samples"]
+P_DEPTH = _INDEX["depth"]
+P_TRICK_DEPTH = _INDEX["trick_depth"]
+P_NIL_DEPTH = _INDEX["nil_depth"]
+P_NODES = _INDEX["nodes"]
+P_STREAM = _INDEX["stream"]
+P_BID_MODE = _INDEX["bid_mode"]
+P_BID_SAMPLES = _INDEX["bid_samples"]
+P_BID_ADJUST = _INDEX["bid_adjust"]
+P_NIL_PROB = _INDEX["nil_prob"]
+P_NIL_SCREEN = _INDEX["nil_screen"]
+P_BID_SIGMA = _INDEX["bid_sigma"]
+P_BLIND_NIL_MARGIN = _INDEX["blind_nil_margin"]
+P_TRIES = _INDEX["tries"]
+BID_SEARCH = PARAMS[P_BID_MODE].choices.index("search")
+
+# the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
+HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector()
+H_BID_ADJUST = float(HEURISTIC_PARAMS[heuristic.P_BID_ADJUST])
+H_COVER_BID = float(HEURISTIC_PARAMS[heuristic.P_COVER_BID])
+H_NIL_THRESHOLD = float(HEURISTIC_PARAMS[heuristic.P_NIL_THRESHOLD])
+H_WEIGHTS = tuple(float(HEURISTIC_PARAMS[i]) for i in (heuristic.P_LONG_SPADE, heuristic.P_VOID, heuristic.P_SINGLETON,
+                                                        heuristic.P_DOUBLETON, heuristic.P_KING, heuristic.P_QUEEN))
+NIL_SCALE = 1.5  # danger units over which the Nil likelihood falls from 0.73 to 0.27 around the threshold
+
+FULL_DECK = np.int64((1 << 52) - 1)
+FACT = np.array([float(np.prod(np.arange(1, n + 1))) for n in range(16)])
+MODE_SCORE, MODE_TRICKS, MODE_NIL = 0, 1, 2
+
+
+@njit(cache=True)
+def _heuristic_params():
+    out = np.empty(HEURISTIC_PARAMS.shape[0], np.float64)
+    for i in range(out.shape[0]):
+        out[i] = HEURISTIC_PARAMS[i]
+    return out
+
+
+@njit(cache=True)
+def _private_stream(rng, params):
+    """One draw of the seat's stream mixed with ``stream``: the state of this decision's own stream."""
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
+    return local
+
+
+@njit(cache=True)
+def _rule_bits(view):
+    """view[V_PASSED]'s rule bits; a view without them (hand-built) reads as the cardems preset."""
+    x = view[V_PASSED]
+    if x & PASSED_RULES == 0:
+        return PASSED_RULES | PASSED_BREAKING | PASSED_NIL_BAGS_WHEN_SET
+    return x
+
+
+@njit(cache=True)
+def _kernel_rules(view, bits):
+    """The scoring rules as the solver's score tables read them (bag_points, nil_trick_points and
+    bag_penalty are not in the view: the presets' 1, 1 and 100)."""
+    return KernelRules(np.int64(1), view[V_NIL_VALUE], np.int64(0), view[V_BLIND_NIL_VALUE], np.int64(0),
+                       np.int64(0), np.int64(0), np.int64(0), np.int64((bits & PASSED_NIL_TRICKS_CONTRACT) != 0),
+                       np.int64((bits & PASSED_NIL_BAGS_WHEN_SET) != 0), np.int64(1), np.int64(1),
+                       max(np.int64(1), view[V_BAG_LIMIT]), np.int64(100),
+                       np.int64((bits & PASSED_OVERFLOW_RESET) != 0), np.int64((bits & PASSED_FORCED_BREAKS) != 0),
+                       np.int64((bits & PASSED_TWO_OF_CLUBS) != 0), np.int64(0), np.int64(0), np.int64(0),
+                       np.int64(0), np.int64(0), np.int64(0), np.int64((bits & PASSED_BREAKING) != 0))
+
+
+# ------------------------------------------------------------------ sampling
+@njit(cache=True)
+def _ways(cnt, elig, need, W):
+    """``W[u, r0, r1]``: deals of the unseen cards of suits u..3 when the three other seats still take
+    r0, r1 and the rest; ``cnt[u]`` cards of suit u, ``elig[3 * u + j]`` 1 when seat j may hold suit u."""
+    rest = np.zeros(5, np.int64)
+    for u in range(3, -1, -1):
+        rest[u] = rest[u + 1] + cnt[u]
+    W[:] = 0.0
+    W[4, 0, 0] = 1.0
+    for u in range(3, -1, -1):
+        n = cnt[u]
+        for r0 in range(min(need[0], rest[u]) + 1):
+            for r1 in range(min(need[1], rest[u] - r0) + 1):
+                r2 = rest[u] - r0 - r1
+                if r2 > need[2]:
+                    continue
+                total = 0.0
+                for a in range(min(n, r0) + 1):
+                    if a > 0 and elig[3 * u] == 0:
+                        break
+                    for b in range(min(n - a, r1) + 1):
+                        if b > 0 and elig[3 * u + 1] == 0:
+                            break
+                        c = n - a - b
+                        if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
+                            continue
+                        w = W[u + 1, r0 - a, r1 - b]
+                        if w > 0.0:
+                            total += FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+                W[u, r0, r1] = total
+    return W[0, need[0], need[1]]
+
+
+@njit(cache=True)
+def _take(mask, k, local):
+    """``k`` cards of ``mask`` chosen uniformly."""
+    out = np.int64(0)
+    for _ in range(k):
+        m = mask & ~out
+        n = popcount(m)
+        i = rand_below(local, n)
+        for _ in range(i):
+            m &= m - 1
+        out |= m & -m
+    return out
+
+
+@njit(cache=True)
+def _deal(cnt, suit_cards, elig, need, W, local, out3):
+    """One deal drawn uniformly among those ``W`` counts (``_ways``): ``out3[j]`` the cards of other seat j."""
+    r0 = need[0]
+    r1 = need[1]
+    for j in range(3):
+        out3[j] = 0
+    for u in range(4):
+        n = cnt[u]
+        x = rand_float(local) * W[u, r0, r1]
+        r2 = 0
+        for j in range(u, 4):
+            r2 += cnt[j]
+        r2 -= r0 + r1
+        pa = 0
+        pb = 0
+        last_a = -1
+        last_b = 0
+        done = False
+        for a in range(min(n, r0) + 1):
+            if a > 0 and elig[3 * u] == 0:
+                break
+            for b in range(min(n - a, r1) + 1):
+                if b > 0 and elig[3 * u + 1] == 0:
+                    break
+                c = n - a - b
+                if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
+                    continue
+                w = W[u + 1, r0 - a, r1 - b]
+                if w <= 0.0:
+                    continue
+                last_a = a
+                last_b = b
+                x -= FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+                if x < 0.0:
+                    pa = a
+                    pb = b
+                    done = True
+                    break
+            if done:
+                break
+        if not done:  # rounding at the end of the range: the last split with weight
+            pa = last_a
+            pb = last_b
+        cards = suit_cards[u]
+        ga = _take(cards, pa, local)
+        gb = _take(cards & ~ga, pb, local)
+        out3[0] |= ga
+        out3[1] |= gb
+        out3[2] |= cards & ~ga & ~gb
+        r0 -= pa
+        r1 -= pb
+
+
+@njit(cache=True)
+def _bid_likelihood(view, o, h, deck, sigma):
+    """Likelihood of seat ``o``'s bid given that it held ``h`` when it bid (the heuristic's bid model)."""
+    b = view[V_BID + o]
+    if b < 0 or sigma <= 0.0:
+        return 1.0
+    if b == 0:
+        d = heuristic.nil_danger(h)
+        return 1.0 / (1.0 + np.exp((d - H_NIL_THRESHOLD) / NIL_SCALE))
+    est = heuristic.estimate_tricks(h, deck, H_WEIGHTS[0], H_WEIGHTS[1], H_WEIGHTS[2], H_WEIGHTS[3], H_WEIGHTS[4],
+                                    H_WEIGHTS[5]) + H_BID_ADJUST
+    if view[V_BID + (o ^ 2)] == 0:
+        est += H_COVER_BID
+    # the heuristic bids round(est): the bid is consistent with est in [b - 1/2, b + 1/2), and a bid of 1
+    # (the smallest) or 13 with anything beyond
+    lo = b - 0.5 if b > 1 else -1e9
+    hi = b + 0.5 if b < 13 else 1e9
+    dist = 0.0
+    if est < lo:
+        dist = lo - est
+    elif est > hi:
+        dist = est - hi
+    z = dist / sigma
+    return np.exp(-0.5 * z * z)
+
+
+@njit(cache=True)
+def sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W):
+    """The constraints on the other seats' hands, and the table of deals. Returns the number of deals
+    (0.0 when the constraints cannot be met: then voids are ignored; -1.0 when even the counts fail)."""
+    deck = view[V_DECK]
+    if deck == 0:
+        deck = FULL_DECK
+    played = view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3]
+    unseen = deck & ~hand & ~played
+    bits = _rule_bits(view)
+    partner = seat ^ 2
+    gave = view[V_PASSED] & PASSED_CARDS & ~view[V_PLAYED + partner] & ~hand & unseen
+    n_deck = popcount(deck)
+    per_seat = n_deck // 4
+    for j in range(3):
+        o = (seat + 1 + j) & 3
+        others[j] = o
+        need[j] = per_seat - popcount(view[V_PLAYED + o])
+        known[j] = gave if o == partner else 0
+        need[j] -= popcount(known[j])
+    free = unseen & ~gave
+    voids = np.zeros(3, np.int64)
+    for j in range(3):
+        voids[j] = view[V_VOID + others[j]]
+    # a spade led before spades were broken (breaking on): the leader held nothing else. Without a forced
+    # break the view still shows unbroken spades after such a lead.
+    if view[V_NPLAYED] > 0 and view[V_LED_SUIT] == SPADES and view[V_BROKEN] == 0 and (bits & PASSED_BREAKING) != 0:
+        leader = view[V_LEADER]
+        for j in range(3):
+            if others[j] == leader:
+                voids[j] |= 7
+    for u in range(4):
+        m = free & SUIT_MASKS[u]
+        suit_cards[u] = m
+        cnt[u] = popcount(m)
+        for j in range(3):
+            elig[3 * u + j] = 1 - ((voids[j] >> u) & 1)
+    total = 0
+    for j in range(3):
+        if need[j] < 0:
+            return -1.0
+        total += need[j]
+    if total != popcount(free):
+        return -1.0
+    ways = _ways(cnt, elig, need, W)
+    if ways > 0.0:
+        return ways
+    for i in range(12):
+        elig[i] = 1
+    ways = _ways(cnt, elig, need, W)
+    return 0.0 if ways > 0.0 else -1.0
+
+
+@njit(cache=True)
+def sample_hands(seat, hand, view, others, need, known, cnt, suit_cards, elig, W, local, tries, sigma, hands):
+    """One deal into ``hands[4]`` (this seat's hand included), bids taken as evidence by rejection; returns
+    the likelihood of the deal kept."""
+    deck = view[V_DECK]
+    if deck == 0:
+        deck = FULL_DECK
+    out3 = np.zeros(3, np.int64)
+    best = np.zeros(3, np.int64)
+    best_w = -1.0
+    evidence = np.zeros(3, np.int64)
+    any_evidence = False
+    if sigma > 0.0:
+        for j in range(3):
+            o = others[j]
+            team_blind = view[V_BLIND + o] + view[V_BLIND + (o ^ 2)]
+            if view[V_BID + o] >= 0 and team_blind == 0:
+                evidence[j] = 1
+                any_evidence = True
+    for t in range(tries):
+        _deal(cnt, suit_cards, elig, need, W, local, out3)
+        w = 1.0
+        if any_evidence:
+            for j in range(3):
+                if evidence[j]:
+                    o = others[j]
+                    w *= _bid_likelihood(view, o, out3[j] | known[j] | view[V_PLAYED + o], deck, sigma)
+        if w > best_w:
+            best_w = w
+            for j in range(3):
+                best[j] = out3[j]
+        if not any_evidence or rand_float(local) < w:
+            break
+    hands[seat] = hand
+    for j in range(3):
+        hands[others[j]] = best[j] | known[j]
+    return best_w
+
+
+# ------------------------------------------------------------------ search
+@njit(cache=True)
+def _lowest(mask):
+    """The lowest-ranked card of ``mask``, side suits before spades."""
+    best = np.int64(-1)
+    m = mask
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if best < 0 or card_rank(c) < card_rank(best) or (card_rank(c) == card_rank(best)
+                                                             and card_suit(best) == SPADES):
+            best = c
+    return best
+
+
+@njit(cache=True)
+def one_choice(hand, legal, view):
+    """True when every legal card is worth the same: one suit, and between the lowest and the highest only
+    cards of this hand or of finished tricks (as the solver's runs of touching cards)."""
+    lo = lowest_bit(legal)
+    hi = highest_bit(legal)
+    if card_suit(lo) != card_suit(hi):
+        return False
+    played = view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3]
+    for s in range(4):
+        c = view[V_TRICK + s]
+        if c >= 0:
+            played &= ~(np.int64(1) << c)  # a card of the trick in progress can still win it
+    between = ((np.int64(1) << hi) - 1) & ~((np.int64(2) << lo) - 1)
+    return (between & ~hand & ~played) == 0
+
+
+@njit(cache=True)
+def _tt_bits(r):
+    return min(18, max(12, r + 9))
+
+
+@njit(cache=True)
+def _workspace(r, bits):
+    tb = _tt_bits(r)
+    tt = np.zeros(dd.TT_WORDS << tb, np.int64)
+    ws = np.zeros(dd.WS_SIZE, np.int64)
+    ws[dd.W_TTMASK] = (1 << tb) - 1
+    ws[dd.W_PROBE] = 16
+    dd.set_rules_nb(ws, np.int64((bits & PASSED_BREAKING) != 0), np.int64((bits & PASSED_FORCED_BREAKS) != 0))
+    return tt, ws
+
+
+@njit(cache=True)
+def live_nil(seat, view):
+    """A seat whose Nil is still alive (this side's first: its own, then the partner's), else -1."""
+    for j in (0, 2, 1, 3):
+        s = (seat + j) & 3
+        if view[V_BID + s] == 0 and view[V_TRICKS + s] == 0:
+            return s
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def search_card(seat, hand, legal, view, params, rng, stats):
+    """The card the search chooses (``stats``: samples solved, nodes, search mode; -1 for the mode when the
+    heuristic chose); the policy ``play`` is this with a scratch ``stats``."""
+    hp = _heuristic_params()
+    h_card = heuristic.play(seat, hand, legal, view, hp, rng)
+    stats[0] = 0
+    stats[1] = 0
+    stats[2] = -1
+    if one_choice(hand, legal, view):
+        return h_card
+    r = popcount(hand)
+    nil_seat = live_nil(seat, view)
+    if r <= np.int64(params[P_DEPTH]):
+        mode = MODE_SCORE
+    elif nil_seat < 0 and r <= np.int64(params[P_TRICK_DEPTH]):
+        mode = MODE_TRICKS
+    elif nil_seat >= 0 and r <= np.int64(params[P_NIL_DEPTH]):
+        mode = MODE_NIL
+    else:
+        return h_card
+    local = _private_stream(rng, params)
+    others = np.zeros(3, np.int64)
+    need = np.zeros(3, np.int64)
+    known = np.zeros(3, np.int64)
+    cnt = np.zeros(4, np.int64)
+    suit_cards = np.zeros(4, np.int64)
+    elig = np.zeros(12, np.int64)
+    W = np.zeros((5, 14, 14), np.float64)
+    if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
+        return h_card
+    bits = _rule_bits(view)
+    tt, ws = _workspace(r, bits)
+    if mode == MODE_SCORE:
+        bids = np.empty(4, np.int64)
+        blind = np.empty(4, np.int64)
+        taken = np.empty(4, np.int64)
+        for s in range(4):
+            bids[s] = view[V_BID + s]
+            blind[s] = view[V_BLIND + s]
+            taken[s] = view[V_TRICKS + s]
+        bags = np.empty(2, np.int64)
+        bags[0] = view[V_BAGS]
+        bags[1] = view[V_BAGS + 1]
+        dd.score_setup_nb(ws, _kernel_rules(view, bits), r, bids, blind, taken, bags)
+    elif mode == MODE_NIL:
+        dd.nil_setup_nb(ws, r, nil_seat)
+    # nil mode: value 1 when the Nil ends as this side wants (made for its own side's Nil, set otherwise)
+    nil_sign = np.int64(1) if (nil_seat & 1) == (seat & 1) else np.int64(-1)
+    nil_want = np.int64(1) if (nil_seat & 1) == 0 else np.int64(0)  # the value index team 0 reads as made
+    pos = np.zeros(dd.P_SIZE, np.int64)
+    leader = view[V_LEADER]
+    k = view[V_NPLAYED]
+    pos[dd.P_LEADER] = leader
+    pos[dd.P_NPLAYED] = k
+    for j in range(k):
+        pos[dd.P_TRICK + j] = view[V_TRICK + ((leader + j) & 3)]
+    pos[dd.P_BROKEN] = view[V_BROKEN]
+    hands = np.zeros(4, np.int64)
+    out = np.empty(54, np.int64)
+    total = np.zeros(54, np.int64)
+    n_samples = max(np.int64(1), np.int64(params[P_SAMPLES]))
+    tries = max(np.int64(1), np.int64(params[P_TRIES]))
+    budget = params[P_NODES]
+    sigma = params[P_BID_SIGMA]
+    nodes = 0.0
+    done = 0
+    for _ in range(n_samples):
+        sample_hands(seat, hand, view, others, need, known, cnt, suit_cards, elig, W, local, tries, sigma, hands)
+        for s in range(4):
+            pos[dd.P_HANDS + s] = hands[s]
+        if mode == MODE_SCORE:
+            dd.score_card_values_nb(tt, ws, pos, out)
+        elif mode == MODE_TRICKS:
+            dd.card_values_nb(tt, ws, pos, out)
+        else:
+            dd.table_card_values_nb(tt, ws, pos, out)
+            m = legal
+            while m:
+                c = lowest_bit(m)
+                m &= m - 1
+                out[c] = nil_sign if out[c] == nil_want else -nil_sign
+        m = legal
+        while m:
+            c = lowest_bit(m)
+            m &= m - 1
+            total[c] += out[c]
+        done += 1
+        nodes += ws[dd.W_NODES]
+        if nodes >= budget:
+            break
+    stats[0] = done
+    stats[1] = np.int64(nodes)
+    stats[2] = mode
+    best_v = np.int64(0)
+    best = np.int64(0)
+    first = True
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if first or total[c] > best_v:
+            best_v = total[c]
+            best = np.int64(1) << c
+            first = False
+        elif total[c] == best_v:
+            best |= np.int64(1) << c
+    if (best >> h_card) & 1:
+        return h_card
+    c = heuristic.play(seat, hand, best, view, hp, rng)  # the heuristic's choice among the best
+    if c >= 0 and (best >> c) & 1:
+        return c
+    return _lowest(best)
+
+
+# ------------------------------------------------------------------ bidding
+@njit(cache=True)
+def search_bid(seat, hand, view, params, rng, stats):
+    """The bid of ``bid_mode=search`` (``stats``: samples, nodes, Nil deals made, Nil deals tried)."""
+    hp = _heuristic_params()
+    h_bid = heuristic.bid(seat, hand, view, hp, rng)
+    stats[0] = 0
+    stats[1] = 0
+    stats[2] = 0
+    stats[3] = 0
+    if params[P_BID_MODE] != BID_SEARCH:
+        return h_bid
+    local = _private_stream(rng, params)
+    others = np.zeros(3, np.int64)
+    need = np.zeros(3, np.int64)
+    known = np.zeros(3, np.int64)
+    cnt = np.zeros(4, np.int64)
+    suit_cards = np.zeros(4, np.int64)
+    elig = np.zeros(12, np.int64)
+    W = np.zeros((5, 14, 14), np.float64)
+    if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
+        return h_bid
+    bits = _rule_bits(view)
+    r = popcount(hand)
+    tt, ws = _workspace(r, bits)
+    deck = view[V_DECK]
+    if deck == 0:
+        deck = FULL_DECK
+    partner = seat ^ 2
+    p_bid = view[V_BID + partner]
+    nil_ok = view[V_NIL_ALLOWED] == 1 and p_bid != 0 and heuristic.nil_danger(hand) <= params[P_NIL_SCREEN]
+    leader = (view[V_DEALER] + 1) & 3
+    two_clubs = (bits & PASSED_TWO_OF_CLUBS) != 0
+    pos = np.zeros(dd.P_SIZE, np.int64)
+    hands = np.zeros(4, np.int64)
+    n_samples = max(np.int64(1), np.int64(params[P_BID_SAMPLES]))
+    tries = max(np.int64(1), np.int64(params[P_TRIES]))
+    budget = params[P_NODES]
+    sigma = params[P_BID_SIGMA]
+    nodes = 0.0
+    mine = 0.0
+    made = 0
+    done = 0
+    for _ in range(n_samples):
+        sample_hands(seat, hand, view, others, need, known, cnt, suit_cards, elig, W, local, tries, sigma, hands)
+        lead = leader
+        if two_clubs:
+            for s in range(4):
+                if hands[s] & 1:
+                    lead = s
+        for s in range(4):
+            pos[dd.P_HANDS + s] = hands[s]
+        pos[dd.P_LEADER] = lead
+        pos[dd.P_FIRST] = 1 if two_clubs else 0
+        t0 = dd.tricks_nb(tt, ws, pos)
+        nodes += ws[dd.W_NODES]
+        side = t0 if (seat & 1) == 0 else popcount(hand) - t0
+        if p_bid > 0:
+            part = p_bid
+        elif p_bid == 0:
+            part = 0
+        else:  # the partner bids later: the heuristic's bid for its sampled hand (Nil: it takes none)
+            ph = hands[partner]
+            part = heuristic.choose_bid(ph, deck, view[V_NIL_ALLOWED] == 1, H_NIL_THRESHOLD, H_BID_ADJUST,
+                                        np.int64(1), H_WEIGHTS[0], H_WEIGHTS[1], H_WEIGHTS[2], H_WEIGHTS[3],
+                                        H_WEIGHTS[4], H_WEIGHTS[5])
+        mine += side - part
+        if nil_ok:
+            dd.nil_setup_nb(ws, r, seat)
+            v = dd.table_value_nb(tt, ws, pos)
+            nodes += ws[dd.W_NODES]
+            ok = (v == 1) if (seat & 1) == 0 else (v == 0)
+            if ok:
+                made += 1
+        done += 1
+        if nodes >= budget:
+            break
+    stats[0] = done
+    stats[1] = np.int64(nodes)
+    stats[2] = made
+    stats[3] = done if nil_ok else 0
+    if nil_ok and made >= params[P_NIL_PROB] * done:
+        return np.int64(0)
+    b = np.int64(np.floor(mine / done + params[P_BID_ADJUST] + 0.5))
+    return min(np.int64(13), max(b, max(np.int64(1), view[V_MIN_BID])))
+
+
+# ------------------------------------------------------------------ policies
+@njit(BLIND_NIL_SIG, cache=True)
+def blind_nil(seat, view, params, rng):
+    hp = _heuristic_params()
+    hp[heuristic.P_BLIND_NIL_MARGIN] = params[P_BLIND_NIL_MARGIN]
+    return heuristic.blind_nil(seat, view, hp, rng)
+
+
+@njit(BID_SIG, cache=True)
+def bid(seat, hand, view, params, rng):
+    return search_bid(seat, hand, view, params, rng, np.zeros(4, np.int64))
+
+
+@njit(EXCHANGE_SIG, cache=True)
+def exchange(seat, hand, view, params, rng):
+    return heuristic.exchange(seat, hand, view, _heuristic_params(), rng)
+
+
+@njit(PLAY_SIG, cache=True)
+def play(seat, hand, legal, view, params, rng):
+    return search_card(seat, hand, legal, view, params, rng, np.zeros(3, np.int64))
+
+
+STRATEGY = register(Strategy(
+    name="pimc",
+    description="Perfect Information Monte Carlo: samples the hidden hands consistent with the table and the bids, "
+                "solves each with the score-aware double-dummy solver, plays the best mean",
+    policies={"blind_nil": blind_nil, "bid": bid, "exchange": exchange, "play": play}, params=PARAMS,
+))

@@ -1,0 +1,476 @@
+"""The ``pimc`` search player (strategies/spades/pimc.py): legality, reproducibility, information hygiene,
+the sampler's constraints and uniformity, and agreement with the double-dummy solver.
+
+Most tests use a small search (``SMALL``: a few samples, search in the last three tricks) so that they
+also run, slowly, as plain Python under NUMBA_DISABLE_JIT=1; the tests of the default settings need
+the compiled solver.
+"""
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+import numpy as np
+import pytest
+import reference_spades as ref
+
+from tricksim.simulator import engine
+from tricksim.simulator.bits import cards_of, mask_of, popcount
+from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades.cards import SUIT_MASKS, card_suit, parse_card
+from tricksim.simulator.games.spades.policy import (
+    PASSED_BREAKING,
+    PASSED_CARDS,
+    PASSED_FORCED_BREAKS,
+    PASSED_NIL_BAGS_WHEN_SET,
+    PASSED_RULES,
+    PLAY_SIG,
+    V_BID,
+    V_BLIND,
+    V_BROKEN,
+    V_DECK,
+    V_LEADER,
+    V_LED_SUIT,
+    V_NPLAYED,
+    V_PASSED,
+    V_PLAYED,
+    V_TRICK,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOID,
+    V_WINNING_CARD,
+    V_WINNING_SEAT,
+    VIEW_SIZE,
+)
+from tricksim.simulator.games.spades.rules import PRESETS, build_rules
+from tricksim.simulator.games.spades.state import Phase, SpadesState
+from tricksim.strategies.registry import SeatStrategy, Strategy, parse_spec
+from tricksim.strategies.spades import pimc
+
+SMALL = "pimc:samples=4,depth=3"  # cheap enough for plain Python too
+HEURISTIC = "heuristic"
+
+
+def cards(*names) -> int:
+    return mask_of([parse_card(n) for n in names])
+
+
+def play_to(state: SpadesState, seats, stop) -> SpadesState:
+    """Ask each seat's strategy until ``stop(state)`` is true or the hand is over."""
+    while not state.is_terminal() and not stop(state):
+        decision = state.policy_action(seats[state.current_player()])
+        for action in decision if isinstance(decision, list) else [decision]:
+            state.apply(action)
+    return state
+
+
+# ------------------------------------------------------------------ the strategy
+def test_registered_with_its_parameters():
+    seat = parse_spec("pimc:samples=32,bid_mode=search,stream=3")
+    names = [p.name for p in seat.strategy.params]
+    for name in ("samples", "depth", "nodes", "stream", "bid_mode", "bid_samples", "nil_prob", "tries"):
+        assert name in names
+    assert seat.short_spec == "pimc:samples=32,bid_mode=search,stream=3"
+    assert parse_spec("pimc").params[pimc.P_BID_MODE] == 0.0  # the heuristic's bids by default
+
+
+# ------------------------------------------------------------------ legality (the reference replays the run)
+@pytest.mark.parametrize("preset, overrides, mode", [("classic", (), "games"), ("cardems", (), "hands"),
+                                                     ("zone", ("first_lead=two_of_clubs", "breaking=false"),
+                                                      "hands")])
+def test_runs_with_pimc_seats_replay_through_the_reference(preset, overrides, mode):
+    """Every card legal, each card once, trick winners, scores and game ends as the plain-Python referee
+    (tests/reference_spades.py) replays them; classic adds Blind Nil and its exchange."""
+    rules = build_rules(preset, list(overrides))
+    seats = (parse_spec(SMALL), parse_spec(HEURISTIC), parse_spec(SMALL), parse_spec("random:nil_prob=0.2,"
+                                                                                       "blind_nil_prob=0.5"))
+    count, hand_limit = (2, 6) if mode == "games" else (6, 1)
+    cfg = engine.RunConfig(rules=rules, seats=seats, seed=5, mode=mode, count=count, hand_limit=hand_limit,
+                           record_plays=True)
+    tables = engine.run_to_tables(cfg)
+    stats = ref.replay(rules, 5, mode, hand_limit, tables["hands"], tables.get("games"), count=count)
+    assert stats["hands"] >= 6
+
+
+@pytest.mark.needs_jit("whole hands at the default search settings take minutes as plain Python")
+@pytest.mark.parametrize("preset", ["cardems", "classic"])
+def test_default_pimc_runs_replay_through_the_reference(preset):
+    rules = PRESETS[preset]
+    seats = (parse_spec("pimc"), parse_spec(HEURISTIC)) * 2
+    cfg = engine.RunConfig(rules=rules, seats=seats, seed=8, mode="games", count=3, record_plays=True)
+    tables = engine.run_to_tables(cfg)
+    stats = ref.replay(rules, 8, "games", 1000, tables["hands"], tables["games"], count=3)
+    assert stats["games"] == 3
+
+
+# ------------------------------------------------------------------ reproducibility
+def _run(spec, threads, seed=12, count=8):
+    seats = (parse_spec(spec), parse_spec(HEURISTIC)) * 2
+    cfg = engine.RunConfig(rules=PRESETS["classic"], seats=seats, seed=seed, count=count, record_plays=True,
+                           shard_size=3)
+    return engine.run_to_tables(cfg, threads=threads)["hands"]
+
+
+def test_same_seed_same_data_whatever_the_threads():
+    one = _run(SMALL, threads=1)
+    assert one.equals(_run(SMALL, threads=1))
+    assert one.equals(_run(SMALL, threads=2))
+
+
+def test_the_stream_parameter_draws_other_samples():
+    """Another ``stream`` gives the searching seats other samples (here: some other card) from the same seed."""
+    a = _run("pimc:samples=1,depth=4", threads=1, count=10)
+    b = _run("pimc:samples=1,depth=4,stream=7", threads=1, count=10)
+    assert a["plays"].to_pylist() != b["plays"].to_pylist()
+    assert a["dealt_0"].equals(b["dealt_0"])
+
+
+# ------------------------------------------------------------------ the exchange slot of the view
+@pytest.mark.parametrize("preset", ["classic", "cardems"])
+def test_view_passed_holds_the_rules_and_the_cards_passed(preset):
+    """At every play, view[V_PASSED] carries the rule bits of the run, and cards only for a seat of a team
+    that exchanged (exactly blind_nil_exchange of them, none of them still in its hand unless given back)."""
+    rules = PRESETS[preset]
+    want = (PASSED_RULES | PASSED_BREAKING | PASSED_NIL_BAGS_WHEN_SET
+            | (PASSED_FORCED_BREAKS if rules.forced_spade_lead_breaks else 0))
+
+    from numba import njit
+
+    @njit(PLAY_SIG)
+    def audited(seat, hand, legal, view, params, rng):
+        x = view[V_PASSED]
+        passed = x & PASSED_CARDS
+        exchanged = (view[V_BLIND + seat] + view[V_BLIND + (seat ^ 2)]) == 1
+        ok = (x & ~PASSED_CARDS) == want
+        n = popcount(passed)
+        if exchanged:
+            ok = ok and n == 3
+        else:
+            ok = ok and n == 0
+        if not ok:
+            return np.int64(-1)
+        c = legal & -legal
+        return np.int64(popcount(c - 1))
+
+    base = parse_spec("random:nil_prob=0.1,blind_nil_prob=0.5").strategy
+    auditor = SeatStrategy(Strategy(name="auditor", description="test", policies={**base.policies, "play": audited},
+                                    params=base.params), {"blind_nil_prob": 0.5})
+    cfg = engine.RunConfig(rules=rules, seats=(auditor,) * 4, seed=4, count=60)
+    hands = engine.run_to_tables(cfg)["hands"]  # an audit failure stops the run with an error
+    blind = sum(hands[f"blind_{s}"].to_numpy(zero_copy_only=False).sum() for s in range(4))
+    assert (blind > 0) == (preset == "classic")
+
+
+def test_step_api_observation_shows_only_the_seats_own_passes():
+    rules = PRESETS["classic"]
+    seats = (parse_spec("random:blind_nil_prob=0.4"),) * 4
+    for game in range(40):
+        st = play_to(SpadesState(rules, seed=3, game_id=game), seats, lambda s: s.phase == Phase.PLAY)
+        gave = {s: 0 for s in range(4)}
+        for e in st.events:
+            if e.phase == Phase.EXCHANGE:
+                gave[e.seat] |= 1 << e.action
+        for s in range(4):
+            x = int(st.observation(s).view[V_PASSED])
+            assert x & PASSED_RULES
+            assert x & PASSED_CARDS == gave[s]
+        if any(gave.values()):
+            return
+    pytest.fail("no exchange in 40 hands")
+
+
+# ------------------------------------------------------------------ the sampler
+def _view(played=(0, 0, 0, 0), voids=(0, 0, 0, 0), bids=(3, 3, 3, 3), trick=(), leader=0, passed=0, broken=1):
+    """A hand-built view: cards played by each seat, shown voids, bids, the current trick from ``leader``."""
+    v = np.zeros(VIEW_SIZE, np.int64)
+    v[V_DECK] = (1 << 52) - 1
+    for s in range(4):
+        v[V_PLAYED + s] = played[s]
+        v[V_VOID + s] = voids[s]
+        v[V_BID + s] = bids[s]
+        v[V_TRICK + s] = -1
+    v[V_LEADER] = leader
+    v[V_NPLAYED] = len(trick)
+    for j, c in enumerate(trick):
+        v[V_TRICK + ((leader + j) & 3)] = c
+        v[V_PLAYED + ((leader + j) & 3)] |= 1 << c
+    v[V_LED_SUIT] = card_suit(trick[0]) if trick else -1
+    v[V_WINNING_SEAT] = -1
+    v[V_WINNING_CARD] = -1
+    v[V_BROKEN] = broken
+    v[V_PASSED] = passed
+    n = sum(popcount(int(v[V_PLAYED + s])) for s in range(4))
+    v[V_TRICK_NO] = n // 4
+    return v
+
+
+def _sampler(seat, hand, view):
+    arrays = {"others": np.zeros(3, np.int64), "need": np.zeros(3, np.int64), "known": np.zeros(3, np.int64),
+              "cnt": np.zeros(4, np.int64), "suit_cards": np.zeros(4, np.int64), "elig": np.zeros(12, np.int64),
+              "W": np.zeros((5, 14, 14))}
+    ways = pimc.sampler_setup(np.int64(seat), np.int64(hand), view, *arrays.values())
+    return ways, arrays
+
+
+def _draw(seat, hand, view, n, seed=1, sigma=1.0, tries=30):
+    ways, a = _sampler(seat, hand, view)
+    local = np.array([seed], np.uint64)
+    hands = np.zeros(4, np.int64)
+    out = []
+    for _ in range(n):
+        pimc.sample_hands(np.int64(seat), np.int64(hand), view, a["others"], a["need"], a["known"], a["cnt"],
+                          a["suit_cards"], a["elig"], a["W"], local, np.int64(tries), sigma, hands)
+        out.append(tuple(int(h) for h in hands))
+    return ways, out
+
+
+def _last_tricks_deal():
+    """Seat 0 to lead with 3 cards left each: 40 cards played (10 per seat)."""
+    rng = np.random.default_rng(0)
+    deck = rng.permutation(52)
+    hands = [int(mask_of(deck[13 * s:13 * s + 13])) for s in range(4)]
+    played = []
+    for s in range(4):
+        cs = cards_of(hands[s])
+        played.append(mask_of(cs[:10]))
+    return hands, played
+
+
+def test_sampled_deals_respect_counts_voids_and_the_cards_passed():
+    rng = np.random.default_rng(2)
+    for case in range(30):
+        deck = rng.permutation(52)
+        held = [set(deck[13 * s:13 * s + 13].tolist()) for s in range(4)]
+        k = int(rng.integers(0, 11))  # cards played per seat
+        played = [set(sorted(h)[:k]) for h in held]
+        left = [h - p for h, p in zip(held, played)]
+        # voids: each other seat shows void in the suits it no longer holds, with some probability
+        voids = [sum(1 << u for u in range(4) if not any(card_suit(c) == u for c in left[s]) and rng.random() < 0.7)
+                 for s in range(4)]
+        passed = mask_of(sorted(left[2])[:2]) if case % 3 == 0 else 0  # seat 0 "gave" two of partner's cards
+        view = _view(played=[mask_of(p) for p in played], voids=voids, passed=passed, bids=(-1, -1, -1, -1))
+        ways, deals = _draw(0, mask_of(left[0]), view, 20, seed=case)
+        assert ways > 0
+        unseen = mask_of(set().union(*left[1:]))
+        for d in deals:
+            assert d[0] == mask_of(left[0])
+            assert d[1] | d[2] | d[3] == unseen
+            assert d[1] & d[2] == 0 and d[1] & d[3] == 0 and d[2] & d[3] == 0
+            for s in (1, 2, 3):
+                assert popcount(d[s]) == len(left[s])
+                for u in range(4):
+                    if (voids[s] >> u) & 1:
+                        assert d[s] & int(SUIT_MASKS[u]) == 0
+            assert d[2] & passed == passed
+
+
+def test_sampling_is_uniform_over_the_consistent_deals():
+    """Seat 0 holds 1 card, the others 1, 1 and 3 of five unseen cards; seat 1 shows void in hearts. The 8
+    consistent deals (seat 1 a club: 2 ways; seat 2 one of the other 4; seat 3 the rest) are equally likely."""
+    hand = cards("2D")
+    unseen = ["AC", "KC", "AH", "KH", "QH"]
+    # played: 12 cards by seats 0, 1 and 2 (so each holds 1), 10 by seat 3 (it holds 3)
+    rest = [c for c in range(52) if c not in [parse_card(x) for x in unseen] + [parse_card("2D")]]
+    played = [mask_of(rest[0:12]), mask_of(rest[12:24]), mask_of(rest[24:36]), mask_of(rest[36:46])]
+    view = _view(played=played, voids=(0, 1 << 2, 0, 0), bids=(-1, -1, -1, -1))
+    n = 4000
+    ways, deals = _draw(0, hand, view, n, seed=9)
+    assert ways == 8.0
+    counts = Counter(deals)
+    assert len(counts) == 8
+    for deal, k in counts.items():
+        assert deal[1] & cards("AH", "KH", "QH") == 0
+        assert abs(k / n - 1 / 8) < 4.5 * np.sqrt((1 / 8) * (7 / 8) / n), (deal, k)
+
+
+def test_bids_are_evidence_a_nil_bidder_rarely_gets_the_ace_of_spades():
+    hand = cards("2C", "3C", "4C", "5C", "6C", "7C", "8C", "2D", "3D", "4D", "5D", "6D", "7D")
+    ace = parse_card("AS")
+    view = _view(bids=(-1, 0, -1, -1))  # seat 1 bid Nil; seat 0 to bid
+    with_evidence = sum((d[1] >> ace) & 1 for d in _draw(0, hand, view, 300, seed=3)[1])
+    without = sum((d[1] >> ace) & 1 for d in _draw(0, hand, view, 300, seed=3, sigma=0.0)[1])
+    assert with_evidence <= 6  # the likelihood of a Nil with the ace is about 1e-27: only when every try has it
+    assert 60 <= without <= 140  # about a third
+
+
+def test_a_numeric_bid_shifts_the_high_cards():
+    """A bid of 6 by seat 3 makes its sampled hands stronger than a bid of 1 does."""
+    hand = cards("2C", "3C", "4C", "5C", "6C", "7C", "8C", "2D", "3D", "4D", "5D", "6D", "7D")
+    tops = cards("AS", "KS", "QS", "AH", "KH", "AD", "KD", "AC", "KC")
+
+    def mean_tops(b):
+        view = _view(bids=(-1, 3, -1, b))
+        return np.mean([popcount(d[3] & tops) for d in _draw(0, hand, view, 200, seed=4)[1]])
+
+    assert mean_tops(6) > mean_tops(1) + 1.0
+
+
+# ------------------------------------------------------------------ information hygiene
+def _swap_hidden(st: SpadesState, seat: int, rng) -> SpadesState | None:
+    """A copy of ``st`` whose hidden cards differ: two cards of one suit swapped between two other seats
+    (so counts and shown voids still hold); None when no such pair exists."""
+    others = [s for s in range(4) if s != seat]
+    pairs = []
+    for i, a in enumerate(others):
+        for b in others[i + 1:]:
+            for u in range(4):
+                ca = int(st.hands[a]) & int(SUIT_MASKS[u])
+                cb = int(st.hands[b]) & int(SUIT_MASKS[u])
+                if ca and cb:
+                    pairs.append((a, b, cards_of(ca), cards_of(cb)))
+    if not pairs:
+        return None
+    a, b, ca, cb = pairs[int(rng.integers(len(pairs)))]
+    x, y = ca[int(rng.integers(len(ca)))], cb[int(rng.integers(len(cb)))]
+    other = copy.deepcopy(st)
+    other.hands[a] ^= (1 << x) | (1 << y)
+    other.hands[b] ^= (1 << x) | (1 << y)
+    return other
+
+
+def _hygiene(spec, preset, games, stop_at):
+    """At decisions of the searching seat (trick numbers ``stop_at``), a deal that differs only in the hidden
+    split gives the same card; returns how many decisions were checked, and how many of them the true deals'
+    double-dummy values told apart (so that peeking would have mattered)."""
+    rules = PRESETS[preset]
+    p = parse_spec(spec)
+    seats = (p, parse_spec(HEURISTIC), p, parse_spec(HEURISTIC))
+    rng = np.random.default_rng(17)
+    checked = told_apart = 0
+    for game in range(games):
+        st = SpadesState(rules, seed=23, game_id=game)
+        for t in stop_at:
+            play_to(st, seats, lambda s, t=t: s.phase == Phase.PLAY and s._trick >= t
+                    and s.current_player() % 2 == 0 and popcount(s._legalcards_of()) > 1)
+            if st.is_terminal():
+                break
+            seat = st.current_player()
+            other = _swap_hidden(st, seat, rng)
+            if other is None:
+                continue
+            assert st.observation(seat).hand == other.observation(seat).hand
+            assert np.array_equal(st.observation(seat).view, other.observation(seat).view)
+            a, b = st.policy_action(p), other.policy_action(p)
+            assert a == b, f"game {game}, trick {t}: {a} vs {b}"
+            checked += 1
+            legal = cards_of(st._legalcards_of())
+            trick = [int(st.view[V_TRICK + ((st._leader + j) & 3)]) for j in range(st._k)]
+            va = dd.card_values([int(h) for h in st.hands], st._leader, trick, bool(st._broken), rules)
+            vb = dd.card_values([int(h) for h in other.hands], st._leader, trick, bool(st._broken), rules)
+            told_apart += any(va[c] != vb[c] for c in legal)
+            st.apply(a)
+    return checked, told_apart
+
+
+def test_information_hygiene_a_decision_ignores_the_hidden_split():
+    checked, told_apart = _hygiene(SMALL, "classic", games=6, stop_at=(10, 11))
+    assert checked >= 6
+    assert told_apart >= 1
+
+
+@pytest.mark.needs_jit("searches of seven tricks at the default settings take minutes as plain Python")
+@pytest.mark.parametrize("preset", ["cardems", "classic"])
+def test_information_hygiene_at_the_default_settings(preset):
+    checked, told_apart = _hygiene("pimc:nil_depth=9,trick_depth=9", preset, games=8, stop_at=(3, 5, 7, 9))
+    assert checked >= 16
+    assert told_apart >= 3
+
+
+# ------------------------------------------------------------------ against the solver
+def test_a_forced_win_is_found():
+    """Seat 0 plays last to a trick it must win to make its side's contract (bid 5, 4 taken): the K♥ wins it,
+    the 3♥ loses it; whatever the split of the other cards, pimc plays the king."""
+    hand = cards("KH", "3H")
+    rest = cards("AS", "KS", "2D")  # the other seats' last cards, one each
+    trick = [parse_card("5H"), parse_card("4H"), parse_card("QH")]  # seat 1 leads, 2 and 3 follow
+    others_played = [c for c in range(52) if not (hand | rest) >> c & 1 and c not in trick]
+    played = [mask_of(others_played[0:11]), mask_of(others_played[11:22]), mask_of(others_played[22:33]),
+              mask_of(others_played[33:44])]
+    assert sum(popcount(p) for p in played) == 44
+    view = _view(played=played, bids=(3, 3, 2, 2), trick=trick, leader=1)
+    view[V_TRICKS:V_TRICKS + 4] = (2, 4, 2, 3)  # 11 tricks played; seats 0 and 2 have 4 of their 5
+    view[V_WINNING_SEAT] = 3
+    view[V_WINNING_CARD] = parse_card("QH")
+    params = parse_spec("pimc:samples=8").params
+    stats = np.zeros(3, np.int64)
+    c = pimc.search_card(np.int64(0), np.int64(hand), np.int64(hand), view, params, np.array([5], np.uint64), stats)
+    assert c == parse_card("KH")
+    assert stats[2] == pimc.MODE_SCORE and stats[0] == 8
+
+
+def _determined_positions(preset, games, max_left):
+    """Late positions from seeded heuristic hands where seat to move's view, with every void of the other seats
+    shown, leaves one consistent deal: (state, view with those voids)."""
+    rules = PRESETS[preset]
+    h = parse_spec(HEURISTIC)
+    out = []
+    for game in range(games):
+        st = SpadesState(rules, seed=41, game_id=game)
+        while not st.is_terminal():
+            seat = st.current_player()
+            if (st.phase == Phase.PLAY and popcount(int(st.hands[seat])) <= max_left
+                    and popcount(st._legalcards_of()) > 1):
+                view = st.observation(seat).view
+                for s in range(4):
+                    if s != seat:
+                        view[V_VOID + s] = sum(1 << u for u in range(4) if not int(st.hands[s]) & int(SUIT_MASKS[u]))
+                ways, _ = _sampler(seat, int(st.hands[seat]), view)
+                if ways == 1.0:
+                    out.append((copy.deepcopy(st), view))
+            decision = st.policy_action(h)
+            for action in decision if isinstance(decision, list) else [decision]:
+                st.apply(action)
+    return out
+
+
+def test_with_the_hidden_cards_determined_pimc_plays_a_solver_best_card():
+    """When the shown voids leave one deal, every sample is the true deal, so pimc's card must be one the
+    score-aware solver rates best there."""
+    positions = _determined_positions("cardems", games=12, max_left=3)
+    assert len(positions) >= 10
+    params = parse_spec("pimc:samples=2").params
+    for st, view in positions:
+        seat = st.current_player()
+        legal = st._legalcards_of()
+        c = pimc.search_card(np.int64(seat), st.hands[seat], np.int64(legal), view, params,
+                             np.array([1], np.uint64), np.zeros(3, np.int64))
+        trick = [int(st.view[V_TRICK + ((st._leader + j) & 3)]) for j in range(st._k)]
+        score = dd.ScoreState(bids=tuple(int(st.view[V_BID + s]) for s in range(4)),
+                              taken=tuple(int(st.view[V_TRICKS + s]) for s in range(4)),
+                              bags=tuple(int(b) for b in st.bags))
+        values = dd.card_values([int(h) for h in st.hands], st._leader, trick, bool(st._broken), st.rules,
+                                score=score)
+        best = max(values[x] for x in cards_of(legal))
+        assert values[c] == best, (cards_of(legal), c, values[cards_of(legal)])
+
+
+# ------------------------------------------------------------------ bidding
+def test_bid_mode_heuristic_bids_as_the_heuristic():
+    h = parse_spec(HEURISTIC)
+    p = parse_spec("pimc")
+    for game in range(20):
+        st = SpadesState(PRESETS["cardems"], seed=2, game_id=game)
+        while st.phase == Phase.BID:
+            a = st.policy_action(p)
+            assert a == st.policy_action(h)
+            st.apply(a)
+
+
+@pytest.mark.slow  # about a minute: whole deals solved, 17 bids
+@pytest.mark.needs_jit("a bid search solves whole deals: minutes as plain Python")
+def test_bid_mode_search_gives_legal_bids_and_ignores_the_hidden_split():
+    p = parse_spec("pimc:bid_mode=search,bid_samples=2,nodes=300000")
+    rng = np.random.default_rng(5)
+    stats = np.zeros(4, np.int64)
+    for game in range(2):
+        st = SpadesState(PRESETS["cardems"], seed=6, game_id=game)
+        while st.phase == Phase.BID:
+            seat = st.current_player()
+            other = _swap_hidden(st, seat, rng)
+            a = st.policy_action(p)
+            assert a == other.policy_action(p)
+            assert a in st.legal_actions()
+            st.apply(a)
+        view = st.observation(0).view
+        pimc.search_bid(np.int64(0), st.hands[0], view, p.params, np.array([3], np.uint64), stats)
+        assert 1 <= stats[0] <= 2
