@@ -876,7 +876,7 @@ def _new_solve(tt, ws, mode):
     the play rules (an entry there is a fact about a position, whatever the root); score and Nil
     entries depend on the solve's final values, so those solves start a new generation."""
     ctx = mode * 4 + ws[W_BREAKING] * 2 + ws[W_FORCED] if mode == MODE_TRICKS else -1
-    if ctx < 0 or ctx != ws[W_CTX]:
+    if ctx < 0 or ctx != ws[W_CTX] or ws[W_STAMP] == 0:  # (a workspace made by hand starts at stamp 0)
         new_generation_nb(tt, ws)
     ws[W_CTX] = ctx
     ws[W_MODE] = mode
