@@ -51,3 +51,13 @@ def pytest_collection_modifyitems(config, items):
             raise pytest.UsageError(f"{item.nodeid}: needs_jit must say why the test cannot run without the JIT")
         if JIT_DISABLED:
             item.add_marker(pytest.mark.skip(reason=f"NUMBA_DISABLE_JIT=1: {reason}"))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A local Dask cluster of two single-threaded worker processes, for the tests of --engine dask."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as c:
+        yield c

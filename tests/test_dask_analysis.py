@@ -10,16 +10,9 @@ from tricksim.simulator.games.spades.rules import build_rules as spades_rules
 from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
 from tricksim.strategies.registry import parse_spec
 
-distributed = pytest.importorskip("distributed")
+pytest.importorskip("distributed")
 JIT = pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each as pure Python")
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

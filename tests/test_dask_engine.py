@@ -22,13 +22,6 @@ JIT = pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  silence_logs=40) as c:
-        yield c
-
-
 def read(d: Path, table: str):
     key = "game_id" if table in ("hands", "games") else "deal_id"
     order = [(key, "ascending")] + ([("hand_no", "ascending")] if table == "hands" else [])
