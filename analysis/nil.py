@@ -183,13 +183,16 @@ def interval_text(runs: list[Run], conf: float = 0.95) -> str:
 
 def _display_names(runs: list[Run], by: str | None) -> dict:
     """Group key -> what tables and charts call it, where it is not the key itself: the seats' short labels
-    for ``--by strategy`` (made unique when two specs share a label)."""
+    for ``--by strategy`` (made unique when two specs share a label). A spec some seat gave as the bare
+    strategy name is the strategy's default and goes by that name, also where another seat spelled the same
+    values out (a sweep value equal to its baseline, say)."""
     if by != "strategy":
         return {}
     names: dict[str, str] = {}
     for r in runs:
         for spec, label in zip(r.seats, r.seat_labels):
-            names.setdefault(spec, label)
+            if spec not in names or label == spec.partition(":")[0]:
+                names[spec] = label
     seen: dict[str, int] = {}
     for spec, label in names.items():
         seen[label] = seen.get(label, 0) + 1
@@ -355,9 +358,13 @@ def plot_nil(ax, df: pd.DataFrame, *, min_bids: int = 1, title: str | None = Non
         for xi, yi, ni in zip(x, sub["hi"] * 100, sub["bids"]):
             ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 3), rotation=90,
                         ha="center", va="bottom", fontsize=7)
-    long = max((len(g) for g in groups), default=0) > 6
+    # slanted only when the labels would not fit side by side (about 8 characters an inch of the axes), each
+    # ending at its tick
+    inches = ax.figure.get_figwidth() * ax.get_position().width
+    long = max((len(g) for g in groups), default=0) > 8 * inches / max(len(groups), 1)
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups, rotation=30 if long else 0, ha="right" if long else "center")
+    ax.set_xticklabels(groups, rotation=30 if long else 0, ha="right" if long else "center",
+                       rotation_mode="anchor" if long else "default")
     by = df.attrs.get("by")
     xlabel = by.replace("_", " ") if by else ""
     if by in _HAND_FEATURES:
@@ -369,8 +376,8 @@ def plot_nil(ax, df: pd.DataFrame, *, min_bids: int = 1, title: str | None = Non
     ax.set_yticks(range(0, 101, 20))
     ax.set_title(title or ("Nil success rate" + (f" by {xlabel}" if by else "")))
     if kinds:
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14 if long else -0.1), ncol=len(kinds),
-                  fontsize=8, frameon=False)
+        # beside the axes, where the layout makes room for it: clear of the bars, n labels and tick labels
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     return d
 
 

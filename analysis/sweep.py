@@ -10,7 +10,9 @@ values and quoting its 95 % interval would overstate it (the winner's curse), so
 * a *confirmation* match of the best value on fresh deals (another seed) gives an estimate free of
   the selection altogether;
 * when no value's simultaneous interval clears the baseline, the pairs needed to resolve the best
-  observed edge (at the corrected level, 80 % power) are suggested.
+  observed edge (at the corrected level, 80 % power) are suggested;
+* a value that is the baseline itself (the same strategy and parameters) plays the baseline against
+  itself, 50 % by construction: the table marks it ``= baseline`` and it is never picked as the best.
 
 :func:`sweep_table` makes the table, :func:`best_index` picks the best value, :func:`plot_sweep` draws
 the chart, :func:`format_sweep` the text. The job that runs the matches is ``tricksim.jobs.sweep``.
@@ -35,11 +37,13 @@ METRICS = ("win", "margin")  # what "best" means: the paired win rate, or the me
 @dataclass
 class SweepPoint:
     """One value of the grid (``values``: parameter -> value as text) and its match against the baseline,
-    with 95 % intervals (``result``) and simultaneous ones (``simultaneous``)."""
+    with 95 % intervals (``result``) and simultaneous ones (``simultaneous``); ``is_baseline``: the value is
+    the baseline itself, so its match is the baseline against itself."""
 
     values: dict
     result: DuplicateResult
     simultaneous: DuplicateResult
+    is_baseline: bool = False
 
     @property
     def label(self) -> str:
@@ -61,24 +65,30 @@ def _num(e, digits: int = 1) -> str:
 
 def sweep_table(points: list[SweepPoint], metric: str = "win") -> pd.DataFrame:
     """One row a value: pairs, win rate and final margin with their 95 % and simultaneous intervals, and
-    whether the simultaneous interval clears the baseline (50 % win rate / zero margin)."""
+    whether the simultaneous interval clears the baseline (50 % win rate / zero margin; ``= baseline`` for
+    the baseline itself)."""
     rows = []
     best = best_index(points, metric)
     for i, p in enumerate(points):
         r, s = p.result, p.simultaneous
         clear = s.win.lo > 0.5 or s.win.hi < 0.5 if metric == "win" else s.margin.lo > 0 or s.margin.hi < 0
-        rows.append({**p.values, "pairs": r.n_pairs, "win rate (95 %)": _pct(r.win),
+        rows.append({**p.values, "pairs": fmt_int(r.n_pairs), "win rate (95 %)": _pct(r.win),
                      "win rate (simultaneous)": _pct(s.win), "margin (95 %)": _num(r.margin),
-                     "margin (simultaneous)": _num(s.margin), "differs from baseline": "yes" if clear else "no",
+                     "margin (simultaneous)": _num(s.margin),
+                     "differs from baseline": "= baseline" if p.is_baseline else "yes" if clear else "no",
                      "best": "*" if i == best else ""})
     return pd.DataFrame(rows)
 
 
 def best_index(points: list[SweepPoint], metric: str = "win") -> int:
-    """The value with the highest paired win rate (or mean margin); the first on a tie."""
+    """The value with the highest paired win rate (or mean margin); the first on a tie. The baseline itself
+    (:attr:`SweepPoint.is_baseline`) is never picked."""
     if metric not in METRICS:
         raise ValueError(f"invalid metric {metric!r}: allowed {' | '.join(METRICS)}")
-    scores = [p.result.win.value if metric == "win" else p.result.margin.value for p in points]
+    if all(p.is_baseline for p in points):
+        raise ValueError("every value of the sweep is the baseline itself: none to pick")
+    scores = [-math.inf if p.is_baseline else p.result.win.value if metric == "win" else p.result.margin.value
+              for p in points]
     return int(np.argmax(scores))
 
 
@@ -157,6 +167,10 @@ def format_sweep(points: list[SweepPoint], *, baseline: str, metric: str = "win"
                  f"(paired t); 'simultaneous': Bonferroni, each at {100 * level:.2f} % so that all {k} hold together "
                  "at 95 %.")
     lines.append(sweep_table(points, metric).to_string(index=False))
+    same = [p.label for p in points if p.is_baseline]
+    if same:
+        lines.append(f"= baseline: {'; '.join(same)} is {baseline} itself (the same strategy and parameters): its "
+                     "match is the baseline against itself, 50 % by construction, and it is never picked as the best")
     s = best.simultaneous
     what = (f"win rate {_pct(s.win)}" if metric == "win" else f"margin {_num(s.margin)}")
     lines.append(f"best by {'win rate' if metric == 'win' else 'margin'}: {best.label}: {what} "

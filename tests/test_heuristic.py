@@ -10,6 +10,8 @@ are written as in ``simulator.cards.parse_card`` ('AS', 'TH', '2C').
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -367,6 +369,22 @@ def test_bag_guard_ducks_near_the_bag_limit():
     v = trick_view(0, 1, "9H 2H 5H", (3, 2, 2, 2), tricks=(3, 4, 2, 0), trick_no=9, bags=(8, 0))
     assert play("8H TH KH 3C", v, bag_mode="take", bag_guard=3) == "8H"
     assert play("8H TH KH 3C", v, bag_mode="take", bag_guard=0) == "TH"
+
+
+def test_bag_guard_help_names_the_modes_it_acts_in():
+    """Both contracts made, team 0 on 8 bags: the next overtrick makes 9, within 3 of the limit of 10 but not
+    within 0, so bag_guard 3 against 0 changes the card in take and set_take only; avoid and set duck either
+    way. While the opponents can still be set, set_take keeps winning whatever the guard. The help text names
+    exactly the modes the guard acts in."""
+    near = trick_view(0, 1, "9H 2H 5H", (3, 2, 2, 2), tricks=(3, 4, 2, 0), trick_no=9, bags=(8, 0))
+    acts = {m for m in ("take", "avoid", "set_take", "set")
+            if play("8H TH KH 3C", near, bag_mode=m, bag_guard=3) != play("8H TH KH 3C", near, bag_mode=m, bag_guard=0)}
+    assert acts == {"take", "set_take"}
+    settable = trick_view(0, 1, "9H 2H 5H", (3, 4, 2, 4), tricks=(3, 2, 2, 1), trick_no=8, bags=(8, 0))
+    assert play("8H TH KH 3C", settable, bag_mode="set_take", bag_guard=3) == "TH"  # team 1 still needs 5 of 5
+    s = get("heuristic")
+    text = s.params[s.index("bag_guard")].help
+    assert set(re.findall(r"\b(?:take|avoid|set_take|set)\b", text.partition(":")[0])) == acts
 
 
 # ------------------------------------------------------------------ partner's Nil

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from tricksim.analysis.compare import duplicate_match
-from tricksim.analysis.sweep import SweepPoint, best_index, family_level, needed_pairs
+from tricksim.analysis.sweep import SweepPoint, best_index, family_level, format_sweep, needed_pairs, sweep_table
 from tricksim.cli import cli
 from tricksim.jobs import JobError
 from tricksim.jobs.sweep import parse_grid
@@ -68,15 +68,19 @@ def test_needed_pairs_follow_the_paired_formula():
 
 
 def test_a_small_sweep_end_to_end(tmp_path):
-    """The baseline's own value plays itself: every pair splits (the same deals, seats swapped), so its win
-    rate is exactly 50 % and its margin 0; the table marks one best value; the files are written."""
+    """The baseline's own value (nil_threshold=6 is the default) plays itself: every pair splits (the same
+    deals, seats swapped), so its win rate is exactly 50 % and its margin 0; the table marks it '= baseline'
+    and never picks it, so the best value is the other one and the confirmation plays that; the files are
+    written."""
     res = CliRunner().invoke(cli, ["sweep", "heuristic:nil_threshold=6|2", "--vs", "heuristic", "--games", "60",
                                    "--hand-limit", "100", "--out", str(tmp_path / "sw"), "--confirm", "30"])
     assert res.exit_code == 0, res.output
     table = pd.read_csv(tmp_path / "sw" / "sweep.csv")
     assert list(table["nil_threshold"]) == [6, 2] and table["pairs"].tolist() == [60, 60]
     assert table.loc[0, "win rate (95 %)"].startswith("50.0 %") and table.loc[0, "margin (95 %)"].startswith("+0.0")
-    assert (table["best"] == "*").sum() == 1
+    assert table["differs from baseline"].tolist()[0] == "= baseline" != table["differs from baseline"].tolist()[1]
+    assert list(table["best"].fillna("")) == ["", "*"]
+    assert "[1/2] nil_threshold=6 (= baseline)" in res.output and "confirmation: nil_threshold=2 on 30" in res.output
     assert "simultaneous" in res.output and "confirmation on fresh deals" in res.output and "n=30" in res.output
     assert (tmp_path / "sw" / "sweep.png").stat().st_size > 10_000
 
@@ -88,3 +92,41 @@ def test_bad_sweep_input_exits_2_in_one_line(tmp_path):
 
 def test_range_values_print_as_plain_numbers():
     assert parse_grid("heuristic:nil_threshold=6..10:2")[2] == [("nil_threshold", ["6", "8", "10"])]
+
+
+def _point(value, ab, ba, **kw):
+    r = duplicate_match(_games(ab), _games(ba))
+    return SweepPoint(values={"x": value}, result=r, simultaneous=r, **kw)
+
+
+def test_the_pairs_column_has_thousands_separators():
+    # 1,200 deal pairs a value, as every other count the tool prints
+    points = [_point("1", [0] * 1200, [1] * 1200), _point("2", [0, 1] * 600, [0, 1] * 600)]
+    assert sweep_table(points)["pairs"].tolist() == ["1,200", "1,200"]
+    row = format_sweep(points, baseline="heuristic").splitlines()[2]  # the first row under the header
+    assert row.split()[:2] == ["1", "1,200"]
+
+
+def test_the_baseline_itself_is_flagged_and_never_the_best():
+    # x=1 is the baseline: each game has the same winner in both halves, so A wins one game of every pair,
+    # 50 %. x=2: A wins game 0 of the first half only, pair scores 0.5, 0, 0, 0: 12.5 %, below the baseline
+    # and still the best value, as the only one that is not the baseline itself
+    base = _point("1", [0, 1, 0, 1], [0, 1, 0, 1], is_baseline=True)
+    other = _point("2", [0, 1, 1, 1], [0, 0, 0, 0])
+    assert (base.result.win.value, other.result.win.value) == (0.5, 0.125)
+    for metric in ("win", "margin"):
+        assert best_index([base, other], metric) == 1
+        table = sweep_table([base, other], metric)
+        assert table["differs from baseline"].tolist()[0] == "= baseline" and table["best"].tolist() == ["", "*"]
+    text = format_sweep([base, other], baseline="heuristic")
+    assert "best by win rate: x=2:" in text and "= baseline: x=1 is heuristic itself" in text
+    with pytest.raises(ValueError, match="every value of the sweep is the baseline"):
+        best_index([base])
+
+
+def test_a_grid_of_the_baseline_alone_is_refused_in_one_line(tmp_path):
+    # 6 and 6.0 are two spellings of the default nil_threshold: both values are the baseline itself
+    res = CliRunner().invoke(cli, ["sweep", "heuristic:nil_threshold=6|6.0", "--vs", "heuristic", "--games", "2",
+                                   "--out", str(tmp_path / "sw")])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "is the baseline 'heuristic' itself" in res.output and not (tmp_path / "sw").exists()

@@ -122,8 +122,9 @@ PARAMS = (
     Param("bag_mode", 3.0, "once the contract is safe: take = keep winning, avoid = duck overtricks, "
           "set = win while the opponents can still be set, else avoid; set_take = the same, else take",
           choices=("take", "avoid", "set_take", "set")),
-    Param("bag_guard", 3.0, "take/set modes: duck overtricks (as avoid) once the next one would leave the team "
-          "within this many bags of the bag limit", lo=0, hi=1000),
+    Param("bag_guard", 3.0, "take and set_take modes: duck overtricks (as avoid) once the next one would leave "
+          "the team within this many bags of the bag limit (set_take: once the opponents can no longer be set); "
+          "avoid and set duck them anyway", lo=0, hi=1000),
     Param("near_target", 100.0, "points from the target within which bids are shaded by target_caution",
           lo=0, hi=100000),
     Param("target_caution", 0.0, "tricks taken off the estimate near the target (0: measured best)", lo=-5, hi=5),

@@ -229,3 +229,66 @@ def test_n_labels_on_the_chart_never_overlap(tmp_path):
         assert ax.get_window_extent(renderer).contains(a.x0, a.y1) and ax.bbox.contains(a.x1, a.y0)
         for b in boxes[i + 1:]:
             assert not a.overlaps(b), (a, b)
+
+
+def test_the_default_strategy_group_reads_as_its_name(tmp_path):
+    """A sweep value equal to its baseline: both teams play one spec, labelled by the sweep's value on one team
+    and by the bare name 'heuristic' (the default, as the baseline was given) on the other. It is one group,
+    named as the other commands name the default, whichever run comes first; other specs keep their labels."""
+    full = "heuristic:nil_threshold=6,bag_mode=set"
+    ab = write_run(tmp_path / "ab", nil_columns(), manifest={
+        "seats": [full] * 4, "seat_labels": ["heuristic:bag_mode=set", "heuristic"] * 2})
+    ba = write_run(tmp_path / "ba", nil_columns(), manifest={
+        "seats": [full] * 4, "seat_labels": ["heuristic", "heuristic:bag_mode=set"] * 2})
+    for runs in ([ab], [ab, ba], [ba, ab]):
+        df = nil_study(runs, by="strategy")
+        assert df["group"].tolist() == ["heuristic", "heuristic"]  # Nil, Blind Nil
+        assert row(df, "Nil", "heuristic").seat_hands == 80 * len(runs)  # all four seats, 20 hands a run
+    other = write_run(tmp_path / "other", nil_columns(), manifest={
+        "seats": ["heuristic:nil_threshold=6,bag_mode=avoid", full] * 2,
+        "seat_labels": ["heuristic:bag_mode=avoid", "heuristic"] * 2})
+    df = nil_study([ab, other], by="strategy")
+    assert set(df["group"]) == {"heuristic", "heuristic:bag_mode=avoid"}
+    assert row(df, "Nil", "heuristic:bag_mode=avoid").bids == 10  # seat 0's Nils in the other run
+
+
+def test_the_score_chart_keeps_its_labels_and_legend_clear(tmp_path):
+    """The score groups with Nil counts of a large classic run: every text inside the figure, the bin labels
+    apart from each other, and the legend clear of the bars, the n labels and the axis labels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    from tricksim.analysis.features import score_bucket_labels
+
+    rows = []
+    for kind, counts in (("Nil", (1_398_117, 2_621_424, 559_405)), ("Blind Nil", (1_621_173, 0, 0))):
+        for code, (group, bids) in enumerate(zip(score_bucket_labels(100), counts)):
+            rows.append({"kind": kind, "group": group, "code": code, "seat_hands": 20_000_000, "bids": bids,
+                         "bid_rate": 0.1, "bid_lo": 0.09, "bid_hi": 0.11, "successes": bids * 9 // 10,
+                         "rate": 0.9 if bids else np.nan, "lo": 0.899 if bids else np.nan,
+                         "hi": 0.901 if bids else np.nan, "games": 300_000})
+    df = pd.DataFrame(rows)
+    df.attrs.update(by="score", method="95 % Wilson intervals clustered by game", runs=["data/classic"])
+    assert save_nil_chart(df, tmp_path / "score.png").stat().st_size > 10_000
+    fig = Figure(figsize=(max(6.0, 0.6 * 3 + 2), 4.5), layout="constrained")  # as save_nil_chart draws it
+    canvas = FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    plot_nil(ax, df)
+    fig.supxlabel("runs: classic", fontsize=7)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text() and t.figure is fig]
+    for t in texts:
+        b = t.get_window_extent(renderer)
+        assert fig.bbox.x0 <= b.x0 and b.x1 <= fig.bbox.x1 and fig.bbox.y0 <= b.y0 and b.y1 <= fig.bbox.y1, t
+    ticks = [t.get_window_extent(renderer) for t in ax.get_xticklabels()]
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(score_bucket_labels(100))
+    assert not any(a.overlaps(b) for i, a in enumerate(ticks) for b in ticks[i + 1:])
+    legend = ax.get_legend()
+    box = legend.get_window_extent(renderer)
+    own = set(legend.get_texts()) | {legend.get_title()}
+    for t in texts:
+        if t not in own:
+            assert not box.overlaps(t.get_window_extent(renderer)), t
+    assert len(ax.patches) == 4 and not any(box.overlaps(p.get_window_extent(renderer)) for p in ax.patches)

@@ -107,12 +107,17 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     name, fixed, axes = parse_grid(grid)
     preset_given = preset is not None
     preset = preset or "cardems"
+    grid_values = [dict(zip([k for k, _ in axes], combo)) for combo in itertools.product(*(v for _, v in axes))]
     try:
         rule_set = build_rules(preset, rules)
         baseline = parse_spec(vs)
+        grid_seats = [parse_spec(f"{name}:" + ",".join(f"{k}={v}" for k, v in {**fixed, **values}.items()))
+                      for values in grid_values]
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
-    grid_values = [dict(zip([k for k, _ in axes], combo)) for combo in itertools.product(*(v for _, v in axes))]
+    same = [seat.spec == baseline.spec for seat in grid_seats]  # the baseline itself: a match against itself
+    if all(same):
+        raise JobError(f"every value of {grid!r} is the baseline {vs!r} itself: sweep values that differ from it")
     base = Path(out or f"data/sweep/{name}-{'-'.join(k for k, _ in axes)}-{preset}-seed{seed}")
     level = family_level(len(grid_values))
     echo(f"sweep {grid} against {vs}: {len(grid_values)} values, each in a duplicate match (every deal played "
@@ -135,16 +140,15 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     points, confirmation = [], None
     try:
         with Engine(engine, scheduler) as cluster:
-            for i, values in enumerate(grid_values):
-                params = {**fixed, **values}
-                seat = parse_spec(f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items()))
-                echo(f"[{i + 1}/{len(grid_values)}] {', '.join(f'{k}={v}' for k, v in values.items())}")
+            for i, (values, seat) in enumerate(zip(grid_values, grid_seats)):
+                echo(f"[{i + 1}/{len(grid_values)}] {', '.join(f'{k}={v}' for k, v in values.items())}"
+                     + (" (= baseline)" if same[i] else ""))
                 r, s = match(seat, seed, games, f"point{i}", cluster, (0.95, level))
-                points.append(SweepPoint(values=values, result=r, simultaneous=s))
+                points.append(SweepPoint(values=values, result=r, simultaneous=s, is_baseline=same[i]))
             confirm = games if confirm is None else confirm
             if confirm:
-                best = points[best_index(points, metric)]
-                seat = parse_spec(f"{name}:" + ",".join(f"{k}={v}" for k, v in {**fixed, **best.values}.items()))
+                i = best_index(points, metric)  # never the baseline itself
+                best, seat = points[i], grid_seats[i]
                 echo(f"confirmation: {best.label} on {confirm:,} fresh deals (seed {seed + 1})")
                 (confirmation,) = match(seat, seed + 1, confirm, "confirm", cluster, (0.95,))
     except (AnalysisError, StrategyError) as e:
