@@ -33,6 +33,7 @@ from tricksim.simulator.games.spades.policy import (
     V_LED_SUIT,
     V_NPLAYED,
     V_PASSED,
+    V_SCORE,
     V_PLAYED,
     V_TRICK,
     V_TRICK_NO,
@@ -474,3 +475,66 @@ def test_bid_mode_search_gives_legal_bids_and_ignores_the_hidden_split():
         view = st.observation(0).view
         pimc.search_bid(np.int64(0), st.hands[0], view, p.params, np.array([3], np.uint64), stats)
         assert 1 <= stats[0] <= 2
+
+
+# ------------------------------------------------------------------ Blind Nil by simulation
+def test_play_out_is_the_kernels_hand():
+    """``play_out`` (the Blind Nil simulations), every decision the heuristic's, plays a hand as the kernel
+    does: each hand of a classic run of the heuristic at every seat (Blind Nil whenever not ahead, so the
+    exchange is often played), replayed from the score before it, the cards as dealt and the hand's play
+    stream, gives the recorded hand points of both teams."""
+    from tricksim.simulator.games.spades import phases
+    from tricksim.simulator.games.spades.kernel import passed_rule_bits
+    from tricksim.simulator.rng import STREAM_PLAY, stream_key
+
+    rules = PRESETS["classic"]
+    spec = parse_spec("heuristic:blind_nil_margin=0")
+    cfg = engine.RunConfig(rules=rules, seats=(spec,) * 4, seed=21, mode="games", count=10)
+    hands = engine.run_to_tables(cfg)["hands"].to_pandas()
+    kr = rules.to_kernel()
+    bits = np.int64(passed_rule_bits(kr))
+    blinds = 0
+    prev = {}
+    for row in hands.itertuples():
+        totals = np.array(prev.get(row.game_id, ((0, 0), (0, 0)))[0], np.int64)
+        bags = np.array(prev.get(row.game_id, ((0, 0), (0, 0)))[1], np.int64)
+        view = np.zeros(VIEW_SIZE, np.int64)
+        phases.start_view(kr, view, np.int64(row.dealer), np.int64(row.hand_no), totals, bags,
+                          np.int64((1 << 52) - 1))
+        first = (row.dealer + 1) % 4
+        phases.start_bid(kr, view, totals, np.int64(first))  # the view as the first bidder's Blind Nil call sees it
+        deal = np.array([getattr(row, f"dealt_{s}") for s in range(4)], np.int64)
+        rng = np.array([stream_key(21, row.game_id, row.hand_no, STREAM_PLAY)], np.uint64)
+        diff = pimc.play_out(np.int64(first), np.int64(getattr(row, f"blind_{first}")), view, deal,
+                             pimc._rollout_rules(view, bits), bits, spec.params, rng)
+        team = first & 1
+        assert diff == getattr(row, f"score_{team}") - getattr(row, f"score_{1 - team}"), row
+        blinds += sum(bool(getattr(row, f"blind_{s}")) for s in range(4))
+        prev[row.game_id] = ((row.total_0, row.total_1), (row.bags_0, row.bags_1))
+    assert blinds >= 5 and len(hands) >= 20
+
+
+def test_blind_nil_by_simulation():
+    """blind_mode=search: the mean paired gain of ``blind_gain`` decides against ``blind_gain``'s threshold;
+    the same stream gives the same gain; blind_mode=heuristic is the heuristic's margin rule."""
+    rules = PRESETS["classic"].to_kernel()
+    from tricksim.simulator.games.spades import phases
+    from tricksim.simulator.games.spades.kernel import passed_rule_bits
+
+    view = np.zeros(VIEW_SIZE, np.int64)
+    zeros = np.zeros(2, np.int64)
+    phases.start_view(rules, view, np.int64(0), np.int64(0), zeros, zeros, np.int64((1 << 52) - 1))
+    phases.start_bid(rules, view, zeros, np.int64(1))
+    view[V_PASSED] = passed_rule_bits(rules)
+    p = parse_spec("pimc:blind_samples=16").params
+    g1 = pimc.blind_gain(np.int64(1), view, p, np.array([5], np.uint64))
+    g2 = pimc.blind_gain(np.int64(1), view, p, np.array([5], np.uint64))
+    assert g1 == g2
+    above = parse_spec(f"pimc:blind_samples=16,blind_gain={g1 + 1}").params
+    below = parse_spec(f"pimc:blind_samples=16,blind_gain={g1 - 1}").params
+    assert pimc.blind_nil(np.int64(1), view, above, np.array([5], np.uint64)) == 0
+    assert pimc.blind_nil(np.int64(1), view, below, np.array([5], np.uint64)) == 1
+    rule = parse_spec("pimc:blind_mode=heuristic,blind_nil_margin=100").params
+    assert pimc.blind_nil(np.int64(1), view, rule, np.array([5], np.uint64)) == 0  # 0-0: not trailing by 100
+    view[V_SCORE] = 150  # team 0 leads by 150: seat 1's team trails
+    assert pimc.blind_nil(np.int64(1), view, rule, np.array([5], np.uint64)) == 1

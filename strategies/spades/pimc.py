@@ -37,23 +37,33 @@ Bidding (``bid_mode=search``)
     side less the partner's part (its bid, or the heuristic's bid for the partner's sampled hand),
     averaged, plus ``bid_adjust``; Nil when the hand is a Nil candidate (heuristic danger at most
     ``nil_screen``) and the solver keeps it at zero tricks in at least ``nil_prob`` of the deals.
-    ``bid_mode=heuristic`` bids as the heuristic. Blind Nil and the exchange are the heuristic's.
+    ``bid_mode=heuristic`` bids as the heuristic. The exchange is the heuristic's.
+
+Blind Nil (``blind_mode=search``, ``blind_gain``)
+    Before the seat sees its cards: over ``blind_samples`` uniform deals, the hand played out twice from
+    here (``play_out``: Blind Nil, or the ordinary bid; every later decision the heuristic's, in the kernel's
+    order), on the same deal and random draws; Blind Nil when the mean gain in this side's hand score minus
+    the other side's exceeds ``blind_gain``. Play-outs, not the solver: a played-out hand costs microseconds,
+    a whole-deal solve milliseconds to seconds. ``blind_mode=heuristic``: the heuristic's margin rule.
 
 Random draws come from a private stream seeded by one draw of the seat's stream mixed with
 ``stream``: every run is reproducible from its seed, and ``stream`` gives other samples.
 
 Limits: the view does not carry the numeric scoring flags ``bag_points``, ``nil_trick_points`` and
-``bag_penalty``; the search assumes the presets' values (1, 1, 100).
+``bag_penalty``; the search assumes the presets' values (1, 1, 100). The play-outs also take the classic
+preset's exchange (3 cards, the partner first), Blind Nil offered to every seat and no smallest team bid.
 """
 import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
-from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades import dd, phases
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, card_rank, card_suit
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
+    EXCHANGE_GIVE_BACK,
+    EXCHANGE_GIVE_FIRST,
     EXCHANGE_SIG,
     PASSED_BREAKING,
     PASSED_CARDS,
@@ -80,12 +90,15 @@ from tricksim.simulator.games.spades.policy import (
     V_NPLAYED,
     V_PASSED,
     V_PLAYED,
+    V_SCORE,
+    V_SEAT,
+    V_TARGET,
     V_TRICK,
     V_TRICKS,
     V_VOID,
 )
-from tricksim.simulator.games.spades.rules import KernelRules
-from tricksim.simulator.rng import mix64, next_u64, rand_below, rand_float
+from tricksim.simulator.games.spades.rules import CHOICES, KernelRules
+from tricksim.simulator.rng import mix64, next_u64, rand_below, rand_float, shuffle
 from tricksim.strategies.registry import Param, Strategy, register
 from tricksim.strategies.spades import heuristic
 
@@ -110,9 +123,13 @@ PARAMS = (
           lo=0, hi=1),
     Param("nil_screen", 10.0, "bid_mode=search: only hands with the heuristic's Nil danger at most this are "
           "searched for Nil", lo=-5, hi=100),
-    Param("blind_nil_margin", 100.0, "Blind Nil (the heuristic's rule, its default) when the team trails by at "
-          "least this many points (negative: also when ahead; docs/strategies.md: far more wins in classic, "
-          "whatever the play)", lo=-100000, hi=100000),
+    Param("blind_mode", 0.0, "search: Blind Nil when simulated hands say it gains (blind_samples, blind_gain); "
+          "heuristic: the heuristic's rule (blind_nil_margin)", choices=("search", "heuristic")),
+    Param("blind_samples", 64.0, "blind_mode=search: sampled deals, each played out both ways", lo=1, hi=4096),
+    Param("blind_gain", 0.0, "blind_mode=search: Blind Nil when its mean gain in hand-score difference over the "
+          "sampled deals exceeds this many points", lo=-10000, hi=10000),
+    Param("blind_nil_margin", 100.0, "blind_mode=heuristic: Blind Nil when the team trails by at least this many "
+          "points (the heuristic's rule and default; negative: also when ahead)", lo=-100000, hi=100000),
     Param("bid_sigma", 1.0, "bid evidence: tricks of spread around an observed bid in the bid model "
           "(0: no bid evidence)", lo=0, hi=13),
     Param("tries", 30.0, "deals tried per sample before the most plausible one is taken", lo=1, hi=10000),
@@ -132,8 +149,12 @@ P_NIL_PROB = _INDEX["nil_prob"]
 P_NIL_SCREEN = _INDEX["nil_screen"]
 P_BID_SIGMA = _INDEX["bid_sigma"]
 P_BLIND_NIL_MARGIN = _INDEX["blind_nil_margin"]
+P_BLIND_MODE = _INDEX["blind_mode"]
+P_BLIND_SAMPLES = _INDEX["blind_samples"]
+P_BLIND_GAIN = _INDEX["blind_gain"]
 P_TRIES = _INDEX["tries"]
 BID_SEARCH = PARAMS[P_BID_MODE].choices.index("search")
+BLIND_SEARCH = PARAMS[P_BLIND_MODE].choices.index("search")
 
 # the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
 HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector()
@@ -316,6 +337,14 @@ def _bid_likelihood(view, o, h, deck, sigma):
 
 
 @njit(cache=True)
+def sampler_arrays():
+    """The sampler's state, filled by ``sampler_setup`` and read by ``sample_hands``: others, need, known,
+    cnt, suit_cards, elig, W."""
+    return (np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(4, np.int64),
+            np.zeros(4, np.int64), np.zeros(12, np.int64), np.zeros((5, 14, 14), np.float64))
+
+
+@njit(cache=True)
 def sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W):
     """The constraints on the other seats' hands, and the table of deals. Returns the number of deals
     (0.0 when the constraints cannot be met: then voids are ignored; -1.0 when even the counts fail)."""
@@ -487,13 +516,7 @@ def search_card(seat, hand, legal, view, params, rng, stats):
     else:
         return h_card
     local = _private_stream(rng, params)
-    others = np.zeros(3, np.int64)
-    need = np.zeros(3, np.int64)
-    known = np.zeros(3, np.int64)
-    cnt = np.zeros(4, np.int64)
-    suit_cards = np.zeros(4, np.int64)
-    elig = np.zeros(12, np.int64)
-    W = np.zeros((5, 14, 14), np.float64)
+    others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_card
     bits = _rule_bits(view)
@@ -593,13 +616,7 @@ def search_bid(seat, hand, view, params, rng, stats):
     if params[P_BID_MODE] != BID_SEARCH:
         return h_bid
     local = _private_stream(rng, params)
-    others = np.zeros(3, np.int64)
-    need = np.zeros(3, np.int64)
-    known = np.zeros(3, np.int64)
-    cnt = np.zeros(4, np.int64)
-    suit_cards = np.zeros(4, np.int64)
-    elig = np.zeros(12, np.int64)
-    W = np.zeros((5, 14, 14), np.float64)
+    others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_bid
     bits = _rule_bits(view)
@@ -667,9 +684,125 @@ def search_bid(seat, hand, view, params, rng, stats):
     return min(np.int64(13), max(b, max(np.int64(1), view[V_MIN_BID])))
 
 
+# ------------------------------------------------------------------ Blind Nil by simulation
+ELIGIBLE_ALWAYS = CHOICES["blind_nil_eligibility"].index("always")
+PARTNER_FIRST = CHOICES["exchange_order"].index("partner_first")
+
+
+@njit(cache=True)
+def _rollout_rules(view, bits):
+    """The rules of a played-out hand: the view's, plus what it does not show, as the classic preset has
+    them (a 3-card exchange, the partner passing first; Blind Nil offered to every seat; no smallest team bid)."""
+    r = _kernel_rules(view, bits)
+    return KernelRules(view[V_NIL_ALLOWED], r.nil_value, np.int64(1), r.blind_nil_value, np.int64(3),
+                       np.int64(ELIGIBLE_ALWAYS), np.int64(0), np.int64(PARTNER_FIRST), r.nil_tricks,
+                       r.nil_bags_when_set, r.nil_trick_points, r.bag_points, r.bag_limit, r.bag_penalty,
+                       r.bag_overflow, r.forced_spade_lead_breaks, r.first_lead, view[V_TARGET], r.mercy,
+                       r.mercy_check, np.int64(0), r.jokers, r.joker_removes, r.breaking)
+
+
+@njit(cache=True)
+def _heuristic_card(s, hands, legal, view, passed, hp, rng):
+    view[V_SEAT] = s
+    if legal & (legal - 1):
+        view[V_PASSED] = passed[s]
+        return heuristic.play(np.int64(s), hands[s], legal, view, hp, rng)
+    return lowest_bit(legal)
+
+
+@njit(cache=True)
+def play_out(seat, blind, view0, deal, rules, bits, hp, rng):
+    """This side's hand score minus the other side's when seat ``seat`` bids Blind Nil (``blind`` 1) or
+    not (0) on the deal ``deal`` (four hands as dealt), every later decision the heuristic's: the bids
+    from ``seat`` on, the exchange and the play (phases.py, as the kernel plays a hand)."""
+    view = view0.copy()
+    hands = deal.copy()
+    dealer = view[V_DEALER]
+    totals = np.array([view[V_SCORE], view[V_SCORE + 1]], np.int64)
+    bags = np.array([view[V_BAGS], view[V_BAGS + 1]], np.int64)
+    passed = np.full(4, bits, np.int64)
+    for k in range(4):
+        s = phases.bidder(dealer, k)
+        if view[V_BID + s] >= 0:
+            continue  # bid before this seat
+        min_bid, offered = phases.start_bid(rules, view, totals, s)
+        view[V_PASSED] = bits
+        b_blind = blind if s == seat else (heuristic.blind_nil(np.int64(s), view, hp, rng) if offered else 0)
+        b = np.int64(0) if b_blind else heuristic.bid(np.int64(s), hands[s], view, hp, rng)
+        phases.record_bid(view, s, b, np.int64(1) if b_blind else np.int64(0))
+    phases.end_bidding(view)
+    for k in range(4):
+        b_seat = phases.bidder(dealer, k)
+        if phases.exchanging_team(view, b_seat):
+            for giver, role in ((b_seat ^ 2, EXCHANGE_GIVE_FIRST), (b_seat, EXCHANGE_GIVE_BACK)):
+                phases.start_exchange(rules, view, giver, role)
+                view[V_PASSED] = passed[giver]
+                cards = heuristic.exchange(np.int64(giver), hands[giver], view, hp, rng)
+                phases.apply_exchange(rules, view, hands, giver, giver ^ 2, cards)
+                passed[giver] |= cards
+    leader = phases.first_leader(rules, dealer, hands)
+    broken = np.int64(0)
+    tricks = np.zeros(4, np.int64)
+    for t in range(13):
+        phases.start_trick(view, t, leader)
+        s = leader
+        c = _heuristic_card(s, hands, phases.legal_leads(rules, t, hands[s], broken), view, passed, hp, rng)
+        led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
+        win_seat = s
+        win_card = c
+        for k in range(1, 4):
+            s = (leader + k) & 3
+            c = _heuristic_card(s, hands, phases.legal_follows(hands[s], led), view, passed, hp, rng)
+            win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
+        leader = phases.end_trick(view, tricks, win_seat)
+    points = np.zeros(2, np.int64)
+    phases.score(rules, view, tricks, totals, bags, points)
+    team = seat & 1
+    return points[team] - points[1 - team]
+
+
+@njit(cache=True)
+def blind_gain(seat, view, params, rng):
+    """The mean gain, in this side's hand score minus the other side's, of bidding Blind Nil over bidding
+    as the heuristic, over ``blind_samples`` deals each played out both ways (the same deal and the same
+    random draws for both: paired). The deals are uniform: seat does not know its own cards yet."""
+    local = _private_stream(rng, params)
+    bits = _rule_bits(view)
+    rules = _rollout_rules(view, bits)
+    hp = _heuristic_params()
+    deck = view[V_DECK]
+    if deck == 0:
+        deck = FULL_DECK
+    n_cards = popcount(deck)
+    cards = np.empty(n_cards, np.int64)
+    m = deck
+    for i in range(n_cards):
+        cards[i] = lowest_bit(m)
+        m &= m - 1
+    dealer = view[V_DEALER]
+    hands = np.zeros(4, np.int64)
+    n = max(np.int64(1), np.int64(params[P_BLIND_SAMPLES]))
+    total = 0.0
+    state = np.empty(1, np.uint64)
+    for _ in range(n):
+        shuffle(local, cards, n_cards)
+        hands[:] = 0
+        for p in range(n_cards):
+            hands[(dealer + 1 + p) & 3] |= np.int64(1) << cards[p]
+        state[0] = next_u64(local)
+        rng_a = state.copy()
+        with_blind = play_out(seat, np.int64(1), view, hands, rules, bits, hp, rng_a)
+        rng_b = state.copy()
+        without = play_out(seat, np.int64(0), view, hands, rules, bits, hp, rng_b)
+        total += with_blind - without
+    return total / n
+
+
 # ------------------------------------------------------------------ policies
 @njit(BLIND_NIL_SIG, cache=True)
 def blind_nil(seat, view, params, rng):
+    if params[P_BLIND_MODE] == BLIND_SEARCH:
+        return np.int64(1 if blind_gain(seat, view, params, rng) > params[P_BLIND_GAIN] else 0)
     hp = _heuristic_params()
     hp[heuristic.P_BLIND_NIL_MARGIN] = params[P_BLIND_NIL_MARGIN]
     return heuristic.blind_nil(seat, view, hp, rng)
