@@ -270,8 +270,9 @@ def kept_sections(path: Path | None, presets: list[str]) -> list[str]:
     for part in block.split("\n### ")[1:]:
         name = part.split(":", 1)[0]
         if name in ("cardems", "zone", "classic") and name not in presets:
-            kept += ["### " + part.rstrip("\n") + f" *(kept from an earlier invocation: {name} not played by this one)*",
-                     ""]
+            head, body = part.rstrip("\n").split("\n", 1)
+            kept += [f"### {head}", "", f"*(kept from the block an earlier invocation wrote: {name} was not played by "
+                     "this one)*", "", body.lstrip("\n"), ""]
     return kept
 
 
@@ -300,7 +301,7 @@ def main():
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--also", nargs="*", default=["pimc:blind_mode=heuristic", "heuristic:blind_nil_margin=-100000"],
                     help="other specs played against the heuristic on the first --also-pairs deal pairs")
-    ap.add_argument("--also-pairs", type=int, default=2000)
+    ap.add_argument("--also-pairs", type=int, default=500)
     ap.add_argument("--also-preset", default="classic")
     ap.add_argument("--dir", type=Path, default=ROOT / "data" / "pimc-evidence")
     ap.add_argument("--out", type=Path, help="write the Markdown block into this file")
