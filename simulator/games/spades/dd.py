@@ -14,12 +14,14 @@ trick in progress, whether spades are broken, the rules), each answered exactly:
   defence that tries to make it win one?
 
 The search (docs/double-dummy.md has the details): null-window alpha-beta ("can team 0 reach v?")
-iterated by bisection, as DDS does; a transposition table of trick-start positions with partition
+iterated on v, as DDS does (bisection, or steps from a first guess); a transposition table of trick-start positions with partition
 search (an entry holds for every position whose suit lengths per hand agree and whose cards that
 mattered -- the top of each suit down to the lowest rank that decided a trick -- have the same
 owners: Ginsberg's partition search, DDS's "winning ranks"); cards touching in rank are one move;
-sure tricks (top trumps, cashable winners) cut the search short; moves are ordered (the table's
-best move, winners, low cards, ducks for a side that wants to lose a trick).
+sure tricks (top trumps, cashable winners) cut the search short; moves are ordered by DDS's weights
+(Moves.cpp), with the lead that last cut off at the same depth as a killer move (a side that wants to
+lose a trick ducks instead); a trick solve's first guess is the result of playing the ordering's
+first moves out.
 
 Everything runs in fixed-size ``int64`` arrays: ``tt`` (the table, reused across solves by a
 generation stamp) and ``ws`` (the position, move stacks, score tables). The ``*_nb`` functions are
@@ -175,7 +177,9 @@ W_MIN = W_LEAF + N_TAB       # smallest / largest final value index reachable fr
 W_MAX = W_MIN + N_TAB
 W_VALS = W_MAX + N_TAB       # the sorted distinct final values
 W_G = W_VALS + MAX_VALUES    # W_G + t: with W_MERGED, the value index when team 0 ends with t tricks since the root
-WS_SIZE = W_G + 16
+W_KILL = W_G + 16     # W_KILL + depth: the lead that last cut the search off at that depth (-1: none)
+PLAYOUT_DEPTH = 62    # frames (and move slots) 62 and 63: the first-guess playout (the search stays below 53)
+WS_SIZE = W_KILL + 64
 
 NO_VALUE = -(1 << 62)  # card_values with a score: cards the seat on move cannot play
 # a frame of the search's stack
@@ -463,60 +467,413 @@ def _top(x):
 
 
 @njit(cache=True)
-def _lead_score(ws, seat, c, live, goal):
-    """How promising a lead is (larger first): cash winners, lead towards partner's winners and ruffs,
-    stay off suits the opponents can ruff or where the player on the right holds the top cards. A side
-    that wants to lose leads low."""
-    hand = ws[W_H + seat]
-    pa = ws[W_H + (seat ^ 2)]
-    lho = ws[W_H + ((seat + 1) & 3)]
-    rho = ws[W_H + ((seat + 3) & 3)]
-    s = card_suit(c)
-    sm = SUIT_MASKS[s]
+def _duck_lead_score(ws, seat, c, live):
+    """How promising a lead is for a side that wants to lose the trick (larger first): low cards, suits
+    where the others hold higher ones."""
     rank = card_rank(c)
-    suit_live = live & sm
-    top = highest_bit(suit_live)
-    second = _top(suit_live & ~(np.int64(1) << top))
-    top_owner = 0 if (hand >> top) & 1 else (1 if (lho >> top) & 1 else (2 if (pa >> top) & 1 else 3))
-    if goal <= 0:
-        # lose the trick: low cards, suits where the others hold higher ones
-        return (-rank - 20) if top_owner == 0 and c == top else 20 - rank
-    n_lho = popcount(lho & sm)
-    n_rho = popcount(rho & sm)
-    trump = s == SPADES
-    ruff_l = not trump and n_lho == 0 and (lho & SPADE_MASK) != 0
-    ruff_r = not trump and n_rho == 0 and (rho & SPADE_MASK) != 0
-    sc = 0
-    if ruff_l or ruff_r:
-        sc -= 12
-    if not trump and (pa & sm) == 0 and (pa & SPADE_MASK) != 0 and n_rho > 0:
-        sc += 17  # partner ruffs
-    if (top_owner == 3 or (second >= 0 and (rho >> second) & 1)) and n_rho != 1:
-        sc -= 12  # the player on the right sits over us
-    elif top_owner == 1 and second >= 0 and (pa >> second) & 1 and popcount(pa & sm) != 1:
-        sc += 27  # towards partner's second card, over the left's top card
-    safe = trump or (not ruff_l and not ruff_r)
-    if top_owner == 0 and safe:
-        if second >= 0 and (pa >> second) & 1:
-            sc += 48 + rank
-        elif c == top:
-            sc += 31
-        else:
-            sc += rank - 3
-    elif top_owner == 2 and safe:
-        sc += 28 + rank
-    elif not trump and (pa & sm) == 0 and (pa & SPADE_MASK) != 0 and safe:
-        sc += 20 - rank
-    else:
-        sc += 11 - rank
-    return sc
+    return (-rank - 20) if c == highest_bit(live & SUIT_MASKS[card_suit(c)]) else 20 - rank
 
 
 @njit(inline="always", cache=True)
-def _follow_score(ws, k, seat, c, led, win_seat, win_card, goal):
-    """How promising a card is for a follower (larger first): the cheapest card with which its side wins
-    the trick against the best replies of the players still to come, else the lowest card (a discard
-    from the longest suit). A side that wants to lose plays the highest card that loses."""
+def _owner(ws, c):
+    """The seat holding card ``c`` (-1 for none)."""
+    for h in range(4):
+        if (ws[W_H + h] >> c) & 1:
+            return h
+    return -1
+
+
+@njit(cache=True)
+def _lead_weight(ws, seat, c, rtop, seq, live, r, killer):
+    """DDS's lead weights (Moves.cpp, WeightAllocTrump0 / WeightAllocNT0) for the run of ``c`` .. ``rtop``."""
+    pa = seat ^ 2
+    lho = (seat + 1) & 3
+    rho = (seat + 3) & 3
+    s = card_suit(c)
+    sm = SUIT_MASKS[s]
+    suit_live = live & sm
+    h_me = ws[W_H + seat] & sm
+    h_pa = ws[W_H + pa] & sm
+    h_lho = ws[W_H + lho] & sm
+    h_rho = ws[W_H + rho] & sm
+    t_pa = ws[W_H + pa] & SPADE_MASK
+    t_lho = ws[W_H + lho] & SPADE_MASK
+    t_rho = ws[W_H + rho] & SPADE_MASK
+    n_me = popcount(h_me)
+    n_pa = popcount(h_pa)
+    n_lho = popcount(h_lho)
+    n_rho = popcount(h_rho)
+    top = highest_bit(suit_live)
+    win_hand = _owner(ws, top)
+    rest = suit_live & ~(np.int64(1) << top)
+    sec_hand = -1
+    third_hand = -1
+    sec = -1
+    if rest != 0:
+        sec = highest_bit(rest)
+        sec_hand = _owner(ws, sec)
+        rest &= ~(np.int64(1) << sec)
+        if rest != 0:
+            third_hand = _owner(ws, highest_bit(rest))
+    rrank = popcount(suit_live & ~((np.int64(1) << rtop) - 1))  # 1 for the top card
+    rank = card_rank(rtop) + 2
+    is_killer = killer >= c and killer <= rtop and ((ws[W_H + seat] >> killer) & 1) != 0
+    count_lh = (r if n_lho == 0 else n_lho) << 2
+    count_rh = (r if n_rho == 0 else n_rho) << 2
+    trump = (live & SPADE_MASK) != 0
+    if not trump:  # no spade left: DDS's no-trump weights
+        wd = -(((count_lh + count_rh) << 5) // 19)
+        if n_pa == 0:
+            wd -= 9
+        if rtop == top or h_pa > (h_lho | h_rho):
+            if sec_hand == rho:
+                if n_rho != 1:
+                    wd -= 1
+            elif sec_hand == lho:
+                wd += 22 if n_lho != 1 else 16
+            if (sec_hand != lho or n_lho == 1) and (sec_hand != rho or n_rho == 1):
+                w = wd + 45 + rrank
+            else:
+                w = wd + 18 + rrank
+            if is_killer:
+                w += 126
+            return w
+        if win_hand == rho or sec_hand == rho:
+            if n_rho != 1:
+                wd -= 10
+        elif win_hand == lho and sec_hand == pa and n_pa != 1:
+            wd += 31  # towards partner's second card, over the left's top card
+        if sec_hand == pa and third_hand == pa:
+            wd += 35
+        elif n_pa > 1 and ((sec_hand == seat and third_hand == pa) or (sec_hand == pa and third_hand == seat)):
+            wd += 25
+        if (n_lho == 1 and win_hand == lho) or (n_rho == 1 and win_hand == rho):
+            w = wd + 28 + rrank
+        elif win_hand == seat:
+            w = wd - 17 + rrank
+        elif not seq:
+            w = wd + 12 + rrank
+        elif rtop == sec:
+            w = wd + 48
+        else:
+            w = wd + 29 - rrank
+        if is_killer:
+            w += 47
+        return w
+    # spades in play: DDS's trump weights
+    side = s != SPADES
+    lho_ruffs = n_lho == 0 and t_lho != 0
+    rho_ruffs = n_rho == 0 and t_rho != 0
+    bonus = 0
+    if side and (lho_ruffs or rho_ruffs):
+        bonus = -12  # an opponent ruffs
+    if side and n_pa == 0 and t_pa != 0 and n_rho > 0:
+        bonus += 17  # partner ruffs
+    if win_hand == rho or sec_hand == rho:
+        if n_rho != 1:
+            bonus -= 12  # the player on the right sits over us
+    elif win_hand == lho and sec_hand == pa and n_pa != 1:
+        bonus += 27  # towards partner's second card, over the left's top card
+    if side and n_me == 1 and (ws[W_H + seat] & SPADE_MASK) != 0 and n_pa > 1 and win_hand == pa:
+        bonus += 19  # a singleton to partner's winner, for a ruff on the return
+    # suits where the opponents have few cards to choose from make smaller trees
+    wd = bonus - (((count_lh + count_rh) << 5) // 13)
+    # can the lead win the trick for our side (DDS's winMove)?
+    if rtop == top:
+        if not side:
+            win_move = True
+        elif n_pa != 0 or t_pa == 0:
+            win_move = not lho_ruffs and not rho_ruffs
+        else:
+            win_move = (n_lho != 0 or t_pa > t_lho) and (n_rho != 0 or t_pa > t_rho)
+    elif h_pa > (h_lho | h_rho):
+        win_move = not side or (not lho_ruffs and not rho_ruffs)
+    elif side and n_pa == 0 and t_pa != 0:  # partner ruffs, over the opponents' ruffs
+        if lho_ruffs and rho_ruffs:
+            win_move = t_pa > (t_lho | t_rho)
+        elif lho_ruffs:
+            win_move = t_pa > t_lho
+        elif rho_ruffs:
+            win_move = t_pa > t_rho
+        else:
+            win_move = True
+    else:
+        win_move = False
+    if win_move:
+        if (n_lho == 1 and win_hand == lho) or (n_rho == 1 and win_hand == rho):
+            w = wd + 35 + rrank
+        elif win_hand == seat:
+            if sec_hand == pa:
+                w = wd + 48 + rrank
+            elif rtop == top:
+                w = wd + 31
+            else:
+                w = wd - 3 + rrank
+        elif win_hand == pa:
+            if sec_hand == seat:
+                w = wd + 42 + rrank
+            else:
+                w = wd + 28 + rrank
+        elif seq and rtop == sec:
+            w = wd + 40
+        elif seq:
+            w = wd + 22 + rrank
+        else:
+            w = wd + 11 + rrank
+        if is_killer:
+            w += 55
+        return w
+    if sec_hand == pa and third_hand == pa:
+        wd += 20
+    elif n_pa > 1 and ((sec_hand == seat and third_hand == pa) or (sec_hand == pa and third_hand == seat)):
+        wd += 13
+    if (n_lho == 1 and win_hand == lho) or (n_rho == 1 and win_hand == rho):
+        w = wd + rrank + 2
+    elif win_hand == seat:
+        if sec_hand == pa:
+            w = wd + 33 + rrank
+        elif rtop == top:
+            w = wd + 38
+        else:
+            w = wd - 14 + rrank
+    elif win_hand == pa:
+        w = wd + 34 + rrank
+    elif seq and rtop == sec:
+        w = wd + 35
+    else:
+        w = wd + 17 - rank
+    if is_killer:
+        w += 18
+    return w
+
+
+@njit(inline="always", cache=True)
+def _second_owner(ws, sm, live):
+    """The seat holding the second-highest card in play of suit mask ``sm`` (-1 for none)."""
+    x = live & sm
+    if x == 0:
+        return -1
+    x &= ~(np.int64(1) << highest_bit(x))
+    if x == 0:
+        return -1
+    return _owner(ws, highest_bit(x))
+
+
+@njit(inline="always", cache=True)
+def _low(x):
+    """Lowest card of a mask, -1 when empty."""
+    return lowest_bit(x) if x != 0 else -1
+
+
+@njit(cache=True)
+def _forces_top(ws, cards4, live, lm, m1, second_winning):
+    """DDS's RankForcesAce: the card our move must beat to force out the fourth hand's top cards, or
+    (second hand winning) to beat the second hand; -1 for none."""
+    if cards4 == 0:
+        return -1
+    x = live & lm
+    t = highest_bit(cards4)
+    # the fourth hand's top run (touching in play), then its next card below it
+    below = cards4 & ((np.int64(1) << t) - 1)
+    while below != 0:
+        nxt = highest_bit(x & ((np.int64(1) << t) - 1))
+        if (cards4 >> nxt) & 1:
+            t = nxt
+            below = cards4 & ((np.int64(1) << t) - 1)
+        else:
+            break
+    if below == 0:
+        return -1
+    second = highest_bit(below)
+    if second > m1:
+        return second
+    if second_winning:
+        return m1
+    return -1
+
+
+@njit(inline="always", cache=True)
+def _pitch(ws, seat, sm, n, live, kx, stiff):
+    """DDS's discard adjustments: ``-kx`` when the seat holds the second-highest card of the suit as one of
+    two cards (Kx), ``-stiff`` when it holds the top card alone."""
+    if n == 2 and _second_owner(ws, sm, live) == seat:
+        return -kx
+    if n == 1 and stiff != 0 and _owner(ws, highest_bit(live & sm)) == seat:
+        return -stiff
+    return 0
+
+
+@njit(cache=True)
+def _follow_weight(ws, k, seat, c, rtop, seq, led, win_seat, win_card, live):
+    """DDS's weights for the followers (Moves.cpp, WeightAlloc*1 / *2 / *3) for the run ``c`` .. ``rtop``."""
+    leader = (seat - k) & 3
+    lm = SUIT_MASKS[led]
+    s = card_suit(c)
+    sm = SUIT_MASKS[s]
+    hand = ws[W_H + seat]
+    rank = card_rank(rtop) + 2
+    rrank = popcount(live & sm & ~((np.int64(1) << rtop) - 1))
+    sc = popcount(hand & sm)
+    trump = (live & SPADE_MASK) != 0
+    follows = (hand & lm) != 0
+    m0 = win_card
+    if k == 1:
+        third = leader ^ 2
+        fourth = seat ^ 2
+        c3 = ws[W_H + third] & lm
+        c4 = ws[W_H + fourth] & lm
+        t3 = ws[W_H + third] & SPADE_MASK
+        t4 = ws[W_H + fourth] & SPADE_MASK
+        max3 = _top(c3)
+        maxpd = _top(c4)
+        min3 = _low(c3)
+        minpd = _low(c4)
+        if follows:
+            if not trump:
+                if maxpd > m0 and maxpd > max3:
+                    return -rank
+                if rtop > m0 and rtop > max3:
+                    return 81 - rank
+                if min3 > rtop or minpd > rtop:
+                    return -3 + rrank
+                if rtop < m0:
+                    return -11 + rrank
+                if seq:
+                    return 10 + rrank
+                return 13 - rank
+            # can our side win the trick (DDS's winMove)?
+            if led == SPADES:
+                win = (maxpd > m0 and maxpd > max3) or (rtop > m0 and rtop > max3)
+            elif rtop > m0 and rtop > max3:
+                win = max3 >= 0 or t3 == 0 or (maxpd < 0 and t4 != 0 and t4 > t3)
+            elif maxpd > m0 and maxpd > max3:
+                win = max3 >= 0 or t3 == 0
+            elif m0 > maxpd and m0 > max3 and m0 > rtop:
+                win = maxpd < 0 and t4 != 0 and (max3 >= 0 or t3 == 0 or t4 > t3)
+            else:
+                win = maxpd < 0 and t4 != 0
+            if win:
+                if min3 > rtop:
+                    return 40 + rrank
+                if maxpd > m0 and (ws[W_H + leader] & lm) > c4:
+                    return 41 + rrank
+                if rtop > m0:
+                    if rtop < maxpd:
+                        return 78 - rank
+                    if rtop > max3:
+                        return 73 - rank
+                    if seq:
+                        return 62 - rank
+                    return 49 - rank
+                if maxpd >= 0:
+                    return 47 - rank
+                return 40 - rank
+            if rtop < min3 or rtop < minpd:
+                return -9 + rrank
+            if rtop < m0:
+                return -16 + rrank
+            if seq:
+                return 22 - rank
+            return 10 - rank
+        # void in the suit led
+        bm0 = np.int64(1) << m0
+        if not trump:
+            if c4 > (c3 | bm0):
+                return -rank + (sc << 6) // 23 + _pitch(ws, seat, sm, sc, live, 2, 3)
+            return -rank + (sc << 6) // 33 + _pitch(ws, seat, sm, sc, live, 6, 8)
+        if led == SPADES:
+            if c4 > (c3 | bm0):
+                return -rank + (sc << 6) // 44
+            return -rank + (sc << 6) // 36 + _pitch(ws, seat, sm, sc, live, 4, 0)
+        if s != SPADES:
+            if (c3 != 0 and (c4 > (c3 | bm0) or (c4 == 0 and t4 != 0))) or \
+                    (c3 == 0 and ((c4 == 0 and t4 > t3) or (t3 == 0 and c4 > bm0))):
+                return -rank + 60 + (sc << 6) // 44  # partner wins the trick
+            return -rank - 2 + (sc << 6) // 36 + _pitch(ws, seat, sm, sc, live, 4, 0)
+        if c3 != 0 or (c4 == 0 and t4 != 0 and t4 > t3):
+            return 24 - rank + (sc << 6) // 44
+        if (np.int64(1) << rtop) > t3:
+            return 24 - rank + (sc << 6) // 44
+        return 15 - rank + (sc << 6) // 36 + _pitch(ws, seat, sm, sc, live, 4, 0)
+    if k == 2:
+        fourth = (seat + 1) & 3
+        cards4 = ws[W_H + fourth] & lm
+        t4 = ws[W_H + fourth] & SPADE_MASK
+        max4 = _top(cards4)
+        min4 = _low(cards4)
+        lead_wins = win_seat == leader
+        m1 = win_card
+        if follows:
+            side = trump and led != SPADES
+            if side and card_suit(m1) == SPADES:
+                return -rank  # the second hand ruffed
+            if lead_wins and m1 > max4:
+                return -rank  # partner's card stands
+            if side and not lead_wins and max4 < 0:
+                return 20 - rank if rtop > m1 else -rank  # beat the second hand
+            max3 = highest_bit(hand & lm)
+            if max3 < min4 or max3 < m1:
+                return -rank  # too low to matter
+            wins = rtop > m1 and rtop > max4
+            if trump and max3 > max4:
+                if side and lead_wins:
+                    wins = rtop > max4
+                return 58 - rank if wins else -rank
+            w = 60 - rank if wins and (not trump or side) else -rank
+            if max4 > max3 and max4 > m1:
+                # the cheapest card that forces out the fourth hand's top cards (or beats the second hand)
+                f = _forces_top(ws, cards4, live, lm, m1, not lead_wins)
+                if f >= 0 and c > f and (hand & lm & ((np.int64(1) << c) - 1) & ~((np.int64(2) << f) - 1)) == 0:
+                    w += 20
+            return w
+        if not trump:
+            return -rank + (sc << 6) // 24 + _pitch(ws, seat, sm, sc, live, 4, 4)
+        if led == SPADES or s != SPADES:
+            return -rank + (sc << 6) // 40
+        if lead_wins and m1 > max4 and (max4 >= 0 or t4 == 0):
+            return -rank - 50
+        add = (sc << 6) // 50
+        if card_suit(m1) == SPADES and rtop < m1:
+            return -32 + rrank + (sc << 6) // 40
+        if lead_wins:
+            if max4 >= 0:
+                if _second_owner(ws, lm, live) == leader:
+                    return 36 - rank + add
+                return 48 - rank + add
+            if (np.int64(1) << rtop) > t4:
+                return 48 - rank + add
+            return -12 - rank + add
+        if max4 >= 0:
+            return 72 - rank + add
+        if (np.int64(1) << rtop) > t4:
+            return 48 - rank + add
+        return 36 - rank + add
+    # k == 3
+    pw = win_seat == (seat ^ 2)
+    if follows:
+        if pw or (led != SPADES and card_suit(win_card) == SPADES):
+            return -rank
+        return 30 - rank if rtop > win_card else -rank
+    if not trump:
+        return -rank + (sc << 6) // 27 + _pitch(ws, seat, sm, sc, live, 6, 8)
+    val = (sc << 6) // 24 + _pitch(ws, seat, sm, sc, live, 2, 0)
+    if led == SPADES:
+        return -rank + val
+    if pw:
+        return (2 if s == SPADES else 25) - rank + val
+    if card_suit(win_card) == SPADES:
+        if s == SPADES:
+            return 33 + rrank if rtop > win_card else -13 + rrank
+        return 14 - rank + val
+    if s == SPADES:
+        return 33 + rrank
+    return 14 - rank + val
+
+
+@njit(inline="always", cache=True)
+def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
+    """How promising a card is for a follower that wants to lose the trick (larger first): the highest
+    card that loses against the best replies of the players still to come."""
     nws = win_seat
     nwc = win_card
     if beats(c, win_card):
@@ -537,16 +894,6 @@ def _follow_score(ws, k, seat, c, led, win_seat, win_card, goal):
                 nws = q
                 nwc = b
     rank = card_rank(c)
-    s = card_suit(c)
-    ours = (nws & 1) == (seat & 1)
-    if goal > 0:
-        if ours:
-            if nws == seat:
-                return 60 - rank  # win, as cheaply as possible
-            return 50 - rank      # partner's card stands: play low
-        if s != led and s != SPADES:
-            return 10 - rank + popcount(ws[W_H + seat] & SUIT_MASKS[s])  # discard low, from length
-        return -rank
     if nws == seat:
         return -40 - rank
     return rank
@@ -565,12 +912,24 @@ def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
     while reps != 0:
         c = lowest_bit(reps)
         reps &= reps - 1
-        if c == bestc:
-            sc = 1000
-        elif k == 0:
-            sc = _lead_score(ws, seat, c, live, goal)
+        if goal > 0:
+            # DDS's weights, which look at the run's top card
+            ci = popcount(live & ((np.int64(1) << c) - 1))
+            ln = lowest_bit(~((p & ~starts) >> (ci + 1)))  # further cards of the run
+            rtop = lowest_bit(pdep(np.int64(1) << (ci + ln), live))
+            if k == 0:
+                sc = _lead_weight(ws, seat, c, rtop, ln > 0, live, popcount(hand), ws[W_KILL + depth])
+            else:
+                sc = _follow_weight(ws, k, seat, c, rtop, ln > 0, led, win_seat, win_card, live)
+            if c == bestc:
+                sc += 18  # the table's best move: a hint, as DDS weighs its table's
         else:
-            sc = _follow_score(ws, k, seat, c, led, win_seat, win_card, goal)
+            if k == 0:
+                sc = _duck_lead_score(ws, seat, c, live)
+            else:
+                sc = _duck_follow_score(ws, k, seat, c, led, win_seat, win_card)
+            if c == bestc:
+                sc = 1000
         key = sc * 64 + c
         # insertion, best (largest key) first
         j = n
@@ -804,6 +1163,8 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
     tt = borrowed(tt)  # the caller holds both: no reference counting in the loop (borrow.py)
     ws = borrowed(ws)
     fb = W_FRAMES + FS * d0
+    for q in range(d0, 64):
+        ws[W_KILL + q] = -1
     ws[fb + F_K] = k
     ws[fb + F_SEAT] = seat
     ws[fb + F_LED] = led
@@ -852,6 +1213,8 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
         if (crel & run & ~bit) != 0:
             crel |= bit
         if (r != 0) == ((seat & 1) == 0):  # a cut-off: team 0 reached thr, or team 1 kept it below
+            if ws[fb + F_K] == 0:
+                ws[W_KILL + d] = c  # DDS's "best move" of the depth: a killer move for the next leads
             ws[fb + F_REL] = crel
             ws[fb + F_BEST] = c
             _finish(tt, ws, fb, r)
@@ -922,6 +1285,49 @@ def _root(ws, pos):
 
 
 @njit(cache=True)
+def _playout(ws, k, seat, led, win_seat, win_card, tmask, broken):
+    """Team 0's tricks from a node (the trick in progress included) when every seat plays the first card
+    of the move ordering: the first guess of a trick solve (the null-window searches then step from it,
+    as DDS steps from a fixed guess). Runs on two spare frames of the stack; the hands are restored."""
+    fb = W_FRAMES + FS * PLAYOUT_DEPTH
+    nb = fb + FS
+    ws[fb + F_K] = k
+    ws[fb + F_SEAT] = seat
+    ws[fb + F_LED] = led
+    ws[fb + F_WSEAT] = win_seat
+    ws[fb + F_WCARD] = win_card
+    ws[fb + F_TM] = tmask
+    ws[fb + F_BROKEN] = broken
+    ws[fb + F_ACC] = 0
+    ws[W_KILL + PLAYOUT_DEPTH] = -1
+    h0 = ws[W_H]
+    h1 = ws[W_H + 1]
+    h2 = ws[W_H + 2]
+    h3 = ws[W_H + 3]
+    tricks = ws[W_TRICKS]
+    while True:
+        k = ws[fb + F_K]
+        seat = ws[fb + F_SEAT]
+        hand = ws[W_H + seat]
+        if hand == 0:
+            break
+        led = ws[fb + F_LED]
+        live = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3] | ws[fb + F_TM]
+        legal = _legal(ws, k, hand, led, ws[fb + F_BROKEN])
+        _gen(ws, PLAYOUT_DEPTH, k, seat, led, ws[fb + F_WSEAT], ws[fb + F_WCARD], legal, live, -1, 1)
+        ws[fb + F_HAND] = hand
+        _make(ws, fb, ws[W_MOVES + 16 * PLAYOUT_DEPTH] & 63)
+        for f in range(F_ACC + 1):  # the child becomes the node
+            ws[fb + f] = ws[nb + f]
+    ws[W_H] = h0
+    ws[W_H + 1] = h1
+    ws[W_H + 2] = h2
+    ws[W_H + 3] = h3
+    ws[W_TRICKS] = tricks
+    return ws[fb + F_ACC]
+
+
+@njit(cache=True)
 def _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, lo, hi, depth, guess):
     """The exact value in [lo, hi] by null-window searches: bisection, or (``guess`` >= 0) steps from a
     guess, for a value likely near it (the value of the card tried before)."""
@@ -965,38 +1371,38 @@ def _root_values(tt, ws, pos, out):
     maxnode = (seat & 1) == 0
     best = -1
     mode = ws[W_MODE]
+    # the root as frame 0, so that each card's child comes from _make as in the search
+    fb = W_FRAMES
+    nb = fb + FS
+    ws[fb + F_K] = k
+    ws[fb + F_SEAT] = seat
+    ws[fb + F_LED] = led
+    ws[fb + F_WSEAT] = win_seat
+    ws[fb + F_WCARD] = win_card
+    ws[fb + F_TM] = tmask
+    ws[fb + F_BROKEN] = broken
+    ws[fb + F_ACC] = 0
+    ws[fb + F_HAND] = hand
     while reps != 0:
         c = lowest_bit(reps)
         reps &= reps - 1
         bit = np.int64(1) << c
-        ws[W_H + seat] = hand ^ bit
-        suit = card_suit(c)
-        nbroken = broken
-        if k == 0:
-            nled = suit
-            nws = seat
-            nwc = c
-            if suit == SPADES and broken == 0 and ws[W_FORCED] != 0 and (hand & ~bit & ~SPADE_MASK) == 0:
-                nbroken = 1
-        else:
-            nled = led
-            if suit != led and suit == SPADES:
-                nbroken = 1
-            if beats(c, win_card):
-                nws = seat
-                nwc = c
-            else:
-                nws = win_seat
-                nwc = win_card
-        if k == 3:
-            nacc = (1 - (nws & 1)) if mode == MODE_TRICKS else ws[W_STRIDE + nws]
-            lo, hi = _bounds(ws, 0, nws, nacc)
-            v = _mtd(tt, ws, 0, nws, -1, -1, -1, 0, nbroken, nacc, lo, hi, 1, best)
-        else:
-            lo, hi = _bounds(ws, k + 1, (seat + 1) & 3, 0)
-            if mode == MODE_TRICKS:
-                hi = popcount(hand)  # tricks left, the current one included
-            v = _mtd(tt, ws, k + 1, (seat + 1) & 3, nled, nws, nwc, tmask | bit, nbroken, 0, lo, hi, 1, best)
+        _make(ws, fb, c)
+        nk = ws[nb + F_K]
+        nseat = ws[nb + F_SEAT]
+        nacc = ws[nb + F_ACC]
+        lo, hi = _bounds(ws, nk, nseat, nacc)
+        if nk != 0 and mode == MODE_TRICKS:
+            hi = popcount(hand)  # tricks left, the current one included
+        nled = ws[nb + F_LED]
+        nws = ws[nb + F_WSEAT]
+        nwc = ws[nb + F_WCARD]
+        ntm = ws[nb + F_TM]
+        nbroken = ws[nb + F_BROKEN]
+        guess = best  # the value of a card is likely near the best so far
+        if guess < 0 and mode == MODE_TRICKS:
+            guess = nacc + _playout(ws, nk, nseat, nled, nws, nwc, ntm, nbroken)
+        v = _mtd(tt, ws, nk, nseat, nled, nws, nwc, ntm, nbroken, nacc, lo, hi, 1, guess)
         ws[W_H + seat] = hand
         ci = popcount(live & (bit - 1))
         x = (p & ~(starts & ~(np.int64(1) << ci))) >> ci
@@ -1017,13 +1423,16 @@ def _root_value(tt, ws, pos):
         ws[W_H + seat] = hand ^ 1
         hi = popcount(hand) if ws[W_MODE] == MODE_TRICKS else ws[W_MAX]
         lo = 0 if ws[W_MODE] == MODE_TRICKS else ws[W_MIN]
-        v = _mtd(tt, ws, 1, (seat + 1) & 3, 0, seat, 0, np.int64(1), broken, 0, lo, hi, 1, -1)
+        guess = _playout(ws, 1, (seat + 1) & 3, 0, seat, 0, np.int64(1), broken) if ws[W_MODE] == MODE_TRICKS else -1
+        v = _mtd(tt, ws, 1, (seat + 1) & 3, 0, seat, 0, np.int64(1), broken, 0, lo, hi, 1, guess)
         ws[W_H + seat] = hand
         return v
     lo, hi = _bounds(ws, k, seat, 0)
+    guess = -1
     if ws[W_MODE] == MODE_TRICKS:
         hi = popcount(ws[W_H + seat])
-    return _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, 0, lo, hi, 0, -1)
+        guess = _playout(ws, k, seat, led, win_seat, win_card, tmask, broken)
+    return _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, 0, lo, hi, 0, guess)
 
 
 # ------------------------------------------------------------------ compiled entry points
