@@ -271,6 +271,7 @@ def kept_sections(path: Path | None, presets: list[str]) -> list[str]:
         name = part.split(":", 1)[0]
         if name in ("cardems", "zone", "classic") and name not in presets:
             head, body = part.rstrip("\n").split("\n", 1)
+            body = "\n".join(line for line in body.split("\n") if not line.startswith("*(kept from"))
             kept += [f"### {head}", "", f"*(kept from the block an earlier invocation wrote: {name} was not played by "
                      "this one)*", "", body.lstrip("\n"), ""]
     return kept
