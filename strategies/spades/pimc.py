@@ -725,7 +725,7 @@ def play_out(seat, blind, view0, deal, rules, bits, hp, rng):
         s = phases.bidder(dealer, k)
         if view[V_BID + s] >= 0:
             continue  # bid before this seat
-        min_bid, offered = phases.start_bid(rules, view, totals, s)
+        offered = phases.start_bid(rules, view, totals, s)[1]  # sets the view for this bidder
         view[V_PASSED] = bits
         b_blind = blind if s == seat else (heuristic.blind_nil(np.int64(s), view, hp, rng) if offered else 0)
         b = np.int64(0) if b_blind else heuristic.bid(np.int64(s), hands[s], view, hp, rng)
