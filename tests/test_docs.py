@@ -8,7 +8,8 @@ from tricksim.simulator.games.spades.rules import CHOICES, PRESETS, SpadesRules
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_readme_python_example_runs(capsys):
+def test_the_readme_python_example_runs(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     code = re.search(r"## Python\n\n```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S).group(1)
     exec(compile(code, "README.md", "exec"), {})
     assert "score_0" in capsys.readouterr().out
