@@ -39,6 +39,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tricksim.simulator.errors import AnalysisError  # noqa: F401  (re-exported)
+
 __all__ = [
     "DEFAULT_BATCH_ROWS",
     "HAND_SEAT_COLUMNS",
@@ -58,10 +60,6 @@ HAND_SEAT_COLUMNS = ("dealt", "held", "bid", "blind", "tricks")
 MODES = {"spades": ("hands", "games"), "tarot": ("deals",)}
 GAMES = tuple(MODES)
 UNIT_TABLE = {"spades": "hands", "tarot": "deals"}  # the table with one row per dealt unit
-
-
-class AnalysisError(ValueError):
-    """A run directory or table that cannot be analysed (one-line message)."""
 
 
 @contextmanager

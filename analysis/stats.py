@@ -28,6 +28,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from tricksim.simulator.errors import ClusterOrderError  # noqa: F401  (re-exported)
+
 __all__ = [
     "Estimate",
     "Moments",
@@ -541,15 +543,6 @@ class ClusterRatio:
             return Estimate(r, math.nan, math.nan, n, conf=conf, clusters=c.clusters)
         half = t_quantile(conf, c.clusters - 1) * math.sqrt(max(var, 0.0))
         return Estimate(r, r - half, r + half, n, conf=conf, clusters=c.clusters)
-
-
-class ClusterOrderError(ValueError):
-    """Rows of a cluster not together, or clusters not in increasing id order."""
-
-    def __init__(self, cluster: int) -> None:
-        super().__init__(f"the rows of game {cluster} are not together in game order: the analysis reads each game's "
-                         "hands one after the other, games in increasing game_id, as tricksim writes them")
-        self.cluster = cluster
 
 
 def update_by_key(store: dict, keys, cluster, y, n=None, *, key_of=None) -> dict:

@@ -19,16 +19,13 @@ import numpy as np
 import pyarrow as pa
 
 from tricksim.simulator import __version__
+from tricksim.simulator.errors import RunError  # noqa: F401  (re-exported)
 from tricksim.simulator.family import Family, FamilyError, PolicyFault, SeatPolicy, Tables, family
 from tricksim.simulator.rundir import RunDir
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc mallopt parameters (malloc.h)
 MAX_SEED = 2**63 - 1
 MAX_COUNT = 10**12
-
-
-class RunError(ValueError):
-    """A run that cannot start as configured, or a strategy that broke the rules."""
 
 
 @dataclass(frozen=True, kw_only=True)

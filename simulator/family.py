@@ -7,27 +7,20 @@ edit here (docs/architecture.md: how to add a game family).
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
-import dataclasses
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 import pyarrow as pa
 
+from tricksim.simulator.errors import FamilyError, PolicyFault  # noqa: F401  (re-exported)
 from tricksim.simulator.rundir import Encoding
 
 N_PARAMS = 32  # length of each seat's parameter vector (unused slots are 0): parameters are data, never compiled in
-
-
-class FamilyError(ValueError):
-    """An unknown game (one-line message)."""
-
-
-class PolicyFault(ValueError):
-    """A strategy made a decision the rules forbid (a family's ``compute`` raises it; one-line message)."""
 
 
 class SeatPolicy(Protocol):

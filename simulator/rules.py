@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import ClassVar, Mapping
+from typing import ClassVar
 
-
-class RulesError(ValueError):
-    """A rule flag, value or combination that is not allowed (one-line message)."""
+from tricksim.simulator.errors import RulesError
 
 
 @dataclass(frozen=True)
@@ -122,6 +121,16 @@ class RuleSet:
             raise RulesError(f"invalid value {name}={text!r}: allowed {spec.allowed(name)}") from None
 
 
+def split_override(item: str, names=()) -> tuple[str, str]:
+    """``'key=value'`` -> (key with ``-`` read as ``_``, value text): the form of a rule override, whatever the
+    game; raises RulesError (naming the allowed keys when ``names`` are given)."""
+    key, eq, text = item.partition("=")
+    if not eq or not key.strip():
+        allowed = f", with key one of {', '.join(names)}" if names else " (the keys: tricksim rules GAME)"
+        raise RulesError(f"bad rule override {item!r}: expected key=value{allowed}")
+    return key.strip().replace("-", "_"), text
+
+
 def build_rules(presets: Mapping[str, RuleSet], preset: str, overrides=()) -> RuleSet:
     """Preset ``preset`` of ``presets`` with ``key=value`` overrides, validated; raises RulesError."""
     if preset not in presets:
@@ -130,10 +139,7 @@ def build_rules(presets: Mapping[str, RuleSet], preset: str, overrides=()) -> Ru
     names = base.flag_names()
     changes = {}
     for item in overrides:
-        if "=" not in item:
-            raise RulesError(f"bad --rule {item!r}: expected key=value, with key one of {', '.join(names)}")
-        key, _, text = item.partition("=")
-        key = key.strip().replace("-", "_")
+        key, text = split_override(item, names)
         if key not in names:
             raise RulesError(f"unknown rule flag {key!r}: allowed {', '.join(names)}")
         changes[key] = base.parse_value(key, text)

@@ -23,13 +23,14 @@ import os
 import secrets
 import shutil
 import time
+import zlib
 from pathlib import Path
 from typing import NamedTuple
 
-import zlib
-
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from tricksim.simulator.errors import RunDirError  # noqa: F401  (re-exported)
 
 FORMAT_VERSION = 2  # 2: shard records with checksums
 MANIFEST = "manifest.json"
@@ -51,10 +52,6 @@ def required_schema(fields) -> pa.Schema:
     """A schema of required (non-nullable) columns: no value is ever missing, and the writer then
     skips a definition level per value (docs/performance.md P10)."""
     return pa.schema([pa.field(name, kind, nullable=False) for name, kind in fields])
-
-
-class RunDirError(ValueError):
-    """A run directory that cannot be used as asked (one-line message)."""
 
 
 def shard_name(index: int) -> str:
@@ -322,7 +319,6 @@ def commit_shard(out: Path, staged: list[Staged]) -> None:
     files = {s.table: {"name": shard_name(index), "rows": s.rows, "bytes": s.bytes, "crc32": s.crc32} for s in staged}
     _write_json_atomic(Path(out) / RECORDS / shard_name(index).replace(".parquet", ".json"),
                        {"index": index, "files": files})
-
 
 
 def verify_run(out) -> tuple[int, int, list[str]]:

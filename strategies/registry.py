@@ -21,11 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tricksim.simulator.errors import StrategyError
 from tricksim.simulator.family import N_PARAMS, FamilyError, family
-
-
-class StrategyError(ValueError):
-    """Unknown strategy or bad parameter (one-line message)."""
 
 
 @dataclass(frozen=True)
@@ -137,7 +134,7 @@ class SeatStrategy:
 _REGISTRY: dict[tuple[str, str], Strategy] = {}
 
 
-def _registered_seat(game: str, name: str, values: dict, alias: str | None = None) -> "SeatStrategy":
+def _registered_seat(game: str, name: str, values: dict, alias: str | None = None) -> SeatStrategy:
     return SeatStrategy(get(name, game), values, alias)
 
 
@@ -223,21 +220,30 @@ def _names(game: str) -> set[str]:
     return names | {m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")}
 
 
+def spec_form(spec: str) -> tuple[str | None, str, list[tuple[str, str]]]:
+    """``[LABEL=]NAME[:param=value,...]`` -> (LABEL or None, NAME, [(param, value text), ...]): the form of a
+    spec, whatever the game, checked without loading any strategy; raises StrategyError."""
+    alias, text = split_alias(spec)
+    name, _, rest = text.partition(":")
+    if not name.strip():
+        raise StrategyError(f"bad strategy {spec!r}: write {SPEC_FORMS}")
+    items = []
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        k, eq, v = item.partition("=")
+        if not eq or not k.strip():
+            raise StrategyError(f"bad strategy parameter {item!r} in {spec!r}: expected param=value")
+        items.append((k.strip(), v))
+    return alias, name.strip(), items
+
+
 def parse_spec(spec: str, game: str = "spades") -> SeatStrategy:
     """``[LABEL=]NAME[:param=value,...]`` -> SeatStrategy of ``game``; raises StrategyError."""
-    alias, text = split_alias(spec)
+    alias, name, items = spec_form(spec)
     if alias is not None and alias in _names(game):
         raise StrategyError(f"bad strategy label {alias!r} in {spec!r}: it is the name of a {game} strategy; "
                             f"write {SPEC_FORMS}")
-    name, _, rest = text.partition(":")
-    strategy = get(name.strip(), game)
-    values = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        if "=" not in item:
-            raise StrategyError(f"bad strategy parameter {item!r} in {spec!r}: expected param=value")
-        k, _, v = item.partition("=")
-        k = k.strip()
-        values[k] = strategy.params[strategy.index(k)].parse(v)
+    strategy = get(name, game)
+    values = {k: strategy.params[strategy.index(k)].parse(v) for k, v in items}
     return SeatStrategy(strategy, values, alias)
 
 

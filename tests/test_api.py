@@ -50,7 +50,7 @@ def test_a_notebook_cell_run_again_reuses_the_run_and_refuses_another(tmp_path):
     (lambda: tricksim.simulate("spades", deals=10), "exactly one of hands N or games N"),
     (lambda: tricksim.simulate("bridge", hands=10), "unknown game 'bridge'"),
     (lambda: tricksim.simulate("spades", hands=10, rules={"bag_limit": 0}), "bag_limit"),
-    (lambda: tricksim.simulate("spades", hands=10, seats={5: "simple"}), "bad seat 5"),
+    (lambda: tricksim.simulate("spades", hands=10, seats={5: "simple"}), "seat 5 does not exist"),
     (lambda: tricksim.simulate("spades", hands=10, seats="genius"), "unknown spades strategy 'genius'"),
     (lambda: tricksim.open("/no/such/run"), "no such run directory"),
     (lambda: tricksim.nil("/no/such/run"), "no such run directory"),

@@ -32,7 +32,7 @@ PRESETS = {"plain": ToyRules(), "short": ToyRules(target=36, redeal=False)}
     ("cap=11", "invalid value cap=11: allowed none or an integer from 1 to 10"),
     ("redeal=maybe", "invalid value redeal='maybe': allowed true | false"),
     ("colour=red", "unknown rule flag 'colour': allowed contract, target, cap, redeal"),
-    ("target", "bad --rule 'target': expected key=value, with key one of contract, target, cap, redeal"),
+    ("target", "bad rule override 'target': expected key=value, with key one of contract, target, cap, redeal"),
 ])
 def test_one_line_errors_name_the_flag_and_the_allowed_values(override, message):
     with pytest.raises(RulesError) as e:

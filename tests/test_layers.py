@@ -1,6 +1,6 @@
 """The layers point one way (docs/architecture.md), checked on every import statement of the package.
 
-    tricksim.cli                      the command line: may import anything
+    tricksim.cli, tricksim.options    the command line and its parameter types: may import anything
     tricksim.api                      the Python API (the command line is a thin layer over it): all but the CLI
     tricksim.jobs                     study orchestration: anything but the API and the command line
     tricksim.strategies, .analysis    above the core, beside each other: the core and themselves
@@ -24,6 +24,7 @@ ALLOWED = {
     "tricksim.api": ("tricksim.simulator", "tricksim.strategies", "tricksim.analysis", "tricksim.jobs",
                      "tricksim.api"),
     "tricksim.cli": ("tricksim",),
+    "tricksim.options": ("tricksim",),  # the command line's click parameter types
     "tricksim": ("tricksim.simulator", "tricksim.api"),  # the package root re-exports the API
 }
 

@@ -50,7 +50,7 @@ def test_kernel_tuple_has_one_int_per_flag():
     (["mercy=100"], "invalid value mercy=100: allowed none or a negative integer"),
     (["nil=false", "blind_nil=true"], "invalid combination blind_nil=true with nil=false"),
     (["jokers=true", "joker_removes=2c2d", "first_lead=two_of_clubs"], "invalid combination first_lead=two_of_clubs"),
-    (["target"], "bad --rule 'target': expected key=value"),
+    (["target"], "bad rule override 'target': expected key=value"),
 ])
 def test_bad_rules_are_refused_with_one_line(overrides, message):
     with pytest.raises(RulesError) as e:

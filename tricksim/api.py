@@ -13,38 +13,27 @@ options and calls these functions.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
-__all__ = ["TricksimError", "default_strategy", "seat_strategies", "plan", "execute", "simulate", "open_run", "summary",
-           "nil", "nil_report", "compare", "sweep", "dd", "report"]
+from tricksim.simulator.errors import TricksimError
 
-
-class TricksimError(ValueError):
-    """Input the API cannot use (one-line message naming the problem and the allowed values)."""
-
-
-def _errors():
-    """The one-line error types of the layers below, turned into :class:`TricksimError`."""
-    from tricksim.analysis.io import AnalysisError
-    from tricksim.jobs import JobError
-    from tricksim.simulator.engine import RunError
-    from tricksim.simulator.family import FamilyError
-    from tricksim.simulator.rules import RulesError
-    from tricksim.simulator.rundir import RunDirError
-    from tricksim.strategies.registry import StrategyError
-
-    return AnalysisError, JobError, RunError, FamilyError, RulesError, RunDirError, StrategyError
-
-
-class _Translate:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if exc is not None and not isinstance(exc, TricksimError) and isinstance(exc, _errors()):
-            raise TricksimError(str(exc)) from None
-        return False
+__all__ = [
+    "TricksimError",
+    "compare",
+    "dd",
+    "default_strategy",
+    "execute",
+    "nil",
+    "nil_report",
+    "open_run",
+    "plan",
+    "report",
+    "seat_strategies",
+    "simulate",
+    "summary",
+    "sweep",
+]
 
 
 def _rule_list(rules) -> list[str]:
@@ -79,25 +68,24 @@ def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = 
     fam = family(game)
     n = fam.seats
     if teams and not fam.partnerships:
-        raise TricksimError(f"teams are for partnership games; {game} has none: give seats {{N: SPEC}}")
+        raise TricksimError(f"{game} has no teams (teams are for partnership games): give each seat its strategy")
     default = seats if isinstance(seats, str) else default or default_strategy(game)
     specs = [default] * n
     for t, spec in (teams or {}).items():
         if t not in (0, 1):
-            raise TricksimError(f"bad team {t!r}: team 0 = seats 0,2; team 1 = seats 1,3")
+            raise TricksimError(f"team {t!r} does not exist: team 0 = seats 0,2; team 1 = seats 1,3")
         specs[t] = specs[t + 2] = spec
     if isinstance(seats, Mapping):
         for s, spec in seats.items():
             if not (isinstance(s, int) and 0 <= s < n):
-                raise TricksimError(f"bad seat {s!r}: seats are 0 to {n - 1}")
+                raise TricksimError(f"seat {s!r} does not exist: seats are 0 to {n - 1}")
             specs[s] = spec
     elif seats is not None and not isinstance(seats, str):
         specs = list(seats)
         if len(specs) != n:
             raise TricksimError(f"{len(specs)} strategies given for {n} seats")
-    with _Translate():
-        parsed = tuple(parse_spec(s, game) if isinstance(s, str) else s for s in specs)
-        check_labels(parsed)
+    parsed = tuple(parse_spec(s, game) if isinstance(s, str) else s for s in specs)
+    check_labels(parsed)
     return parsed
 
 
@@ -111,17 +99,16 @@ def plan(game: str = "spades", *, preset: str | None = None, rules=None, hands: 
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.family import family
 
-    with _Translate():
-        fam = family(game)
-        counts = {"hands": hands, "games": games, "deals": deals}
-        given = [m for m, k in counts.items() if k is not None]
-        if len(given) != 1 or given[0] not in fam.modes:
-            raise TricksimError(f"{game} needs exactly one of " + " or ".join(f"{m} N" for m in fam.modes))
-        mode = given[0]
-        preset = preset or fam.default_preset
-        return RunConfig(game=game, rules=fam.build_rules(preset, _rule_list(rules)), preset=preset,
-                         seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=counts[mode],
-                         hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
+    fam = family(game)
+    counts = {"hands": hands, "games": games, "deals": deals}
+    given = [m for m, k in counts.items() if k is not None]
+    if len(given) != 1 or given[0] not in fam.modes:
+        raise TricksimError(f"{game} needs exactly one of " + " or ".join(f"{m} N" for m in fam.modes))
+    mode = given[0]
+    preset = preset or fam.default_preset
+    return RunConfig(game=game, rules=fam.build_rules(preset, _rule_list(rules)), preset=preset,
+                     seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=counts[mode],
+                     hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
 
 
 def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: bool = False, threads: int | None = None,
@@ -132,9 +119,8 @@ def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: boo
 
     if scheduler and engine != "dask":
         raise TricksimError("a scheduler address needs engine dask")
-    with _Translate():
-        return run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=progress, engine=engine,
-                   scheduler=scheduler)
+    return run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=progress, engine=engine,
+               scheduler=scheduler)
 
 
 def simulate(game: str = "spades", *, preset: str | None = None, rules=None, hands: int | None = None,
@@ -173,16 +159,14 @@ def open_run(path: str | os.PathLike):
     """An existing run directory, checked (every shard named in its manifest, with its row count)."""
     from tricksim.analysis.io import open_run as _open
 
-    with _Translate():
-        return _open(path)
+    return _open(path)
 
 
 def summary(run, *, engine: str = "local", scheduler: str | None = None) -> str:
     """The text ``tricksim summary`` prints."""
     from tricksim.analysis.summary import summarize_run
 
-    with _Translate():
-        return summarize_run(run, engine=engine, scheduler=scheduler)
+    return summarize_run(run, engine=engine, scheduler=scheduler)
 
 
 def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = False, engine: str = "local",
@@ -191,9 +175,8 @@ def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = Fals
     ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
     from tricksim.analysis.nil import nil_study, plot_nil
 
-    with _Translate():
-        df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
-                       scheduler=scheduler)
+    df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
+                   scheduler=scheduler)
     if not figure:
         return df
     from matplotlib.figure import Figure
@@ -209,9 +192,8 @@ def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, c
     .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
     from tricksim.analysis.nil import nil_report as _report
 
-    with _Translate():
-        return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
-                       engine=engine, scheduler=scheduler)
+    return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
+                   engine=engine, scheduler=scheduler)
 
 
 def compare(*specs: str, game: str = "spades", games: int = 2000, deals: int = 2000, preset: str | None = None,
@@ -220,19 +202,18 @@ def compare(*specs: str, game: str = "spades", games: int = 2000, deals: int = 2
     """Duplicate matches between strategies (Spades: {(a, b): DuplicateResult}; three or more specs: a
     round robin) or Tarot duplicate rotations; ``echo`` receives the text the command line prints."""
     echo = echo or (lambda _text: None)
-    with _Translate():
-        if game == "tarot":
-            from tricksim.jobs.tarot import rotations
+    if game == "tarot":
+        from tricksim.jobs.tarot import rotations
 
-            if len(specs) != 2:
-                raise TricksimError(f"tarot compare takes two strategy specs, got {len(specs)}")
-            return rotations(*specs, deals=deals, preset=preset, rules=_rule_list(rules), seed=seed,
-                             out=out, threads=threads, engine=engine, scheduler=scheduler, echo=echo)
-        from tricksim.jobs.compare import duplicate_matches
+        if len(specs) != 2:
+            raise TricksimError(f"tarot compare takes two strategy specs, got {len(specs)}")
+        return rotations(*specs, deals=deals, preset=preset, rules=_rule_list(rules), seed=seed,
+                         out=out, threads=threads, engine=engine, scheduler=scheduler, echo=echo)
+    from tricksim.jobs.compare import duplicate_matches
 
-        return duplicate_matches(list(specs), games=games, preset=preset, rules=_rule_list(rules),
-                                 seed=seed, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
-                                 scheduler=scheduler, echo=echo)
+    return duplicate_matches(list(specs), games=games, preset=preset, rules=_rule_list(rules),
+                             seed=seed, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
+                             scheduler=scheduler, echo=echo)
 
 
 def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
@@ -243,11 +224,10 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
     from tricksim.analysis.sweep import sweep_table
     from tricksim.jobs.sweep import sweep as run_sweep
 
-    with _Translate():
-        points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=_rule_list(rules), seed=seed,
-                                         hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
-                                         threads=threads, engine=engine, scheduler=scheduler,
-                                         echo=echo or (lambda _text: None))
+    points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=_rule_list(rules), seed=seed,
+                                     hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
+                                     threads=threads, engine=engine, scheduler=scheduler,
+                                     echo=echo or (lambda _text: None))
     return sweep_table(points, metric), points, confirmation
 
 
@@ -256,8 +236,7 @@ def dd(run, *, threads: int | None = None, echo=None) -> dict:
     ``tricksim dd --help``); an interrupted call is finished by calling it again."""
     from tricksim.jobs.dd import add_dd_columns
 
-    with _Translate():
-        return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)
+    return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)
 
 
 def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim report", engine: str = "local",
@@ -266,6 +245,5 @@ def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim rep
     ``ReportResult`` with the paths, the tables (DataFrames) and the statistics."""
     from tricksim.analysis.report import build_report
 
-    with _Translate():
-        return build_report(list(runs) if isinstance(runs, (list, tuple)) else [runs], out, title=title,
-                            engine=engine, scheduler=scheduler)
+    return build_report(list(runs) if isinstance(runs, (list, tuple)) else [runs], out, title=title,
+                        engine=engine, scheduler=scheduler)

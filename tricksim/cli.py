@@ -12,11 +12,47 @@ import sys
 
 import click
 
+from tricksim.options import GRID, RULE, SEAT, SPEC, TEAM
+
 
 class InputError(click.ClickException):
     """Bad user input: one line on stderr, exit code 2."""
 
     exit_code = 2
+
+
+class Cli(click.Group):
+    """The command group: the one place where the tool's errors become ``Error: <message>`` (one line) and an
+    exit code: 2 for bad input, 1 for a failure while working."""
+
+    def invoke(self, ctx):
+        from tricksim.simulator.errors import TricksimError
+
+        try:
+            return super().invoke(ctx)
+        except TricksimError as e:
+            raise InputError(str(e)) from None
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as e:  # click's own would print the usage too: one line, naming the help
+            hint = f" (see '{prog_name or 'tricksim'} {e.ctx.info_name} --help')" if e.ctx is not None and \
+                e.ctx.parent else ""
+            click.echo(f"Error: {e.format_message()}{hint}", err=True)
+            sys.exit(2)
+        except click.ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        except OSError as e:  # an output file or folder that cannot be written, a full disk
+            click.echo(f"Error: {_os_error(e)}", err=True)
+            sys.exit(2 if e.errno in PATH_ERRNOS else 1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
 
 class Interrupted(click.ClickException):
@@ -31,10 +67,6 @@ def _game(ctx, param, value):
     if value in names():
         return value
     raise InputError(f"unknown game {value!r}: allowed {' | '.join(names())}")
-
-
-def _fail_from(exc: Exception):
-    raise InputError(str(exc)) from None
 
 
 # errors that say a path the user gave cannot be used (bad input, exit 2); others (a full disk) exit 1
@@ -69,33 +101,20 @@ def _check_engine(engine: str, scheduler: str | None) -> None:
         raise InputError("--scheduler needs --engine dask")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="tricksim")
 def cli():
     """Monte Carlo simulation and strategy analysis for trick-taking card games."""
 
 
 # ------------------------------------------------------------------ simulate
-def _seat_strategies(game: str, strategy: str | None, seat: tuple[str, ...], team: tuple[str, ...]):
+def _seat_strategies(game: str, strategy: str | None, seat: tuple, team: tuple):
     """--strategy, --team T=SPEC and --seat N=SPEC as the API's seats and teams."""
     from tricksim import api
-    from tricksim.simulator.family import family
+    from tricksim.options import assignments
 
-    fam = family(game)
-    if team and not fam.partnerships:
-        raise InputError(f"--team is for partnership games; {game} has none: use --seat N=SPEC")
-    teams, seats = {}, {}
-    for item in team:
-        t, sep, spec = item.partition("=")
-        if not sep or t.strip() not in ("0", "1"):
-            raise InputError(f"bad --team {item!r}: expected T=SPEC with team T = 0 (seats 0,2) or 1 (seats 1,3)")
-        teams[int(t)] = spec
-    for item in seat:
-        s, sep, spec = item.partition("=")
-        if not sep or not s.strip().isdigit() or int(s) >= fam.seats:
-            raise InputError(f"bad --seat {item!r}: expected N=SPEC with seat N from 0 to {fam.seats - 1}")
-        seats[int(s)] = spec
-    return api.seat_strategies(game, seats, teams=teams, default=strategy)
+    return api.seat_strategies(game, assignments("--seat", seat), teams=assignments("--team", team),
+                               default=strategy)
 
 
 def default_strategy(game: str = "spades") -> str:
@@ -108,18 +127,18 @@ def default_strategy(game: str = "spades") -> str:
 @cli.command()
 @click.argument("game", metavar="GAME", callback=_game)
 @click.option("--preset", help="Rule set (default: the game's first): spades cardems | zone | classic; tarot cardavia.")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+@click.option("--rule", "rules", multiple=True, type=RULE,
               help="Override one rule flag (repeatable); see `tricksim rules GAME`.")
 @click.option("--hands", type=click.IntRange(1), help="Spades: simulate N independent hands (fresh scores each).")
 @click.option("--games", type=click.IntRange(1), help="Spades: simulate N whole games to the target.")
 @click.option("--deals", type=click.IntRange(1), help="Tarot: simulate N deals (void deals count).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
-@click.option("--strategy", metavar="SPEC", help="Strategy for all seats: NAME[:param=value,...], or LABEL=NAME[:...] "
+@click.option("--strategy", type=SPEC, help="Strategy for all seats: NAME[:param=value,...], or LABEL=NAME[:...] "
               "to call it LABEL in every table and chart (e.g. cautious=heuristic:bag_mode=avoid).")
-@click.option("--seat", multiple=True, metavar="N=SPEC", help="Strategy for seat N (repeatable; SPEC as for "
+@click.option("--seat", multiple=True, type=SEAT, help="Strategy for seat N (repeatable; SPEC as for "
               "--strategy, e.g. 0=bold=heuristic:bag_mode=take).")
-@click.option("--team", multiple=True, metavar="T=SPEC",
+@click.option("--team", multiple=True, type=TEAM,
               help="Spades: strategy for team T: 0 = seats 0,2; 1 = seats 1,3 (SPEC as for --strategy).")
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
               help="Games mode: hands after which a game ends with end='limit'.")
@@ -164,8 +183,6 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
             click.echo(f"{out}: about {size_text(size)} on disk when complete", err=True)
         info = api.execute(cfg, out, overwrite=overwrite, resume=resume, threads=threads,
                            progress=None if not quiet else False, engine=engine, scheduler=scheduler)
-    except api.TricksimError as e:
-        _fail_from(e)
     except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
         raise click.ClickException(f"writing {out} stopped: {_os_error(e)}; the shards written are kept: "
                                    "rerun the same command with --resume to finish") from None
@@ -189,27 +206,19 @@ def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
 @engine_options("the files read and summed")
 def summary(run_dir, engine, scheduler):
     """Print the summary of an existing run directory."""
-    from tricksim.api import TricksimError
-
     _check_engine(engine, scheduler)
-    try:
-        click.echo(_summary(run_dir, engine, scheduler))
-    except TricksimError as e:
-        _fail_from(e)
+    click.echo(_summary(run_dir, engine, scheduler))
 
 
 @cli.command()
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 def verify(run_dirs):
     """Check every file of finished runs against the checksums their manifests record."""
-    from tricksim.simulator.rundir import RunDirError, verify_run
+    from tricksim.simulator.rundir import verify_run
 
     bad = 0
     for run_dir in run_dirs:
-        try:
-            shards, rows, problems = verify_run(run_dir)
-        except RunDirError as e:
-            _fail_from(e)
+        shards, rows, problems = verify_run(run_dir)
         for p in problems:
             click.echo(f"Error: {p}", err=True)
         bad += len(problems)
@@ -249,9 +258,7 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
       tricksim nil data/hands --what-if 2000 --by spades
     """
     from tricksim import api
-    from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.nil import FEATURES, HANDS
-    from tricksim.jobs import JobError
     from tricksim.jobs.whatif import nil_what_if
 
     if by is not None and by not in FEATURES:
@@ -271,8 +278,6 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
         else:
             click.echo(api.nil_report(list(runs), by=by, hand=hand, save=save, chart=chart, engine=engine,
                                       scheduler=scheduler))
-    except (AnalysisError, JobError, api.TricksimError) as e:
-        _fail_from(e)
     except OSError as e:
         if not (save or chart):
             raise
@@ -292,22 +297,20 @@ def report(runs, out, title, engine, scheduler):
     _check_engine(engine, scheduler)
     try:
         res = api.report(list(runs), out, title=title, engine=engine, scheduler=scheduler)
-    except api.TricksimError as e:
-        _fail_from(e)
     except OSError as e:
         _cannot_write(out, e)
     click.echo(f"wrote {res.html}, {res.markdown} and {2 * len(res.charts)} chart files")
 
 
 @cli.command()
-@click.argument("specs", nargs=-1, required=True, metavar="A B [C ...]")
+@click.argument("specs", nargs=-1, required=True, type=SPEC, metavar="A B [C ...]")
 @click.option("--game", type=click.Choice(["spades", "tarot"]), default="spades", show_default=True)
 @click.option("--games", type=click.IntRange(1), default=2000, show_default=True, help="Spades: deals per match "
               "(each is played twice, seats swapped).")
 @click.option("--deals", type=click.IntRange(1), default=2000, show_default=True, help="Tarot: deals per rotation "
               "(each is played in five runs: the field alone, then A in each seat).")
 @click.option("--preset", help="Rule set [default: cardems for spades, cardavia for tarot; the output says which].")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Override one rule flag (repeatable).")
+@click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
@@ -332,12 +335,9 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
     from tricksim import api
 
     _check_engine(engine, scheduler)
-    try:
-        api.compare(*specs, game=game, games=games, deals=deals, preset=preset, rules=rules, seed=seed,
-                    hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
-                    echo=click.echo)
-    except api.TricksimError as e:
-        _fail_from(e)
+    api.compare(*specs, game=game, games=games, deals=deals, preset=preset, rules=rules, seed=seed,
+                hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
+                echo=click.echo)
 
 
 @cli.command()
@@ -355,38 +355,33 @@ def bidding(runs, by, what_if, seed):
       tricksim bidding data/tarot --by trumps
       tricksim bidding data/tarot --what-if 2000 --by oudlers
     """
-    from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.tarot import FEATURES, bidding_table, format_bidding
-    from tricksim.jobs import JobError
 
     if by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
     if what_if is None and seed is not None:
         raise InputError("--seed applies only with --what-if N")
-    try:
-        if what_if is not None:
-            from tricksim.jobs.tarot import contract_what_if
+    if what_if is not None:
+        from tricksim.jobs.tarot import contract_what_if
 
-            if len(runs) != 1:
-                raise InputError(f"--what-if takes one run directory, got {len(runs)}")
-            click.echo(contract_what_if(runs[0], what_if, seed=seed or 0, by=by))
-        else:
-            from tricksim.analysis.io import open_runs, pooling_notes
+        if len(runs) != 1:
+            raise InputError(f"--what-if takes one run directory, got {len(runs)}")
+        click.echo(contract_what_if(runs[0], what_if, seed=seed or 0, by=by))
+    else:
+        from tricksim.analysis.io import open_runs, pooling_notes
 
-            notes = pooling_notes(open_runs(list(runs)))
-            click.echo("\n".join(notes + [format_bidding(bidding_table(list(runs), by), by)]))
-    except (AnalysisError, JobError) as e:
-        _fail_from(e)
+        notes = pooling_notes(open_runs(list(runs)))
+        click.echo("\n".join(notes + [format_bidding(bidding_table(list(runs), by), by)]))
 
 
 # --------------------------------------------------------------- rules, strategies
 @cli.command()
-@click.argument("grid", metavar="GRID")
-@click.option("--vs", "vs", required=True, metavar="SPEC", help="The baseline strategy every value plays against.")
+@click.argument("grid", type=GRID)
+@click.option("--vs", "vs", required=True, type=SPEC, help="The baseline strategy every value plays against.")
 @click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
               help="Deals a value (each played twice, seats swapped; the same deals for every value).")
 @click.option("--preset", help="Rule set [default: cardems; the output says which].")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE", help="Override one rule flag (repeatable).")
+@click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
 @click.option("--confirm", type=click.IntRange(0), metavar="N", help="Deals of the confirmation match of the best "
@@ -414,12 +409,9 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
     from tricksim import api
 
     _check_engine(engine, scheduler)
-    try:
-        api.sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
-                  confirm=confirm, metric=metric, out=out, threads=threads, engine=engine, scheduler=scheduler,
-                  echo=click.echo)
-    except api.TricksimError as e:
-        _fail_from(e)
+    api.sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
+              confirm=confirm, metric=metric, out=out, threads=threads, engine=engine, scheduler=scheduler,
+              echo=click.echo)
 
 
 @cli.command()
@@ -440,10 +432,7 @@ def dd(run_dir, threads):
     """
     from tricksim import api
 
-    try:
-        info = api.dd(run_dir, threads=threads, echo=lambda text: click.echo(text, err=True))
-    except api.TricksimError as e:
-        _fail_from(e)
+    info = api.dd(run_dir, threads=threads, echo=lambda text: click.echo(text, err=True))
     click.echo(f"{run_dir}/dd: {info['hands']:,} hands in {info['files']} files ({info['solved']:,} solved now, "
                f"{info['seconds']:.1f} s)")
 
@@ -505,23 +494,8 @@ def _show_strategy(name, s):
 
 
 def main(argv=None):
-    """Entry point: click in non-standalone mode so every usage error is one line."""
-    try:
-        rv = cli.main(args=argv, prog_name="tricksim", standalone_mode=False)
-    except click.UsageError as e:
-        hint = f" (see 'tricksim {e.ctx.info_name} --help')" if e.ctx is not None and e.ctx.parent else ""
-        click.echo(f"Error: {e.format_message()}{hint}", err=True)
-        sys.exit(2)
-    except click.ClickException as e:
-        e.show()
-        sys.exit(e.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(1)
-    except OSError as e:  # an output file or folder that cannot be written, a full disk
-        click.echo(f"Error: {_os_error(e)}", err=True)
-        sys.exit(2 if e.errno in PATH_ERRNOS else 1)
-    sys.exit(rv if isinstance(rv, int) else 0)
+    """Entry point of the installed ``tricksim`` command."""
+    cli.main(args=argv, prog_name="tricksim")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,7 @@ and raises ``JobError`` (a one-line message) for bad input.
 """
 
 
-class JobError(ValueError):
-    """A job that cannot run as asked (one-line message)."""
+from tricksim.simulator.errors import JobError  # noqa: F401  (re-exported)
 
 
 def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | None = None) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Callable
 
 from tricksim.jobs import JobError, run_kept
 
@@ -21,21 +21,33 @@ MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of
 GRID_FORM = "NAME:param=LO..HI:STEP or NAME:param=A|B|C (one or two swept parameters; others param=value)"
 
 
+def grid_form(text: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """``NAME:...`` -> (strategy name, [(item, param, value text), ...]): the form of a grid, checked without
+    loading any strategy; raises JobError."""
+    name, _, rest = text.strip().partition(":")
+    if not name.strip():
+        raise JobError(f"bad sweep grid {text!r}: write {GRID_FORM}")
+    items = []
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, eq, value = (x.strip() for x in item.partition("="))
+        if not eq or not key or not value:
+            raise JobError(f"bad sweep item {item!r} in {text!r}: write {GRID_FORM}")
+        items.append((item, key, value))
+    return name.strip(), items
+
+
 def parse_grid(text: str, game: str = "spades") -> tuple[str, dict[str, str], list[tuple[str, list[str]]]]:
     """``NAME:...`` -> (strategy name, fixed parameters, swept parameters with their values as text).
     Every value is checked against the parameter's range or choices; raises JobError (one line)."""
     from tricksim.strategies.registry import StrategyError, get
 
-    name, colon, rest = text.strip().partition(":")
+    name, items = grid_form(text)
     try:
-        strategy = get(name.strip(), game)
+        strategy = get(name, game)
     except StrategyError as e:
         raise JobError(str(e)) from None
     fixed, axes = {}, []
-    for item in filter(None, (s.strip() for s in rest.split(","))):
-        key, eq, value = (x.strip() for x in item.partition("="))
-        if not eq or not key or not value:
-            raise JobError(f"bad sweep item {item!r} in {text!r}: write {GRID_FORM}")
+    for item, key, value in items:
         try:
             param = strategy.params[strategy.index(key)]
             if ".." in value:
@@ -95,8 +107,8 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     from tricksim.analysis.compare import duplicate_match_runs
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
-    from tricksim.jobs.compare import match_header
     from tricksim.analysis.sweep import METRICS, SweepPoint, best_index, family_level, format_sweep, sweep_table
+    from tricksim.jobs.compare import match_header
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError

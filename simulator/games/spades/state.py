@@ -26,6 +26,7 @@ from enum import IntEnum
 import numpy as np
 
 from tricksim.simulator.bits import cards_of, lowest_bit, mask_of, popcount
+from tricksim.simulator.errors import IllegalAction  # noqa: F401  (re-exported)
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
 from tricksim.simulator.games.spades.kernel import deck_template, passed_rule_bits
@@ -54,10 +55,6 @@ class Phase(IntEnum):
     EXCHANGE = 2   # a seat passes cards, one action a card
     PLAY = 3
     DONE = 4
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal in the current state (one-line message)."""
 
 
 @dataclass(frozen=True)
