@@ -1,5 +1,6 @@
 """The family record is plain data: reading every family imports no numba, and only ``compute`` loads the
-kernels, on its first call (issue #25)."""
+kernels, on its first call (issue #25). The analysis layer relies on it: it takes the games, their modes and
+unit tables from the families and keeps no list of its own."""
 import dataclasses
 import json
 import pickle
@@ -8,8 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
+from tricksim.analysis.io import AnalysisError, open_run
+from tricksim.simulator import family as families
 from tricksim.simulator.family import Family, LazyFunction, default_game, family, names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,3 +77,31 @@ def test_one_family_is_the_default_game():
     assert [n for n in names() if family(n).default] == [default_game()]
     assert family(default_game()).default_preset in family(default_game()).presets
 
+
+def test_a_run_of_any_family_opens_without_an_edit_to_the_analysis(tmp_path, monkeypatch):
+    # a game the analysis has never heard of: open_run asks the families for its modes and unit table
+    spades = family("spades")
+    new = dataclasses.replace(spades, name="newgame", modes=("rounds",), tables={"rounds": ("rounds",)},
+                              unit_table="rounds", default_shard={"rounds": 1}, default=False)
+    monkeypatch.setattr(families, "names", lambda: (*names(), "newgame"))
+    real = families.family
+    monkeypatch.setattr(families, "family", lambda n: new if n == "newgame" else real(n))
+    run = tmp_path / "run"
+    (run / "rounds").mkdir(parents=True)
+    (run / "manifest.json").write_text(json.dumps({"game": "newgame", "mode": "rounds"}))
+    with pytest.raises(AnalysisError, match=r"no data: rounds/\*\.parquet is empty or missing"):
+        open_run(run)
+    pq.write_table(pa.table({"x": [1, 2]}), run / "rounds" / "part-00000.parquet")
+    opened = open_run(run)
+    assert opened.count_hands() == 2 and opened.rules == spades.rules_type().to_dict()
+    (run / "manifest.json").write_text(json.dumps({"game": "newgame", "mode": "hands"}))
+    with pytest.raises(AnalysisError, match=r"unknown mode 'hands' \(expected rounds\)"):
+        open_run(run)
+
+
+def test_unknown_games_are_refused_naming_every_family(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text(json.dumps({"game": "bridge", "mode": "hands"}))
+    with pytest.raises(AnalysisError, match=f"supported: {', '.join(names())}"):
+        open_run(run)
