@@ -10,6 +10,8 @@ A run directory (the engine's output contract)::
 
 A Tarot run (game='tarot', mode='deals') has ``RUN/deals/*.parquet``, one row per deal: its
 files take the place of the hand files (``Run.iter_hands`` reads them; analysis/tarot.py uses them).
+The games, their modes and which table has one row per dealt unit are the game families' (the
+plain-data records of ``tricksim.simulator.family``, which load no numba); this module keeps no list.
 
 :func:`open_run` validates the directory and returns a :class:`Run`. Data are
 read with column projection, one record batch at a time
@@ -18,7 +20,7 @@ memory. Nothing downstream needs the row order: every consumer joins on
 ``game_id``.
 
 Import cost matters (the post-simulation summary uses this module): only
-pyarrow and numpy are imported. The files are scanned with
+pyarrow, numpy and the game families' records are imported. The files are scanned with
 ``pyarrow.parquet.ParquetFile.iter_batches`` rather than ``pyarrow.dataset``
 because importing ``pyarrow.dataset`` pulls in pandas (docs/performance.md P11); the
 projection and batch-wise decoding are the same.
@@ -26,7 +28,6 @@ projection and batch-wise decoding are the same.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import os
 import secrets
@@ -39,27 +40,20 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from tricksim.simulator import family as families
 from tricksim.simulator.errors import AnalysisError  # noqa: F401  (re-exported)
 
 __all__ = [
     "DEFAULT_BATCH_ROWS",
-    "HAND_SEAT_COLUMNS",
     "AnalysisError",
     "Run",
     "atomic_output",
     "batch_arrays",
     "open_run",
     "open_runs",
-    "table_arrays",
 ]
 
 DEFAULT_BATCH_ROWS = 131_072
-
-#: per-seat hand columns: name pattern -> seats 0..3
-HAND_SEAT_COLUMNS = ("dealt", "held", "bid", "blind", "tricks")
-MODES = {"spades": ("hands", "games"), "tarot": ("deals",)}
-GAMES = tuple(MODES)
-UNIT_TABLE = {"spades": "hands", "tarot": "deals"}  # the table with one row per dealt unit
 
 
 @contextmanager
@@ -85,22 +79,14 @@ def atomic_output(path) -> Iterator[Path]:
 
 @functools.cache
 def _rule_defaults(game: str) -> dict:
-    """Every rule flag of ``game`` at its default (the rules module only: no compiled code is loaded)."""
-    try:
-        module = importlib.import_module(f"tricksim.simulator.games.{game}.rules")
-    except ImportError:
-        return {}
-    return type(next(iter(module.PRESETS.values())))().to_dict()
+    """Every rule flag of ``game`` (a game :func:`open_run` accepted) at its default."""
+    return families.family(game).rules_type().to_dict()
 
 
 @functools.cache
 def _preset_rules(game: str, preset: str) -> dict | None:
-    """The flags of ``game``'s preset ``preset`` (None for an unknown preset or game)."""
-    try:
-        module = importlib.import_module(f"tricksim.simulator.games.{game}.rules")
-    except ImportError:
-        return None
-    p = module.PRESETS.get(preset)
+    """The flags of ``game``'s preset ``preset`` (None for an unknown preset)."""
+    p = families.family(game).presets.get(preset)
     return None if p is None else p.to_dict()
 
 
@@ -143,7 +129,7 @@ class Run:
         """Pickled (to or from a Dask worker) without its open file readers, which do not travel."""
         return Run, (self.path, self.manifest, self.hand_files, self.game_files)
 
-    def subset(self, names) -> "Run":
+    def subset(self, names) -> Run:
         """The same run limited to the shards named ``names`` (``part-K.parquet``): for figures computed
         part by part (analysis/parallel.py)."""
         names = set(names)
@@ -383,26 +369,29 @@ def open_run(path) -> Run:
     game = manifest.get("game")
     if game is None or "mode" not in manifest:
         raise _fail(mf, "not a tricksim manifest (needs keys 'game' and 'mode')")
-    if game not in GAMES:
-        raise _fail(p, f"game={game!r} runs are not supported by this analysis (supported: {', '.join(GAMES)})")
+    if game not in families.names():
+        raise _fail(p, f"game={game!r} runs are not supported by this analysis "
+                       f"(supported: {', '.join(families.names())})")
+    fam = families.family(game)
     mode = manifest["mode"]
-    if mode not in MODES[game]:
-        raise _fail(mf, f"unknown mode {mode!r} (expected {' | '.join(MODES[game])})")
+    if mode not in fam.modes:
+        raise _fail(mf, f"unknown mode {mode!r} (expected {' | '.join(fam.modes)})")
     seats = manifest.get("seats")
     if seats is not None and (not isinstance(seats, list) or len(seats) != 4):
         raise _fail(mf, "'seats' must be a list of 4 strategy specs")
     rules = manifest.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise _fail(mf, "'rules' must be an object of rule flags")
-    units = UNIT_TABLE[game]
+    units = fam.unit_table
     hand_files = tuple(sorted((p / units).glob("*.parquet")))
     if not hand_files:
         raise _fail(p, f"no data: {units}/*.parquet is empty or missing (was the run interrupted?)")
     if isinstance(manifest.get("shards"), list):
         _check_shards(p, manifest["shards"])
+    for table in fam.tables[mode]:  # the mode's other tables (Spades games mode: games)
+        if table != units and not any((p / table).glob("*.parquet")):
+            raise _fail(p, f"mode={mode!r} but {table}/*.parquet is empty or missing (was the run interrupted?)")
     game_files = tuple(sorted((p / "games").glob("*.parquet")))
-    if mode == "games" and not game_files:
-        raise _fail(p, "mode='games' but games/*.parquet is empty or missing (was the run interrupted?)")
     return Run(path=p, manifest=manifest, hand_files=hand_files, game_files=game_files)
 
 
@@ -422,7 +411,7 @@ def _check_shards(p: Path, records: list) -> None:
             raise _fail(p, f"{table}/{missing[0]} is missing ({len(missing)} of the {len(names)} files the manifest "
                            f"lists); {fix}")
         if present - names:
-            raise _fail(p, f"{table}/{sorted(present - names)[0]} is not one of the run's files (the manifest "
+            raise _fail(p, f"{table}/{min(present - names)} is not one of the run's files (the manifest "
                            "lists every shard): remove it")
     for (table, name), rows in sorted(expected.items()):
         try:
@@ -511,5 +500,3 @@ def batch_arrays(batch, columns: Sequence[str] | None = None) -> dict[str, np.nd
         raise AnalysisError(f"table lacks column(s) {', '.join(missing)}")
     return {c: np.asarray(batch[c].to_numpy()) for c in names}
 
-
-table_arrays = batch_arrays

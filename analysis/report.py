@@ -29,8 +29,8 @@ import html
 import io as _io
 import math
 import textwrap
-from functools import partial
 from dataclasses import dataclass, field, fields
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -64,17 +64,17 @@ from .stats import (
 )
 
 __all__ = [
+    "LEAD_BIN",
     "IntHist",
-    "RunStats",
-    "collect",
-    "build_report",
     "ReportResult",
+    "RunStats",
+    "build_report",
+    "collect",
     "key_table",
-    "win_prob_table",
     "plot_hist",
     "plot_rate_bars",
     "plot_win_prob",
-    "LEAD_BIN",
+    "win_prob_table",
 ]
 
 LEAD_BIN = 50          # width of the score-lead bins of the win-probability curve: [0, 50), [50, 100), ...
@@ -105,7 +105,7 @@ class IntHist:
         self.over += int((v > self.hi).sum())
         self.counts += np.bincount(np.clip(v, self.lo, self.hi) - self.lo, minlength=self.counts.size)
 
-    def merge(self, other: "IntHist") -> "IntHist":
+    def merge(self, other: IntHist) -> IntHist:
         """Add the counts of ``other`` (same range): the histogram of both samples."""
         if (other.lo, other.hi) != (self.lo, self.hi):
             raise ValueError(f"cannot merge histograms over [{self.lo}, {self.hi}] and [{other.lo}, {other.hi}]")
@@ -204,7 +204,7 @@ class RunStats:
                          f"in {fmt_int(self.approximate_bag_games)} games (rule flags in the manifest?)")
         return notes
 
-    def merge(self, other: "RunStats") -> "RunStats":
+    def merge(self, other: RunStats) -> RunStats:
         """Add the figures of ``other``, the same run's other shards: the figures of both parts."""
         for f in fields(self):
             if f.name in ("run", "label"):
@@ -386,10 +386,6 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
 
 
 # ----------------------------------------------------------------------- tables
-def _rules_text(rules: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in sorted(rules.items())) or "(defaults)"
-
-
 def _differing_rules(runs: list[Run]) -> list[dict]:
     keys = sorted(set().union(*(r.rules.keys() for r in runs)))
     diff = [k for k in keys if len({repr(r.rules.get(k)) for r in runs}) > 1]
@@ -810,7 +806,7 @@ class TarotStats:
     numbers: dict
     score_hist: dict  # contract name -> IntHist of the taker's score
 
-    def merge(self, other: "TarotStats") -> "TarotStats":
+    def merge(self, other: TarotStats) -> TarotStats:
         """Add the figures of ``other``, the same run's other shards."""
         self.numbers = merge([self.numbers, other.numbers])
         self.score_hist = merge([self.score_hist, other.score_hist])
@@ -1010,8 +1006,8 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     if "key" in tables:
         h += ["<h2>Key results</h2>", _html_table(tables["key"])]
     if "tarot" in tables:
-        h += ["<h2>Tarot key results</h2>", "<p>One observation per deal (deals are independent); the taker's "
-              "score is 3t, each defender's -t.</p>", _html_table(tables["tarot"])]
+        h += ["<h2>Tarot key results</h2>", ("<p>One observation per deal (deals are independent); the taker's "
+              "score is 3t, each defender's -t.</p>"), _html_table(tables["tarot"])]
     if notes:
         h.append("<ul>" + "".join(f"<li class='note'>{html.escape(n)}</li>" for n in notes) + "</ul>")
     if wp is not None:

@@ -15,7 +15,7 @@ from .outcomes import OUTCOME_COLUMNS, rule, team_outcomes
 from .parallel import map_run
 from .stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
 
-__all__ = ["summarize_run", "summary_numbers", "interval_method"]
+__all__ = ["interval_method", "summarize_run", "summary_numbers"]
 
 
 def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
@@ -103,7 +103,7 @@ def summarize_run(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str 
     head = f"{run.path}: spades, {run.mode} mode, preset {run.preset}"
     if run.manifest.get("seed") is not None:
         head += f", seed {run.manifest['seed']}"
-    if run.status not in (None, "complete", "completed", "done", "ok"):
+    if run.status not in (None, "complete"):  # the engine writes "running", then "complete"
         head += f"  [status: {run.status}]"
     size = f"{fmt_int(r['hands'])} hands" + (f", {fmt_int(r['games'])} games" if run.is_games else "")
     w = 16

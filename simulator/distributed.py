@@ -27,7 +27,7 @@ def _shard_task(cfg, out: str, index: int) -> int:
     reuse_freed_memory()  # as in a local run: each shard's arrays from the heap, not fresh pages (P8)
     tables = compute_shard(cfg, index, 1)
     commit_shard(Path(out), stage_shard(Path(out), index, tables, cfg.family.encoding))
-    return tables[cfg.family.tables(cfg.mode)[-1]].num_rows
+    return tables[cfg.family.unit_table].num_rows
 
 
 def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, scheduler: str | None = None,
@@ -44,7 +44,7 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
         raise RunError("--engine dask needs Dask: pip install 'dask[distributed]' (or tricksim[dask])") from None
 
     fam = cfg.family
-    rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
+    rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
                 resume=resume, upgrade=cfg.upgrade_plan)
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))

@@ -12,7 +12,7 @@ import os
 import shutil
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, as_completed, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from tricksim.simulator import __version__
 from tricksim.simulator.errors import RunError  # noqa: F401  (re-exported)
-from tricksim.simulator.family import Family, FamilyError, PolicyFault, SeatPolicy, Tables, family
+from tricksim.simulator.family import Family, FamilyError, PolicyFault, SeatPolicy, Tables, default_game, family
 from tricksim.simulator.rundir import RunDir
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc mallopt parameters (malloc.h)
@@ -39,7 +39,7 @@ class RunConfig:
     record_plays: bool = False
     shard_size: int | None = None
     preset: str = "custom"
-    game: str = "spades"
+    game: str = field(default_factory=default_game)
 
     def __post_init__(self):
         try:
@@ -138,7 +138,7 @@ def replay_units(cfg: RunConfig, unit_ids, threads: int | None = None) -> pa.Tab
     ids = np.asarray(unit_ids, dtype=np.int64)
     if ids.size and (ids.min() < 0 or ids.max() >= cfg.count):
         raise RunError(f"unit ids must be within 0..{cfg.count - 1}")
-    return _compute(cfg, ids, worker_count(threads))[cfg.family.tables(cfg.mode)[-1]]
+    return _compute(cfg, ids, worker_count(threads))[cfg.family.unit_table]
 
 
 def worker_count(threads: int | None) -> int:
@@ -253,7 +253,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     check_memory(cfg, workers)
     reuse_freed_memory()
     fam = cfg.family
-    rd = RunDir(out, cfg.plan(), tables=fam.tables(cfg.mode), encoding=fam.encoding, overwrite=overwrite,
+    rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
                 resume=resume, upgrade=cfg.upgrade_plan)
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
@@ -269,7 +269,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
         tables = compute_shard(cfg, i, per_shard)
         staged = rd.stage_shard(i, tables)
         # the fsync waits on the disk, not the CPU: a syncer thread does it while this core computes on
-        return i, tables[fam.tables(cfg.mode)[-1]].num_rows, syncer.submit(rd.commit_shard, staged)
+        return i, tables[fam.unit_table].num_rows, syncer.submit(rd.commit_shard, staged)
 
     def finish(future: Future) -> None:
         nonlocal n_hands

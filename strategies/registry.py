@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tricksim.simulator.errors import StrategyError
-from tricksim.simulator.family import N_PARAMS, FamilyError, family
+from tricksim.simulator.family import N_PARAMS, FamilyError, default_game, family
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class Strategy:
     description: str
     policies: dict            # slot name -> compiled function, one per slot of the game's family
     params: tuple[Param, ...] = ()
-    game: str = "spades"
+    game: str = field(default_factory=default_game)
 
     @property
     def functions(self) -> tuple:
@@ -168,13 +168,16 @@ def _load_all(game: str) -> None:
             importlib.import_module(f"{_package(game)}.{mod.name}")
 
 
-def available(game: str = "spades") -> dict[str, Strategy]:
-    """The strategies of ``game`` by name."""
+def available(game: str | None = None) -> dict[str, Strategy]:
+    """The strategies of ``game`` (default: the default game) by name."""
+    game = game or default_game()
     _load_all(game)
     return dict(sorted((name, s) for (g, name), s in _REGISTRY.items() if g == game))
 
 
-def get(name: str, game: str = "spades") -> Strategy:
+def get(name: str, game: str | None = None) -> Strategy:
+    """The strategy ``name`` of ``game`` (default: the default game); raises StrategyError naming the allowed."""
+    game = game or default_game()
     # fast path: a strategy lives in the module of the same name, so only it gets imported
     # (each imported strategy costs its compile-cache load at start-up)
     if (game, name) not in _REGISTRY and name.isidentifier():
@@ -236,8 +239,10 @@ def spec_form(spec: str) -> tuple[str | None, str, list[tuple[str, str]]]:
     return alias, name.strip(), items
 
 
-def parse_spec(spec: str, game: str = "spades") -> SeatStrategy:
-    """``[LABEL=]NAME[:param=value,...]`` -> SeatStrategy of ``game``; raises StrategyError."""
+def parse_spec(spec: str, game: str | None = None) -> SeatStrategy:
+    """``[LABEL=]NAME[:param=value,...]`` -> SeatStrategy of ``game`` (default: the default game); raises
+    StrategyError."""
+    game = game or default_game()
     alias, name, items = spec_form(spec)
     if alias is not None and alias in _names(game):
         raise StrategyError(f"bad strategy label {alias!r} in {spec!r}: it is the name of a {game} strategy; "

@@ -41,7 +41,7 @@ def run_main(args, capsys):
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run_main(args, capsys)
+    code, _, err = run_main(args, capsys)
     assert code == 2
     assert err.startswith(message)
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -138,3 +138,29 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     assert run_main(args + ["--out", str(broken), "--resume"], capsys)[0] == 0
     assert all(p.suffix == ".parquet" for p in (broken / "hands").iterdir())
     assert pq.read_table(broken / "hands").sort_by("game_id").equals(pq.read_table(whole / "hands").sort_by("game_id"))
+
+
+def test_games_presets_and_defaults_in_the_help_come_from_the_families():
+    from tricksim.jobs.compare import GAME
+    from tricksim.simulator.family import default_game, family, names
+
+    runner = CliRunner()
+    simulate = " ".join(runner.invoke(cli, ["simulate", "--help"], terminal_width=400).output.split())
+    for game in names():
+        fam = family(game)
+        presets = [fam.default_preset, *(p for p in fam.presets if p != fam.default_preset)]
+        assert f"{game} {' | '.join(presets)}" in simulate  # the default first: "(default: the game's first)"
+    compare = " ".join(runner.invoke(cli, ["compare", "--help"], terminal_width=400).output.split())
+    assert f"--game [{'|'.join(names())}] [default: {default_game()}]" in compare
+    assert ", ".join(f"{family(g).default_preset} for {g}" for g in names()) in compare
+    assert f"Rule set [default: {family(GAME).default_preset};" in " ".join(
+        runner.invoke(cli, ["sweep", "--help"], terminal_width=400).output.split())
+
+
+def test_the_command_line_starts_without_reading_the_families():
+    import subprocess
+    import sys
+
+    code = ("import sys, tricksim.cli\n"
+            "assert not [m for m in sys.modules if m.startswith(('tricksim.simulator.family', 'pyarrow'))]\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -17,7 +17,6 @@ from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
 from tricksim.simulator.rundir import RECORDS
 from tricksim.strategies.registry import parse_spec
 
-
 JIT = pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each as pure Python")
 pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 
@@ -45,7 +44,7 @@ def test_a_dask_run_writes_the_local_run(cluster, tmp_path, name):
     run(cfg, tmp_path / "local", progress=False, threads=1)
     info = run(cfg, tmp_path / "dask", progress=False, engine="dask", scheduler=cluster.scheduler_address)
     assert info["engine"] == "dask" and info["threads"] == 2
-    for table in cfg.family.tables(cfg.mode):
+    for table in cfg.family.tables[cfg.mode]:
         assert read(tmp_path / "dask", table).equals(read(tmp_path / "local", table))
     local, dask = (json.loads((tmp_path / d / "manifest.json").read_text()) for d in ("local", "dask"))
     timing = {"compute_seconds", "threads", "engine", "finished_at"}

@@ -35,6 +35,23 @@ __all__ = [
     "sweep",
 ]
 
+__all__ = [
+    "TricksimError",
+    "compare",
+    "dd",
+    "default_strategy",
+    "execute",
+    "nil",
+    "nil_report",
+    "open_run",
+    "plan",
+    "report",
+    "seat_strategies",
+    "simulate",
+    "summary",
+    "sweep",
+]
+
 
 def _rule_list(rules) -> list[str]:
     if rules is None:
@@ -46,12 +63,13 @@ def _rule_list(rules) -> list[str]:
     return list(rules)
 
 
-def default_strategy(game: str = "spades") -> str:
-    """The game's preferred strategy among those installed."""
+def default_strategy(game: str | None = None) -> str:
+    """The game's (default: the default game's) preferred strategy among those installed."""
     import importlib.util
 
-    from tricksim.simulator.family import family
+    from tricksim.simulator.family import default_game, family
 
+    game = game or default_game()
     names = family(game).default_strategies
     return next((n for n in names if importlib.util.find_spec(f"tricksim.strategies.{game}.{n}")), names[-1])
 
@@ -89,16 +107,17 @@ def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = 
     return parsed
 
 
-def plan(game: str = "spades", *, preset: str | None = None, rules=None, hands: int | None = None,
+def plan(game: str | None = None, *, preset: str | None = None, rules=None, hands: int | None = None,
          games: int | None = None, deals: int | None = None, seed: int = 0, seats=None,
          teams: Mapping[int, str] | None = None, hand_limit: int = 1000, record_plays: bool = False,
          shard_size: int | None = None):
-    """A run's configuration, checked (``RunConfig``): exactly one of ``hands`` / ``games`` (Spades) or
-    ``deals`` (Tarot); ``rules``: a dict of rule flags or a list of ``"key=value"``; ``seats``, ``teams``:
-    see :func:`seat_strategies`."""
+    """A run's configuration, checked (``RunConfig``): ``game`` (default: the default game); exactly one of
+    ``hands`` / ``games`` (Spades) or ``deals`` (Tarot); ``rules``: a dict of rule flags or a list of
+    ``"key=value"``; ``seats``, ``teams``: see :func:`seat_strategies`."""
     from tricksim.simulator.engine import RunConfig
-    from tricksim.simulator.family import family
+    from tricksim.simulator.family import default_game, family
 
+    game = game or default_game()
     fam = family(game)
     counts = {"hands": hands, "games": games, "deals": deals}
     given = [m for m, k in counts.items() if k is not None]
@@ -123,7 +142,7 @@ def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: boo
                scheduler=scheduler)
 
 
-def simulate(game: str = "spades", *, preset: str | None = None, rules=None, hands: int | None = None,
+def simulate(game: str | None = None, *, preset: str | None = None, rules=None, hands: int | None = None,
              games: int | None = None, deals: int | None = None, seed: int = 0, seats=None,
              teams: Mapping[int, str] | None = None, out: str | os.PathLike | None = None, hand_limit: int = 1000,
              record_plays: bool = False, overwrite: bool = False, threads: int | None = None,
@@ -139,7 +158,7 @@ def simulate(game: str = "spades", *, preset: str | None = None, rules=None, han
 
     cfg = plan(game, preset=preset, rules=rules, hands=hands, games=games, deals=deals, seed=seed, seats=seats,
                teams=teams, hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
-    out = Path(out or f"data/{game}-{cfg.preset}-{cfg.mode}{cfg.count}-seed{seed}")
+    out = Path(out or f"data/{cfg.game}-{cfg.preset}-{cfg.mode}{cfg.count}-seed{seed}")
     same = False
     if out.exists() and not overwrite:
         try:
@@ -196,12 +215,16 @@ def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, c
                    engine=engine, scheduler=scheduler)
 
 
-def compare(*specs: str, game: str = "spades", games: int = 2000, deals: int = 2000, preset: str | None = None,
+def compare(*specs: str, game: str | None = None, games: int = 2000, deals: int = 2000, preset: str | None = None,
             rules=None, seed: int = 0, hand_limit: int = 1000, out=None, threads: int | None = None,
             engine: str = "local", scheduler: str | None = None, echo=None) -> dict:
     """Duplicate matches between strategies (Spades: {(a, b): DuplicateResult}; three or more specs: a
-    round robin) or Tarot duplicate rotations; ``echo`` receives the text the command line prints."""
+    round robin) or Tarot duplicate rotations; ``game`` defaults to the default game; ``echo`` receives the text
+    the command line prints."""
+    from tricksim.simulator.family import default_game
+
     echo = echo or (lambda _text: None)
+    game = game or default_game()
     if game == "tarot":
         from tricksim.jobs.tarot import rotations
 

@@ -69,6 +69,72 @@ def _game(ctx, param, value):
     raise InputError(f"unknown game {value!r}: allowed {' | '.join(names())}")
 
 
+class FamilyOption(click.Option):
+    """An option whose help (``help=`` a function) or default (``default=`` a function) the game families
+    answer. They are asked only when the help is printed or the option used: importing the families costs
+    every command's start-up (``tricksim --help`` stays instant)."""
+
+    def __init__(self, *args, **kwargs):
+        self.help_from = kwargs.pop("help") if callable(kwargs.get("help")) else None
+        super().__init__(*args, **kwargs)
+
+    def get_help_record(self, ctx):
+        if self.help_from is not None:
+            self.help = self.help_from()
+        return super().get_help_record(ctx)
+
+    def get_help_extra(self, ctx):
+        extra = super().get_help_extra(ctx)
+        if callable(self.default) and "default" in extra:
+            extra["default"] = str(self.default())  # click would print "(dynamic)"
+        return extra
+
+
+class GameChoice(click.Choice):
+    """``click.Choice`` over the games the families name, read when first needed (as for FamilyOption)."""
+
+    def __init__(self):  # click.Choice's own stores a fixed list of choices
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from tricksim.simulator.family import names
+
+        return names()
+
+
+def _default_game() -> str:
+    from tricksim.simulator.family import default_game
+
+    return default_game()
+
+
+def _presets_help() -> str:
+    """Every game's presets, its default first."""
+    from tricksim.simulator.family import family, names
+
+    games = []
+    for game in names():
+        fam = family(game)
+        presets = [fam.default_preset, *(p for p in fam.presets if p != fam.default_preset)]
+        games.append(f"{game} {' | '.join(presets)}")
+    return f"Rule set (default: the game's first): {'; '.join(games)}."
+
+
+def _default_presets_help() -> str:
+    from tricksim.simulator.family import family, names
+
+    defaults = ", ".join(f"{family(game).default_preset} for {game}" for game in names())
+    return f"Rule set [default: {defaults}; the output says which]."
+
+
+def _sweep_preset_help() -> str:
+    from tricksim.jobs.compare import GAME
+    from tricksim.simulator.family import family
+
+    return f"Rule set [default: {family(GAME).default_preset}; the output says which]."
+
+
 # errors that say a path the user gave cannot be used (bad input, exit 2); others (a full disk) exit 1
 PATH_ERRNOS = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.EACCES, errno.EPERM, errno.EROFS,
                errno.ENAMETOOLONG}
@@ -117,16 +183,9 @@ def _seat_strategies(game: str, strategy: str | None, seat: tuple, team: tuple):
                                default=strategy)
 
 
-def default_strategy(game: str = "spades") -> str:
-    """The game's preferred strategy among those installed (``tricksim.api.default_strategy``)."""
-    from tricksim import api
-
-    return api.default_strategy(game)
-
-
 @cli.command()
 @click.argument("game", metavar="GAME", callback=_game)
-@click.option("--preset", help="Rule set (default: the game's first): spades cardems | zone | classic; tarot cardavia.")
+@click.option("--preset", cls=FamilyOption, help=_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE,
               help="Override one rule flag (repeatable); see `tricksim rules GAME`.")
 @click.option("--hands", type=click.IntRange(1), help="Spades: simulate N independent hands (fresh scores each).")
@@ -304,12 +363,12 @@ def report(runs, out, title, engine, scheduler):
 
 @cli.command()
 @click.argument("specs", nargs=-1, required=True, type=SPEC, metavar="A B [C ...]")
-@click.option("--game", type=click.Choice(["spades", "tarot"]), default="spades", show_default=True)
+@click.option("--game", cls=FamilyOption, type=GameChoice(), default=_default_game, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=2000, show_default=True, help="Spades: deals per match "
               "(each is played twice, seats swapped).")
 @click.option("--deals", type=click.IntRange(1), default=2000, show_default=True, help="Tarot: deals per rotation "
               "(each is played in five runs: the field alone, then A in each seat).")
-@click.option("--preset", help="Rule set [default: cardems for spades, cardavia for tarot; the output says which].")
+@click.option("--preset", cls=FamilyOption, help=_default_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
@@ -380,7 +439,7 @@ def bidding(runs, by, what_if, seed):
 @click.option("--vs", "vs", required=True, type=SPEC, help="The baseline strategy every value plays against.")
 @click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
               help="Deals a value (each played twice, seats swapped; the same deals for every value).")
-@click.option("--preset", help="Rule set [default: cardems; the output says which].")
+@click.option("--preset", cls=FamilyOption, help=_sweep_preset_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from tricksim.jobs import JobError, run_kept
+
+GAME = "spades"  # duplicate matches and sweeps play whole games to the target: Spades games
 
 
 def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: int, count: int, unit: str,
@@ -26,7 +28,7 @@ def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: 
     return lines
 
 
-def _labels(specs, game: str = "spades"):
+def _labels(specs, game: str = GAME):
     """The seat strategies of ``specs`` ([LABEL=]SPEC each) and their labels, which must differ."""
     from tricksim.strategies.registry import parse_spec
 
@@ -45,12 +47,13 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
     """Every pair of ``specs`` ([LABEL=]SPEC each) plays a duplicate match (two runs: A-B-A-B and B-A-B-A on
     the same deals) kept under ``out``; returns {(label a, label b): analysis.compare result}. With three or
     more specs, also the round robin's standings (printed) and chart (``out/round_robin.png``). ``preset``
-    defaults to ``cardems``, and the output says so. ``engine="dask"``: the runs are simulated and read on one
-    Dask cluster (``scheduler``'s, or a local one)."""
+    defaults to the game's default preset, and the output says so. ``engine="dask"``: the runs are simulated
+    and read on one Dask cluster (``scheduler``'s, or a local one)."""
     from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
     from tricksim.simulator.engine import RunConfig
+    from tricksim.simulator.family import family
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
     from tricksim.strategies.registry import StrategyError
@@ -58,14 +61,14 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
     if len(specs) < 2:
         raise JobError("compare needs at least two strategy specs, e.g. heuristic random")
     preset_given = preset is not None
-    preset = preset or DEFAULT_PRESET
+    preset = preset or family(GAME).default_preset
     try:
         rule_set = build_rules(preset, rules)
         seat_list, labels = _labels(specs)
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     seats = dict(zip(labels, seat_list))
-    for line in match_header(game="spades", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
+    for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=games, unit="games per match, each played twice with the seats swapped",
                              seats=seat_list):
         echo(line)
@@ -106,5 +109,3 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
         echo(f"wrote {base / 'round_robin.png'}")
     return results
 
-
-DEFAULT_PRESET = "cardems"

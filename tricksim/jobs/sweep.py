@@ -16,6 +16,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from tricksim.jobs import JobError, run_kept
+from tricksim.jobs.compare import GAME
 
 MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of --games games
 GRID_FORM = "NAME:param=LO..HI:STEP or NAME:param=A|B|C (one or two swept parameters; others param=value)"
@@ -36,7 +37,7 @@ def grid_form(text: str) -> tuple[str, list[tuple[str, str, str]]]:
     return name.strip(), items
 
 
-def parse_grid(text: str, game: str = "spades") -> tuple[str, dict[str, str], list[tuple[str, list[str]]]]:
+def parse_grid(text: str, game: str = GAME) -> tuple[str, dict[str, str], list[tuple[str, list[str]]]]:
     """``NAME:...`` -> (strategy name, fixed parameters, swept parameters with their values as text).
     Every value is checked against the parameter's range or choices; raises JobError (one line)."""
     from tricksim.strategies.registry import StrategyError, get
@@ -97,8 +98,8 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     """Play the sweep ``grid`` against ``vs``: every value a duplicate match of ``games`` deals (seed ``seed``,
     the same deals for every value), then the best value once more on ``confirm`` fresh deals (seed + 1;
     0 skips it; default ``games``). Writes ``sweep.csv`` and ``sweep.png`` into ``out`` (the runs are kept
-    there too) and returns (points, confirmation result or None). ``preset`` defaults to ``cardems``, and
-    the output says so."""
+    there too) and returns (points, confirmation result or None). ``preset`` defaults to the game's default
+    preset, and the output says so."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -110,6 +111,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     from tricksim.analysis.sweep import METRICS, SweepPoint, best_index, family_level, format_sweep, sweep_table
     from tricksim.jobs.compare import match_header
     from tricksim.simulator.engine import RunConfig
+    from tricksim.simulator.family import family
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
     from tricksim.strategies.registry import StrategyError, parse_spec
@@ -118,7 +120,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
         raise JobError(f"invalid metric {metric!r}: allowed {' | '.join(METRICS)}")
     name, fixed, axes = parse_grid(grid)
     preset_given = preset is not None
-    preset = preset or "cardems"
+    preset = preset or family(GAME).default_preset
     grid_values = [dict(zip([k for k, _ in axes], combo)) for combo in itertools.product(*(v for _, v in axes))]
     try:
         rule_set = build_rules(preset, rules)
@@ -134,7 +136,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     level = family_level(len(grid_values))
     echo(f"sweep {grid} against {vs}: {len(grid_values)} values, each in a duplicate match (every deal played "
          "twice, seats swapped)")
-    for line in match_header(game="spades", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
+    for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=games, unit="deals a value", seats=[baseline]):
         echo(line)
 

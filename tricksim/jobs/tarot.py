@@ -1,8 +1,8 @@
 """Tarot studies: duplicate rotations between two strategies, and the forced-contract what-if."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -48,19 +48,20 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
     """Duplicate rotations: the same ``deals`` played by a field of ``b`` and with ``a`` in each seat in turn
     (and the other way round); returns {"a_in_b": (Estimate, gains), "b_in_a": ...} of the mean score gain
     per deal and seat over the field's own strategy in the same seat (analysis.tarot.rotation_gain). ``a`` and
-    ``b`` may carry labels (LABEL=SPEC); ``preset`` defaults to ``cardavia``, and the output says so.
+    ``b`` may carry labels (LABEL=SPEC); ``preset`` defaults to the game's default preset, and the output says so.
     ``engine="dask"``: the runs are simulated and read on one Dask cluster."""
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
     from tricksim.analysis.tarot import rotation_gain
     from tricksim.jobs.compare import _labels, match_header
     from tricksim.simulator.engine import RunConfig
+    from tricksim.simulator.family import family
     from tricksim.simulator.games.tarot.rules import build_rules
     from tricksim.simulator.rules import RulesError
     from tricksim.strategies.registry import StrategyError
 
     preset_given = preset is not None
-    preset = preset or "cardavia"
+    preset = preset or family("tarot").default_preset
     try:
         rule_set = build_rules(preset, rules)
         seat_list, (a, b) = _labels([a, b], "tarot")

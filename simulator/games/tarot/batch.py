@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from tricksim.simulator.family import PolicyFault
-from tricksim.simulator.games.tarot import kernel
+from tricksim.simulator.games.tarot import kernel, layout
 from tricksim.simulator.games.tarot.tables import deals_table
 
 MIN_SPLIT = 256  # fewest deals worth a thread of their own
@@ -34,10 +34,10 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
     functions = [tuple(s.functions) for s in cfg.seats]
     policies = tuple(tuple(f[slot] for f in functions) for slot in range(5))
     n = deal_ids.size
-    words = np.empty((n, kernel.N_WORDS), np.int64)
-    small = np.empty((n, kernel.N_SMALL), np.int8)
-    ints = np.empty((n, kernel.N_INTS), np.int32)
-    plays = np.empty((n if cfg.record_plays else 1, kernel.N_PLAYS), np.int8)
+    words = np.empty((n, layout.N_WORDS), np.int64)
+    small = np.empty((n, layout.N_SMALL), np.int8)
+    ints = np.empty((n, layout.N_INTS), np.int32)
+    plays = np.empty((n if cfg.record_plays else 1, layout.N_PLAYS), np.int8)
     errors = np.zeros((n, 4), np.int64)
     run = kernel.kernel_for()
     rules = cfg.rules.to_kernel()

@@ -38,8 +38,6 @@ def _half_points(card: int) -> int:
 
 
 HALF_POINTS = np.array([_half_points(c) for c in range(N_CARDS)], dtype=np.int64)
-# cards of each value, as (suits, trumps) masks: counting a set is a few popcounts
-FACE_S = {v: sum(1 << c for c in range(N_SUIT_CARDS) if HALF_POINTS[c] == v) for v in (3, 5, 7, 9)}
 assert int(HALF_POINTS.sum()) == 182
 
 

@@ -1,7 +1,5 @@
 """French Tarot for four as a game family of the shared engine (see ``tricksim.simulator.family``)."""
-from tricksim.simulator.family import Family
-from tricksim.simulator.games.tarot import batch
-from tricksim.simulator.games.tarot.policy import SLOTS
+from tricksim.simulator.family import Family, LazyFunction
 from tricksim.simulator.games.tarot.rules import PRESETS, TarotRules, build_rules
 from tricksim.simulator.games.tarot.tables import ENCODING
 
@@ -9,17 +7,17 @@ FAMILY = Family(
     name="tarot",
     seats=4,
     modes=("deals",),
-    policy_slots=SLOTS,
+    policy_slots=("bid", "discard", "chelem", "poignee", "play"),  # signatures in policy.py
     rules_type=TarotRules,
     presets=PRESETS,
     build_rules=build_rules,
-    tables=lambda mode: ("deals",),
+    tables={"deals": ("deals",)},
+    unit_table="deals",
     encoding=ENCODING,
     default_shard={"deals": 1 << 17},
-    compute=batch.compute,
+    compute=LazyFunction("tricksim.simulator.games.tarot.batch:compute"),
     default_preset="cardavia",
     default_strategies=("heuristic", "random"),
     memory_bytes={"deals": 1200},  # blocks, Arrow tables and the Parquet encoder
     disk_bytes={"deals": (173, 146)},
-    describe="French Tarot for four, the taker against three defenders (RULES.md Part 2)",
 )

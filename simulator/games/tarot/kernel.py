@@ -14,7 +14,6 @@ from numba.core import config
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.borrow import alive_until_here, borrowed
-from tricksim.simulator.rng import STREAM_PLAY, stream_key
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import (
     EXCUSE,
@@ -25,6 +24,30 @@ from tricksim.simulator.games.tarot.cards import (
     OUDLERS_T,
     PETIT,
     join_words,
+)
+from tricksim.simulator.games.tarot.layout import (
+    I_POIGNEE,
+    I_SCORE,
+    I_TAKER_POINTS,
+    I_TARGET,
+    N_INTS,
+    N_SMALL,
+    N_WORDS,
+    S_BID,
+    S_CHELEM,
+    S_CONTRACT,
+    S_DEALER,
+    S_FIRST_LEADER,
+    S_OUDLERS,
+    S_PETIT_AU_BOUT,
+    S_SLAM,
+    S_TAKER,
+    S_VOID,
+    S_WON,
+    W_CHIEN,
+    W_DEALT,
+    W_DISCARD,
+    W_POIGNEE,
 )
 from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, GARDE, GARDE_SANS, N_SEATS, N_TRICKS
 from tricksim.simulator.games.tarot.policy import (
@@ -49,19 +72,13 @@ from tricksim.simulator.games.tarot.policy import (
 )
 from tricksim.simulator.games.tarot.rules import CHOICES, KernelRules
 from tricksim.simulator.games.tarot.scoring import POIGNEE_CARDS, POIGNEE_VALUE, SLAM_DEFENCE, SLAM_TAKER
+from tricksim.simulator.rng import STREAM_PLAY, stream_key
 
 # policy faults reported back to the engine (errors[0]); 0 = none
 ERR_BID, ERR_DISCARD, ERR_POIGNEE, ERR_PLAY = 1, 2, 3, 4
 EXCUSE_LAST_ANNOUNCED_ONLY = CHOICES["excuse_last_trick"].index("announced_only")
 TARGET_HELD = CHOICES["target_oudlers"].index("held")
 CHELEM_BOTH = CHOICES["chelem_defenders_slam"].index("both")
-
-# the output row, by block and index (batch.py names them as columns)
-W_DEALT, W_CHIEN, W_DISCARD, W_POIGNEE, N_WORDS = 0, 8, 10, 12, 20        # int64 (lo, hi) pairs
-S_DEALER, S_VOID, S_BID, S_TAKER, S_CONTRACT, S_CHELEM, S_FIRST_LEADER = 0, 1, 2, 6, 7, 8, 9
-S_OUDLERS, S_WON, S_PETIT_AU_BOUT, S_SLAM, N_SMALL = 10, 11, 12, 13, 14   # int8
-I_TAKER_POINTS, I_TARGET, I_POIGNEE, I_SCORE, N_INTS = 0, 1, 2, 3, 7      # int32
-N_PLAYS = 72
 
 POIGNEE_CARDS_A = np.array(POIGNEE_CARDS, dtype=np.int64)
 POIGNEE_VALUE_A = np.array(POIGNEE_VALUE, dtype=np.int64)

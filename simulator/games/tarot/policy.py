@@ -58,6 +58,3 @@ CHOOSE_SIG = _i64(_i64, _i64, _i64, _i64, _i64, _view, _params, _rng)
 
 HAND_FN = types.FunctionType(HAND_SIG)
 CHOOSE_FN = types.FunctionType(CHOOSE_SIG)
-
-SLOTS = ("bid", "discard", "chelem", "poignee", "play")
-SIGNATURES = {"bid": HAND_SIG, "discard": CHOOSE_SIG, "chelem": HAND_SIG, "poignee": HAND_SIG, "play": CHOOSE_SIG}

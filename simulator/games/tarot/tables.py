@@ -5,7 +5,7 @@ import numpy as np
 import pyarrow as pa
 
 from tricksim.simulator.columns import column, dictionary_column
-from tricksim.simulator.games.tarot import kernel as k
+from tricksim.simulator.games.tarot import layout
 from tricksim.simulator.rundir import Encoding, required_schema
 
 SEATS = range(4)
@@ -34,28 +34,28 @@ ENCODING = Encoding(
 
 def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, small: np.ndarray, ints: np.ndarray,
                 plays: np.ndarray | None) -> pa.Table:
-    """The deals table from the kernel's blocks (``kernel.W_*``, ``S_*``, ``I_*`` name their rows)."""
+    """The deals table from the kernel's blocks (``layout.W_*``, ``S_*``, ``I_*`` name their rows)."""
     n = deal_ids.shape[0]
-    arrays = [column(deal_ids), column(small[:, k.S_DEALER])]
-    arrays += [column(words[:, k.W_DEALT + i]) for i in range(8)]
-    arrays += [column(words[:, k.W_CHIEN]), column(words[:, k.W_CHIEN + 1]), column(small[:, k.S_VOID])]
-    arrays += [column(small[:, k.S_BID + s]) for s in SEATS]
-    arrays += [column(small[:, k.S_TAKER]), column(small[:, k.S_CONTRACT]), column(words[:, k.W_DISCARD]),
-               column(words[:, k.W_DISCARD + 1])]
-    arrays += [column(words[:, k.W_POIGNEE + i]) for i in range(8)]
-    arrays += [column(small[:, k.S_CHELEM]), column(small[:, k.S_FIRST_LEADER]),
-               column(ints[:, k.I_TAKER_POINTS].astype(np.int16)), column(small[:, k.S_OUDLERS]),
-               column(ints[:, k.I_TARGET].astype(np.int8)), column(small[:, k.S_WON]),
-               column(small[:, k.S_PETIT_AU_BOUT]),
-               column(ints[:, k.I_POIGNEE].astype(np.int16)), column(small[:, k.S_SLAM])]
-    arrays += [column(ints[:, k.I_SCORE + s]) for s in SEATS]
+    arrays = [column(deal_ids), column(small[:, layout.S_DEALER])]
+    arrays += [column(words[:, layout.W_DEALT + i]) for i in range(8)]
+    arrays += [column(words[:, layout.W_CHIEN]), column(words[:, layout.W_CHIEN + 1]), column(small[:, layout.S_VOID])]
+    arrays += [column(small[:, layout.S_BID + s]) for s in SEATS]
+    arrays += [column(small[:, layout.S_TAKER]), column(small[:, layout.S_CONTRACT]),
+               column(words[:, layout.W_DISCARD]), column(words[:, layout.W_DISCARD + 1])]
+    arrays += [column(words[:, layout.W_POIGNEE + i]) for i in range(8)]
+    arrays += [column(small[:, layout.S_CHELEM]), column(small[:, layout.S_FIRST_LEADER]),
+               column(ints[:, layout.I_TAKER_POINTS].astype(np.int16)), column(small[:, layout.S_OUDLERS]),
+               column(ints[:, layout.I_TARGET].astype(np.int8)), column(small[:, layout.S_WON]),
+               column(small[:, layout.S_PETIT_AU_BOUT]),
+               column(ints[:, layout.I_POIGNEE].astype(np.int16)), column(small[:, layout.S_SLAM])]
+    arrays += [column(ints[:, layout.I_SCORE + s]) for s in SEATS]
     no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
     arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
     schema = DEALS_SCHEMA
     if plays is not None:
-        played = small[:, k.S_VOID] == 0
+        played = small[:, layout.S_VOID] == 0
         offsets = np.zeros(n + 1, np.int32)
-        np.cumsum(np.where(played, k.N_PLAYS, 0), out=offsets[1:])
+        np.cumsum(np.where(played, layout.N_PLAYS, 0), out=offsets[1:])
         values = np.ascontiguousarray(plays[played]).reshape(-1)
         arrays.append(pa.ListArray.from_arrays(column(offsets), column(values)))
         schema = schema.append(PLAYS_FIELD)
