@@ -9,7 +9,7 @@ A run directory (the engine's output contract)::
     RUN/games/*.parquet      one row per game (games mode only)
 
 A Tarot run (game='tarot', mode='deals') has ``RUN/deals/*.parquet``, one row per deal: its
-files take the place of the hand files (``Run.iter_hands`` reads them; analysis/tarot.py uses them).
+files take the place of the hand files (``Run.iter_hands`` reads them; analysis/games/tarot/ uses them).
 
 :func:`open_run` validates the directory and returns a :class:`Run`. Data are
 read with column projection, one record batch at a time

@@ -2,52 +2,26 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from tricksim.jobs import JobError, run_kept
-
-
-def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: int, count: int, unit: str,
-                 seats: list) -> list[str]:
-    """What every comparison prints first: the preset (and whether it was chosen or the default), the rules
-    that differ from it, the seed, how many games or deals, and what each label stands for."""
-    from tricksim.simulator.family import family
-
-    base = family(game).presets[preset].to_dict()
-    diff = {k: v for k, v in rule_set.to_dict().items() if base.get(k) != v}
-    lines = [f"preset {preset}" + ("" if preset_given else " (the default: choose one with --preset)")
-             + "; rules " + (", ".join(f"{k}={v}" for k, v in diff.items()) + " on top of it" if diff
-                             else "as the preset")
-             + f"; seed {seed}; {count:,} {unit}"]
-    for s in seats:
-        if s.label != s.short_spec:
-            lines.append(f"{s.label} = {s.short_spec}")
-    return lines
-
-
-def _labels(specs, game: str = "spades"):
-    """The seat strategies of ``specs`` ([LABEL=]SPEC each) and their labels, which must differ."""
-    from tricksim.strategies.registry import parse_spec
-
-    seats = [parse_spec(s, game) for s in specs]
-    labels = [s.label for s in seats]
-    for x in labels:
-        if labels.count(x) > 1:
-            raise JobError(f"two of the strategies compared are called {x!r}: give each a label of its own, "
-                           f"e.g. a={x} b={x}")
-    return seats, labels
+from tricksim.jobs import JobError, labelled_seats, match_header, run_kept
 
 
 def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(), seed: int = 0,
                       hand_limit: int = 1000, out=None, threads: int | None = None, engine: str = "local",
                       scheduler: str | None = None, echo: Callable[[str], None] = print) -> dict:
     """Every pair of ``specs`` ([LABEL=]SPEC each) plays a duplicate match (two runs: A-B-A-B and B-A-B-A on
-    the same deals) kept under ``out``; returns {(label a, label b): analysis.compare result}. With three or
+    the same deals) kept under ``out``; returns {(label a, label b): analysis.games.spades.compare result}. With three or
     more specs, also the round robin's standings (printed) and chart (``out/round_robin.png``). ``preset``
     defaults to ``cardems``, and the output says so. ``engine="dask"``: the runs are simulated and read on one
     Dask cluster (``scheduler``'s, or a local one)."""
-    from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
+    from tricksim.analysis.games.spades.compare import (
+        duplicate_match_runs,
+        format_duplicate,
+        plot_round_robin,
+        standings,
+    )
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
     from tricksim.simulator.engine import RunConfig
@@ -61,7 +35,7 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
     preset = preset or DEFAULT_PRESET
     try:
         rule_set = build_rules(preset, rules)
-        seat_list, labels = _labels(specs)
+        seat_list, labels = labelled_seats(specs, "spades")
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     seats = dict(zip(labels, seat_list))

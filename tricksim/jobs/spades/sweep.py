@@ -1,5 +1,5 @@
 """Parameter sweeps (``tricksim sweep``): a strategy parameter over a grid, each value in a duplicate match
-against a baseline on the same deals; the statistics are in ``analysis/sweep.py``.
+against a baseline on the same deals; the statistics are in ``analysis/games/spades/sweep.py``.
 
 Grid syntax, after the strategy name: ``param=LO..HI:STEP`` (a range, both ends included) or
 ``param=A|B|C`` (a list) for the swept parameters, one or two of them; ``param=value`` fixes a parameter::
@@ -104,11 +104,18 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from tricksim.analysis.compare import duplicate_match_runs
+    from tricksim.analysis.games.spades.compare import duplicate_match_runs
+    from tricksim.analysis.games.spades.sweep import (
+        METRICS,
+        SweepPoint,
+        best_index,
+        family_level,
+        format_sweep,
+        sweep_table,
+    )
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
-    from tricksim.analysis.sweep import METRICS, SweepPoint, best_index, family_level, format_sweep, sweep_table
-    from tricksim.jobs.compare import match_header
+    from tricksim.jobs import match_header
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
@@ -170,7 +177,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     with atomic_output(base / "sweep.csv") as tmp:
         table.to_csv(tmp, index=False)
     fig = Figure(figsize=(11, 4.2) if len(axes) == 1 else (7, 5.5), layout="constrained")
-    from tricksim.analysis.sweep import plot_sweep
+    from tricksim.analysis.games.spades.sweep import plot_sweep
 
     plot_sweep(fig, points, [k for k, _ in axes], baseline=vs, metric=metric)
     with atomic_output(base / "sweep.png") as tmp:
