@@ -22,8 +22,9 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
         plot_round_robin,
         standings,
     )
-    from tricksim.analysis.io import AnalysisError, atomic_output
+    from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
+    from tricksim.analysis.plots import save_figure
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
     from tricksim.simulator.rules import RulesError
@@ -74,8 +75,7 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
         fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
         plot_round_robin(ax, results)
         fig.tight_layout()
-        with atomic_output(base / "round_robin.png") as tmp:
-            fig.savefig(tmp, dpi=120)
+        save_figure(fig, base / "round_robin.png")
         plt.close(fig)
         echo(f"wrote {base / 'round_robin.png'}")
     return results

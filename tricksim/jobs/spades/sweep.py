@@ -115,6 +115,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     )
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
+    from tricksim.analysis.plots import save_figure
     from tricksim.jobs import match_header
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.games.spades.rules import build_rules
@@ -180,8 +181,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     from tricksim.analysis.games.spades.sweep import plot_sweep
 
     plot_sweep(fig, points, [k for k, _ in axes], baseline=vs, metric=metric)
-    with atomic_output(base / "sweep.png") as tmp:
-        fig.savefig(tmp, dpi=110)
+    save_figure(fig, base / "sweep.png", dpi=110)
     echo(text)
     echo(f"wrote {base / 'sweep.csv'} and {base / 'sweep.png'}")
     return points, confirmation
