@@ -1,7 +1,6 @@
 """``tricksim dd RUN`` (issue #18): double-dummy columns for a run's hands, checked against DDS (through endplay)
 with breaking=false, against the solver's own Nil question position by position, written whole and finished
 by running it again."""
-import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner

@@ -8,7 +8,14 @@ import pytest
 from click.testing import CliRunner
 
 from tricksim.analysis.games.spades.compare import duplicate_match
-from tricksim.analysis.games.spades.sweep import SweepPoint, best_index, family_level, format_sweep, needed_pairs, sweep_table
+from tricksim.analysis.games.spades.sweep import (
+    SweepPoint,
+    best_index,
+    family_level,
+    format_sweep,
+    needed_pairs,
+    sweep_table,
+)
 from tricksim.cli import cli
 from tricksim.jobs import JobError
 from tricksim.jobs.spades.sweep import parse_grid

@@ -3,8 +3,15 @@ import pandas as pd
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
 
+from tricksim.analysis.games.spades.nil import (
+    FEATURES,
+    format_nil_table,
+    nil_study,
+    plot_nil,
+    save_nil_chart,
+    save_table,
+)
 from tricksim.analysis.io import AnalysisError
-from tricksim.analysis.games.spades.nil import FEATURES, format_nil_table, nil_study, plot_nil, save_nil_chart, save_table
 
 TWO_SPADES = (1 << 39) | (1 << 40)            # 2♠ 3♠
 FOUR_SPADES = TWO_SPADES | (1 << 50) | (1 << 51)  # + K♠ A♠

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
 
-from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.games.spades.report import collect, key_table, plot_win_prob
+from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.plots import IntHist, plot_hist
 from tricksim.analysis.report import build_report
 

@@ -6,10 +6,16 @@ import pytest
 from analysis_helpers import clustered, fake_games, hands_columns, write_run
 
 from tricksim.analysis.games.spades.features import spade_count
-from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.games.spades.nil import nil_study
+from tricksim.analysis.games.spades.whatif import (
+    forced_outcomes,
+    format_what_if,
+    sample_non_nil,
+    what_if_report,
+    what_if_table,
+)
+from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.stats import wilson_interval
-from tricksim.analysis.games.spades.whatif import forced_outcomes, format_what_if, sample_non_nil, what_if_report, what_if_table
 
 N = 50
 
