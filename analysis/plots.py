@@ -92,13 +92,11 @@ class IntHist:
         return edges, counts
 
 
-
 def _bin_width(span: int, target_bins: int = 40) -> int:
     for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
         if span / w <= target_bins:
             return w
     return 1000
-
 
 
 def common_bins(hists, target_bins: int = 40) -> tuple[int, int, int]:
@@ -109,7 +107,6 @@ def common_bins(hists, target_bins: int = 40) -> tuple[int, int, int]:
         return 0, 0, 1
     lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
     return lo, hi, _bin_width(hi - lo, target_bins)
-
 
 
 def plot_hist(ax, series: dict[str, tuple[np.ndarray, np.ndarray]], *, density: bool = True,
@@ -195,7 +192,6 @@ def percent_axis(ax, top: float = 100.0) -> None:
     ax.set_yticks(ticks[(ticks >= 0) & (ticks <= top * 1.0001)])
 
 
-
 class Charts:
     """The charts of one report, each written as PNG and SVG into ``out`` under a caption naming its runs
     (``lines``: a run's label -> its caption line)."""
@@ -250,7 +246,6 @@ class Charts:
         self.files[name] = (png, svg)
         self.titles[name] = title
         self.drawn[name] = drawn or {}
-
 
 
 def save_figure(fig, path, *, dpi: int = 120) -> Path:

@@ -67,7 +67,6 @@ def differing_rules(runs: list[Run]) -> list[dict]:
     return [{k: r.rules.get(k) for k in diff} for r in runs]
 
 
-
 def runs_table(parts: list[ReportPart]) -> pd.DataFrame:
     """Provenance of each run: path, game, mode, rules (the preset and the flags that differ from it), seats
     (short labels), seed, sizes. Every flag and the seats' full specs: :func:`rules_table`, :func:`seat_specs`."""
@@ -102,6 +101,7 @@ def seat_specs(runs: list[Run]) -> list[str]:
             lines.append(f"{label}: {lab} = {spec}")
     return lines
 
+
 def _html_table(df: pd.DataFrame) -> str:
     return df.to_html(index=False, escape=True, border=0, classes="t", na_rep="—")
 
@@ -125,6 +125,7 @@ table.t th,table.t td{border-bottom:1px solid #ddd;padding:3px 8px;text-align:le
 overflow-wrap:anywhere}
 table.t th{background:#f4f4f4} figure{margin:1.5em 0} img{max-width:100%}
 figcaption{font-size:12px;color:#444} .note{color:#a50} details{margin:1em 0} li code{overflow-wrap:anywhere}"""
+
 
 def method_text(parts: list[ReportPart]) -> str:
     """How the report's intervals are built (stated once, above the tables)."""
@@ -154,6 +155,7 @@ def _unique_labels(runs: list[Run]) -> list[str]:
         seen[base] = seen.get(base, 0) + 1
         labels.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return labels
+
 
 def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: str = "tricksim report",
                  conf: float = 0.95, engine: str = "local", scheduler: str | None = None) -> ReportResult:

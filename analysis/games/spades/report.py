@@ -300,7 +300,6 @@ def variant_caption(stats: list[RunStats]) -> str:
     return "\n".join(lines)
 
 
-
 def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
     """Metrics (rows) × runs (columns), every cell 'value [lo, hi] (n=…)'. Hand-level rows have intervals
     clustered by game (:class:`~tricksim.analysis.stats.ClusterRatio`); game-level rows one observation a game."""
@@ -406,7 +405,6 @@ def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1) -> dic
     ax.set_title("Win probability against score lead", fontsize=10)
     ax.legend(fontsize=7, loc="best")
     return drawn
-
 
 
 def _team_panels(charts, stats, attr: str, xlabel: str, name: str, title: str, *, runs, bins: int = 40):

@@ -124,7 +124,6 @@ def _draw_tarot_charts(stats: list[TarotStats], charts: Charts) -> None:
     charts.save("tarot_taker_scores", fig, "Tarot: distribution of the taker's score by contract", drawn)
 
 
-
 def _seats_text(run: Run) -> str:
     labels = run.seat_labels
     return f"all seats {labels[0]}" if len(set(labels)) == 1 else " | ".join(labels)

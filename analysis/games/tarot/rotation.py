@@ -26,4 +26,3 @@ def rotation_gain(field_table, rotated_tables, conf: float = 0.95):
         gains += np.asarray(t.column(f"score_{r}").to_numpy(), np.float64) - base[r]
     gains /= len(rotated_tables)
     return mean_ci(gains, conf), gains
-

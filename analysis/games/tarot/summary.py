@@ -99,4 +99,3 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
                  f"poignée {fmt_rate(r['poignee'], played)}   slam {fmt_rate(r['slam'], played)}   "
                  f"Chelem announced {fmt_rate(r['chelem'], played)}")
     return "\n".join(lines)
-

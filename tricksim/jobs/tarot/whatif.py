@@ -34,7 +34,6 @@ def with_bid(seat_strategy, contract: int):
                                  game="tarot"), seat_strategy.values)
 
 
-
 def contract_what_if(run_dir, n: int, *, seed: int = 0, by: str | None = None) -> str:
     """Sample ``n`` played deals of a Tarot run and replay each with its taker forced to every contract in
     turn (the other seats passing, every other decision as in the run); reports each contract's success
