@@ -3,17 +3,16 @@
 Never imports Numba or the simulator kernels, so it works on any machine
 that can read the run directories.
 
-Modules
--------
+Modules every game shares
+-------------------------
 ``io``        open and validate a run directory, stream its Parquet batch by batch
 ``stats``     Wilson / t / paired / ratio / clustered intervals, streaming sums, sample sizes
-``features``  vectorised hand features from 64-bit card masks
-``outcomes``  per-hand team outcomes (contract, sets, bags) and per-game sums
-``summary``   ``summarize_run``: the short text printed after a simulation (no pandas)
-``nil``       Nil / Blind Nil study (``tricksim nil``)
-``report``    side-by-side HTML / Markdown / PNG / SVG report (``tricksim report``)
-``compare``   duplicate matches and round robins
-``whatif``    forced-Nil replays: which seat-hands to replay and the resulting rates
+``parallel``  the same sums on Dask workers, a few shards each, merged
+``plots``     integer histograms, grouped rate bars, percent axes, chart files
+``summary``   ``summarize_run``: the short text printed after a simulation (no pandas), the run's game's
+``report``    side-by-side HTML / Markdown / PNG / SVG report (``tricksim report``): the runs and rules
+              tables and the page, each game's tables and charts from its part
+``games``     one folder per game (``games/spades``, ``games/tarot``), found by name with ``analysis_of``
 
 This file imports nothing on purpose: ``tricksim.analysis.summary`` must stay cheap.
 """

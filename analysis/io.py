@@ -9,7 +9,7 @@ A run directory (the engine's output contract)::
     RUN/games/*.parquet      one row per game (games mode only)
 
 A Tarot run (game='tarot', mode='deals') has ``RUN/deals/*.parquet``, one row per deal: its
-files take the place of the hand files (``Run.iter_hands`` reads them; analysis/tarot.py uses them).
+files take the place of the hand files (``Run.iter_hands`` reads them; analysis/games/tarot/ uses them).
 The games, their modes and which table has one row per dealt unit are the game families' (the
 plain-data records of ``tricksim.simulator.family``, which load no numba); this module keeps no list.
 

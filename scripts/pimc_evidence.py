@@ -1,7 +1,7 @@
 """Evidence for the ``pimc`` search player (issue #18): duplicate whole games against ``heuristic``, and speed.
 
 For each preset (cardems, classic), duplicate matches of whole games to 500 (the same deals twice, seats
-swapped) through ``tricksim.jobs.compare.duplicate_matches``, in chunks of ``--chunk`` deal pairs, chunk k on
+swapped) through ``tricksim.jobs.spades.compare.duplicate_matches``, in chunks of ``--chunk`` deal pairs, chunk k on
 seed ``--seed + k``; the chunks of the two presets alternate, so a run stopped early is balanced. The runs are
 kept under ``--dir``: the same command continues an interrupted evidence run (finished chunks are reused, a
 chunk in progress is resumed), and ``--minutes`` stops starting new chunks after that long. Figures, each with
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from tricksim.analysis.io import open_run  # noqa: E402
 from tricksim.analysis.stats import fmt_int, fmt_rate_interval, mean_ci, ratio_ci  # noqa: E402
-from tricksim.jobs.compare import duplicate_matches  # noqa: E402
+from tricksim.jobs.spades.compare import duplicate_matches  # noqa: E402
 
 START, END = "<!-- pimc-evidence:start -->", "<!-- pimc-evidence:end -->"
 HAND_COLUMNS = (["game_id"] + [f"bid_{s}" for s in range(4)] + [f"blind_{s}" for s in range(4)]

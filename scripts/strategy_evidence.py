@@ -26,8 +26,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tricksim.analysis.compare import duplicate_match_runs  # noqa: E402
-from tricksim.analysis.outcomes import OUTCOME_COLUMNS, team_outcomes  # noqa: E402
+from tricksim.analysis.games.spades.compare import duplicate_match_runs  # noqa: E402
+from tricksim.analysis.games.spades.outcomes import OUTCOME_COLUMNS, team_outcomes  # noqa: E402
 from tricksim.analysis.stats import fmt_rate, mean_ci  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402

@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tricksim.analysis.games.tarot.summary import CONTRACTS, tarot_numbers  # noqa: E402
 from tricksim.analysis.stats import fmt_rate  # noqa: E402
-from tricksim.analysis.tarot import CONTRACTS, tarot_numbers  # noqa: E402
-from tricksim.jobs.tarot import rotations  # noqa: E402
+from tricksim.jobs.tarot.rotation import rotations  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run  # noqa: E402
 from tricksim.simulator.games.tarot.rules import PRESETS  # noqa: E402
 from tricksim.strategies.registry import parse_spec  # noqa: E402

@@ -36,7 +36,7 @@ def runs(tmp_path_factory):
 @JIT
 @pytest.mark.parametrize("by", [None, "spades", "position", "score", "strategy", "run"])
 def test_nil_on_dask_is_the_local_table(cluster, runs, by):
-    from tricksim.analysis.nil import nil_study
+    from tricksim.analysis.games.spades.nil import nil_study
 
     pooled = [runs["hands"], runs["games"]]
     local = nil_study(pooled, by)
@@ -62,8 +62,8 @@ def test_the_report_on_dask_is_the_local_one(cluster, runs, tmp_path):
 
 @JIT
 def test_compare_on_dask_is_the_local_match(cluster, tmp_path):
-    from tricksim.jobs.compare import duplicate_matches
-    from tricksim.jobs.tarot import rotations
+    from tricksim.jobs.spades.compare import duplicate_matches
+    from tricksim.jobs.tarot.rotation import rotations
 
     kw = dict(games=120, preset="zone", seed=3, hand_limit=200, echo=lambda _: None)
     local = duplicate_matches(["heuristic", "simple"], out=tmp_path / "local", **kw)
@@ -80,9 +80,9 @@ def test_compare_on_dask_is_the_local_match(cluster, tmp_path):
 
 
 def test_partial_histograms_and_per_game_sums_merge_into_the_whole():
-    from tricksim.analysis.outcomes import PerGame
+    from tricksim.analysis.games.spades.outcomes import PerGame
     from tricksim.analysis.parallel import merge
-    from tricksim.analysis.report import IntHist
+    from tricksim.analysis.plots import IntHist
 
     values = np.array([-3, 0, 0, 2, 7, 9, 12])
     whole = IntHist(0, 10)

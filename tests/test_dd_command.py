@@ -1,7 +1,6 @@
 """``tricksim dd RUN`` (issue #18): double-dummy columns for a run's hands, checked against DDS (through endplay)
 with breaking=false, against the solver's own Nil question position by position, written whole and finished
 by running it again."""
-import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -91,7 +90,7 @@ def test_a_tarot_run_or_an_unfinished_run_is_refused_in_one_line(tmp_path):
 def test_nil_and_report_show_the_double_dummy_view(tmp_path):
     """With the dd columns, nil splits the failed Nils into makeable with perfect play or lost on the cards,
     and report gives tricks bid, taken and double dummy; the counts recomputed here with pandas."""
-    from tricksim.analysis.nil import format_nil_table, nil_study
+    from tricksim.analysis.games.spades.nil import format_nil_table, nil_study
     from tricksim.analysis.report import build_report
 
     out = tmp_path / "r"

@@ -7,11 +7,18 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from tricksim.analysis.compare import duplicate_match
-from tricksim.analysis.sweep import SweepPoint, best_index, family_level, format_sweep, needed_pairs, sweep_table
+from tricksim.analysis.games.spades.compare import duplicate_match
+from tricksim.analysis.games.spades.sweep import (
+    SweepPoint,
+    best_index,
+    family_level,
+    format_sweep,
+    needed_pairs,
+    sweep_table,
+)
 from tricksim.cli import cli
 from tricksim.jobs import JobError
-from tricksim.jobs.sweep import parse_grid
+from tricksim.jobs.spades.sweep import parse_grid
 
 
 def test_a_range_is_counted_in_decimals_with_both_ends():

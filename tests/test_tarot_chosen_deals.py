@@ -9,7 +9,7 @@ import pytest
 import reference_tarot as ref
 from numba import njit
 
-from tricksim.jobs.tarot import with_bid
+from tricksim.jobs.tarot.whatif import with_bid
 from tricksim.simulator.bits import highest_bit
 from tricksim.simulator.engine import RunConfig
 from tricksim.simulator.games.tarot import batch, cards

@@ -3,9 +3,10 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from tricksim.analysis.tarot import bidding_table, hand_features, rotation_gain, sample_played
+from tricksim.analysis.games.tarot.bidding import bidding_table, hand_features, sample_played
+from tricksim.analysis.games.tarot.rotation import rotation_gain
 from tricksim.cli import main
-from tricksim.jobs.tarot import with_bid, contract_what_if
+from tricksim.jobs.tarot.whatif import contract_what_if, with_bid
 from tricksim.simulator.engine import RunConfig, replay_units, run
 from tricksim.simulator.games.spades.rules import build_rules as spades_rules
 from tricksim.simulator.games.tarot import cards

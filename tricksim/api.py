@@ -192,7 +192,7 @@ def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = Fals
         scheduler: str | None = None):
     """The Nil study table (a DataFrame: one row a kind and group, rates with intervals); with
     ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
-    from tricksim.analysis.nil import nil_study, plot_nil
+    from tricksim.analysis.games.spades.nil import nil_study, plot_nil
 
     df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
                    scheduler=scheduler)
@@ -209,7 +209,7 @@ def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, c
                scheduler: str | None = None) -> str:
     """The text ``tricksim nil`` prints (the table, notes on what is pooled, the files written: ``save`` a
     .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
-    from tricksim.analysis.nil import nil_report as _report
+    from tricksim.analysis.games.spades.nil import nil_report as _report
 
     return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
                    engine=engine, scheduler=scheduler)
@@ -221,22 +221,14 @@ def compare(*specs: str, game: str | None = None, games: int = 2000, deals: int 
     """Duplicate matches between strategies (Spades: {(a, b): DuplicateResult}; three or more specs: a
     round robin) or Tarot duplicate rotations; ``game`` defaults to the default game; ``echo`` receives the text
     the command line prints."""
+    from tricksim.jobs import jobs_of
     from tricksim.simulator.family import default_game
 
     echo = echo or (lambda _text: None)
     game = game or default_game()
-    if game == "tarot":
-        from tricksim.jobs.tarot import rotations
-
-        if len(specs) != 2:
-            raise TricksimError(f"tarot compare takes two strategy specs, got {len(specs)}")
-        return rotations(*specs, deals=deals, preset=preset, rules=_rule_list(rules), seed=seed,
-                         out=out, threads=threads, engine=engine, scheduler=scheduler, echo=echo)
-    from tricksim.jobs.compare import duplicate_matches
-
-    return duplicate_matches(list(specs), games=games, preset=preset, rules=_rule_list(rules),
-                             seed=seed, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
-                             scheduler=scheduler, echo=echo)
+    return jobs_of(game).match(list(specs), games=games, deals=deals, preset=preset, rules=_rule_list(rules),
+                               seed=seed, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
+                               scheduler=scheduler, echo=echo)
 
 
 def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
@@ -244,8 +236,8 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
           threads: int | None = None, engine: str = "local", scheduler: str | None = None, echo=None):
     """A parameter sweep (see ``tricksim sweep --help``): returns (table DataFrame, points, confirmation
     DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
-    from tricksim.analysis.sweep import sweep_table
-    from tricksim.jobs.sweep import sweep as run_sweep
+    from tricksim.analysis.games.spades.sweep import sweep_table
+    from tricksim.jobs.spades.sweep import sweep as run_sweep
 
     points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=_rule_list(rules), seed=seed,
                                      hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
@@ -257,7 +249,7 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
 def dd(run, *, threads: int | None = None, echo=None) -> dict:
     """Double-dummy columns for a finished Spades run, written to ``RUN/dd/part-K.parquet`` (see
     ``tricksim dd --help``); an interrupted call is finished by calling it again."""
-    from tricksim.jobs.dd import add_dd_columns
+    from tricksim.jobs.spades.dd import add_dd_columns
 
     return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)
 

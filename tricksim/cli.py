@@ -317,8 +317,8 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
       tricksim nil data/hands --what-if 2000 --by spades
     """
     from tricksim import api
-    from tricksim.analysis.nil import FEATURES, HANDS
-    from tricksim.jobs.whatif import nil_what_if
+    from tricksim.analysis.games.spades.nil import FEATURES, HANDS
+    from tricksim.jobs.spades.whatif import nil_what_if
 
     if by is not None and by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
@@ -414,14 +414,14 @@ def bidding(runs, by, what_if, seed):
       tricksim bidding data/tarot --by trumps
       tricksim bidding data/tarot --what-if 2000 --by oudlers
     """
-    from tricksim.analysis.tarot import FEATURES, bidding_table, format_bidding
+    from tricksim.analysis.games.tarot.bidding import FEATURES, bidding_table, format_bidding
 
     if by not in FEATURES:
         raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
     if what_if is None and seed is not None:
         raise InputError("--seed applies only with --what-if N")
     if what_if is not None:
-        from tricksim.jobs.tarot import contract_what_if
+        from tricksim.jobs.tarot.whatif import contract_what_if
 
         if len(runs) != 1:
             raise InputError(f"--what-if takes one run directory, got {len(runs)}")

@@ -56,7 +56,7 @@ class SweepGrid(_FormType):
     name = "GRID"
 
     def check(self, value):
-        from tricksim.jobs.sweep import grid_form
+        from tricksim.jobs.spades.sweep import grid_form
 
         grid_form(value)
         return value

@@ -6,7 +6,7 @@ import pyarrow as pa
 import pytest
 from analysis_helpers import fake_games, write_run
 
-from tricksim.analysis.compare import (
+from tricksim.analysis.games.spades.compare import (
     duplicate_match,
     duplicate_match_runs,
     format_duplicate,

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from analysis import features as F
-from tricksim.analysis.features import mask_of
+from tricksim.analysis.games.spades import features as F
+from tricksim.analysis.games.spades.features import mask_of
 
 
 def card(text: str) -> int:

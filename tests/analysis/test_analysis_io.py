@@ -6,8 +6,8 @@ import pyarrow.parquet as pq
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
 
+from tricksim.analysis.games.spades.outcomes import rule
 from tricksim.analysis.io import AnalysisError, batch_arrays, open_run, open_runs
-from tricksim.analysis.outcomes import rule
 
 
 def test_open_valid_run(games_run):

@@ -3,8 +3,15 @@ import pandas as pd
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
 
+from tricksim.analysis.games.spades.nil import (
+    FEATURES,
+    format_nil_table,
+    nil_study,
+    plot_nil,
+    save_nil_chart,
+    save_table,
+)
 from tricksim.analysis.io import AnalysisError
-from tricksim.analysis.nil import FEATURES, format_nil_table, nil_study, plot_nil, save_nil_chart, save_table
 
 TWO_SPADES = (1 << 39) | (1 << 40)            # 2♠ 3♠
 FOUR_SPADES = TWO_SPADES | (1 << 50) | (1 << 51)  # + K♠ A♠
@@ -169,7 +176,7 @@ def test_group_intervals_are_clustered_by_game(games_run):
     import pyarrow.parquet as pq
     from analysis_helpers import clustered
 
-    from tricksim.analysis.features import spade_count
+    from tricksim.analysis.games.spades.features import spade_count
 
     h = pq.read_table(games_run / "hands").to_pandas()
     g = np.repeat(h["game_id"].to_numpy(), 4)
@@ -259,7 +266,7 @@ def test_the_score_chart_keeps_its_labels_and_legend_clear(tmp_path):
     from matplotlib.figure import Figure
     from matplotlib.text import Text
 
-    from tricksim.analysis.features import score_bucket_labels
+    from tricksim.analysis.games.spades.features import score_bucket_labels
 
     rows = []
     for kind, counts in (("Nil", (1_398_117, 2_621_424, 559_405)), ("Blind Nil", (1_621_173, 0, 0))):

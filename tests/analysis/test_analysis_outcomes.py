@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tricksim.analysis.outcomes import PerGame, penalties_fresh, team_outcomes
+from tricksim.analysis.games.spades.outcomes import PerGame, penalties_fresh, team_outcomes
 
 
 def rows(bids, tricks):

@@ -2,8 +2,10 @@ import numpy as np
 import pytest
 from analysis_helpers import fake_games, hands_columns, write_run
 
+from tricksim.analysis.games.spades.report import collect, key_table, plot_win_prob
 from tricksim.analysis.io import AnalysisError
-from tricksim.analysis.report import IntHist, build_report, collect, key_table, plot_hist, plot_win_prob
+from tricksim.analysis.plots import IntHist, plot_hist
+from tricksim.analysis.report import build_report
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +124,7 @@ def test_hand_level_rows_are_clustered_by_game(runs):
     """Key results over a games run: each hand-level interval from the per-game sums (pandas groupby here)."""
     from analysis_helpers import clustered
 
-    from tricksim.analysis.outcomes import team_outcomes
+    from tricksim.analysis.games.spades.outcomes import team_outcomes
 
     path, h, _ = runs["carry"]
     key = key_table([collect(path, batch_rows=7)]).set_index("metric")["carry"]
@@ -140,7 +142,7 @@ def test_hand_level_rows_are_clustered_by_game(runs):
 def test_win_rate_by_lead_is_clustered_by_game_in_equal_bins(runs):
     from analysis_helpers import clustered
 
-    from tricksim.analysis.report import lead_bin, lead_bin_label, win_prob_table
+    from tricksim.analysis.games.spades.report import lead_bin, lead_bin_label, win_prob_table
 
     path, h, g = runs["carry"]
     st = collect(path, batch_rows=11)
@@ -165,7 +167,7 @@ def test_win_rate_by_lead_is_clustered_by_game_in_equal_bins(runs):
 
 
 def test_lead_bins_have_equal_widths_and_say_their_range():
-    from tricksim.analysis.report import LEAD_BIN, N_LEAD, lead_bin, lead_bin_label, lead_bin_range
+    from tricksim.analysis.games.spades.report import LEAD_BIN, N_LEAD, lead_bin, lead_bin_label, lead_bin_range
 
     leads = np.arange(-700, 701)
     bins = lead_bin(leads)

@@ -1,7 +1,7 @@
 """The analysis scores recorded hands with the kernel's own function: checked against a real run's scores."""
 import numpy as np
 
-from tricksim.analysis.outcomes import kernel_rules, team_outcomes
+from tricksim.analysis.games.spades.outcomes import kernel_rules, team_outcomes
 from tricksim.simulator.engine import RunConfig, run_to_tables
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.scoring import team_hand

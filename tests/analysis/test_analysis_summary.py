@@ -5,7 +5,8 @@ from pathlib import Path
 import numpy as np
 from analysis_helpers import hands_columns, write_run
 
-from tricksim.analysis.summary import summarize_run, summary_numbers
+from tricksim.analysis.games.spades.summary import summary_numbers
+from tricksim.analysis.summary import summarize_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +85,7 @@ def test_games_mode_intervals_are_clustered_by_game(games_run):
 
 def test_blind_nil_row_is_shown_alike_by_summary_and_nil(tmp_path):
     """Blind Nil allowed but never bid: summary prints its row; so does the Nil study (it used to drop it)."""
-    from tricksim.analysis.nil import format_nil_table, nil_study
+    from tricksim.analysis.games.spades.nil import format_nil_table, nil_study
 
     p = write_run(tmp_path / "r", hands_columns(8), mode="hands",
                   manifest={"preset": "classic", "rules": {"blind_nil": True, "bag_overflow": "carry"}})
@@ -114,8 +115,9 @@ def test_summary_imports_no_heavy_modules(games_run):
 def test_analysis_package_never_imports_numba_or_simulator():
     code = (
         "import sys\n"
-        "import tricksim.analysis, tricksim.analysis.stats, tricksim.analysis.io, tricksim.analysis.features, tricksim.analysis.outcomes\n"
-        "import tricksim.analysis.nil, tricksim.analysis.report, tricksim.analysis.summary, tricksim.analysis.compare, tricksim.analysis.whatif\n"
+        "import tricksim.analysis, tricksim.analysis.stats, tricksim.analysis.io, tricksim.analysis.games.spades.features, tricksim.analysis.games.spades.outcomes\n"
+        "import tricksim.analysis.games.spades.nil, tricksim.analysis.report, tricksim.analysis.summary, tricksim.analysis.games.spades.compare, tricksim.analysis.games.spades.whatif\n"
+        "import tricksim.analysis.games.spades.report, tricksim.analysis.games.tarot.report, tricksim.analysis.games.tarot.bidding\n"
         "bad = [m for m in sys.modules if m.split('.')[0] == 'numba'\n"
         "       or m.startswith('tricksim.strategies')]\n"
         "assert not bad, bad\n"

@@ -1,15 +1,21 @@
-"""What-if Nil statistics (tricksim.analysis.whatif): sampling, replay outcomes, table — no simulator needed."""
+"""What-if Nil statistics (tricksim.analysis.games.spades.whatif): sampling, replay outcomes, table — no simulator needed."""
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from analysis_helpers import clustered, fake_games, hands_columns, write_run
 
-from tricksim.analysis.features import spade_count
+from tricksim.analysis.games.spades.features import spade_count
+from tricksim.analysis.games.spades.nil import nil_study
+from tricksim.analysis.games.spades.whatif import (
+    forced_outcomes,
+    format_what_if,
+    sample_non_nil,
+    what_if_report,
+    what_if_table,
+)
 from tricksim.analysis.io import AnalysisError
-from tricksim.analysis.nil import nil_study
 from tricksim.analysis.stats import wilson_interval
-from tricksim.analysis.whatif import forced_outcomes, format_what_if, sample_non_nil, what_if_report, what_if_table
 
 N = 50
 

@@ -2,10 +2,43 @@
 
 The command line calls these; so can a notebook. Each job validates its input
 and raises ``JobError`` (a one-line message) for bad input.
+
+One folder per game, as in ``simulator/games`` and ``analysis/games``: ``jobs/<game>/`` holds that game's
+jobs, and its ``__init__.py`` defines ``JOBS``, a :class:`GameJobs` that says what the API asks of the game;
+:func:`jobs_of` finds it by the game's name. This module keeps what every game's jobs share.
 """
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tricksim.simulator.errors import JobError
+
+__all__ = ["GameJobs", "JobError", "jobs_of", "labelled_seats", "match_header", "names", "run_kept"]
 
 
-from tricksim.simulator.errors import JobError  # noqa: F401  (re-exported)
+@dataclass(frozen=True)
+class GameJobs:
+    """What the jobs of one game provide to the API."""
+
+    # strategies played against each other on the same deals (``tricksim compare``):
+    # (specs, *, games, deals, preset, rules, seed, hand_limit, out, threads, engine, scheduler, echo) -> results;
+    # each game plays ``games`` or ``deals`` as its unit is
+    match: Callable[..., dict]
+
+
+def names() -> tuple[str, ...]:
+    """The games with jobs: every folder of ``tricksim/jobs``."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg))
+
+
+def jobs_of(game: str) -> GameJobs:
+    """The jobs record of ``game``; raises JobError naming the games with jobs."""
+    if game not in names():
+        raise JobError(f"no study jobs for game {game!r}: allowed {' | '.join(names())}")
+    return importlib.import_module(f"{__name__}.{game}").JOBS
 
 
 def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | None = None) -> None:
@@ -24,3 +57,34 @@ def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | No
             scheduler=scheduler)
     except (RunError, RunDirError) as e:
         raise JobError(str(e)) from None
+
+
+def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: int, count: int, unit: str,
+                 seats: list) -> list[str]:
+    """What every comparison prints first: the preset (and whether it was chosen or the default), the rules
+    that differ from it, the seed, how many games or deals, and what each label stands for."""
+    from tricksim.simulator.family import family
+
+    base = family(game).presets[preset].to_dict()
+    diff = {k: v for k, v in rule_set.to_dict().items() if base.get(k) != v}
+    lines = [f"preset {preset}" + ("" if preset_given else " (the default: choose one with --preset)")
+             + "; rules " + (", ".join(f"{k}={v}" for k, v in diff.items()) + " on top of it" if diff
+                             else "as the preset")
+             + f"; seed {seed}; {count:,} {unit}"]
+    for s in seats:
+        if s.label != s.short_spec:
+            lines.append(f"{s.label} = {s.short_spec}")
+    return lines
+
+
+def labelled_seats(specs, game: str):
+    """The seat strategies of ``specs`` ([LABEL=]SPEC each) and their labels, which must differ."""
+    from tricksim.strategies.registry import parse_spec
+
+    seats = [parse_spec(s, game) for s in specs]
+    labels = [s.label for s in seats]
+    for x in labels:
+        if labels.count(x) > 1:
+            raise JobError(f"two of the strategies compared are called {x!r}: give each a label of its own, "
+                           f"e.g. a={x} b={x}")
+    return seats, labels

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa

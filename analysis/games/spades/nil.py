@@ -26,14 +26,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ...io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs, pooling_notes
+from ...parallel import Engine, merge
+from ...plots import group_x, rate_bars, save_figure
+from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_runs, pooling_notes
 from .outcomes import rule
-from .parallel import Engine, merge
-from .stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 
-__all__ = ["FEATURES", "HANDS", "KINDS", "nil_study", "nil_report", "format_nil_table", "save_table", "plot_nil",
-           "save_nil_chart"]
+__all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
+           "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
+           "seat_keys"]
 
 #: which hand the hand features describe: as dealt (what every bid is made on) or held (after any Blind Nil exchange)
 HANDS = ("dealt", "held")
@@ -56,15 +58,17 @@ FEATURES = (
     "run",         # the run directory
 )
 KINDS = ("Nil", "Blind Nil")
-_HAND_FEATURES = ("spades", "high_spade", "honours", "shortest", "longest", "void")
+#: the groupings that are features of a seat's hand
+HAND_FEATURES = ("spades", "high_spade", "honours", "shortest", "longest", "void")
 _POSITION_LABELS = ("1st", "2nd", "3rd", "4th (dealer)")
 
 
-def _needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
+def needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
+    """The hand columns a study of ``run`` grouped ``by`` reads (bids, tricks, Blind Nil flags, the grouping's)."""
     cols = ["game_id"] + [f"bid_{s}" for s in range(4)] + [f"tricks_{s}" for s in range(4)]
     if run.has_columns("hands", [f"blind_{s}" for s in range(4)]):
         cols += [f"blind_{s}" for s in range(4)]
-    if by in _HAND_FEATURES:
+    if by in HAND_FEATURES:
         cols += [f"{hand}_{s}" for s in range(4)]
     elif by == "position":
         cols += ["dealer"]
@@ -73,12 +77,12 @@ def _needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
     return cols
 
 
-def _seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: int):
+def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: int):
     """Group key per row for one seat: an integer code (an array) for hand and table features, the label
     itself (a string) for the run's own properties."""
     if by is None:
         return 0
-    if by in _HAND_FEATURES:
+    if by in HAND_FEATURES:
         held = a[f"{hand}_{seat}"]
         if by == "spades":
             return F.spade_count(held)
@@ -108,7 +112,8 @@ def _seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: 
     raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
 
 
-def _group_label(by: str | None, key, margin: int) -> str:
+def group_label(by: str | None, key, margin: int) -> str:
+    """What tables and charts call the group ``key`` of a study grouped ``by``."""
     if by is None:
         return "all"
     if isinstance(key, str):
@@ -134,13 +139,13 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
     bid: list[dict] = [{}, {}]
     ok: list[dict] = [{}, {}]
     dd: list[dict] | None = [{}, {}] if run.dd_files else None  # failed Nils: makeable double dummy?
-    cols = _needed_columns(run, by, hand)
+    cols = needed_columns(run, by, hand)
     parts = run.iter_shards_with_dd(cols) if dd is not None else \
         (batch_arrays(b, cols) for b in run.iter_hands(cols, batch_rows))
     try:
         for a in parts:
             n = len(a["game_id"])
-            keys = [_seat_keys(a, run, s, by, hand, score_margin) for s in range(4)]
+            keys = [seat_keys(a, run, s, by, hand, score_margin) for s in range(4)]
             name = None
             if isinstance(keys[0], str):  # a property of the run: one label per seat, numbered here
                 names = list(dict.fromkeys(keys))
@@ -178,10 +183,10 @@ def interval_text(runs: list[Run], conf: float = 0.95) -> str:
     how = ("clustered by game" if all(games) else
            "clustered by hand (its four seats together)" if not any(games) else
            "clustered by game (by hand in hands-mode runs)")
-    return f"{int(round(conf * 100))} % Wilson intervals {how}"
+    return f"{round(conf * 100)} % Wilson intervals {how}"
 
 
-def _display_names(runs: list[Run], by: str | None) -> dict:
+def display_names(runs: list[Run], by: str | None) -> dict:
     """Group key -> what tables and charts call it, where it is not the key itself: the seats' short labels
     for ``--by strategy`` (made unique when two specs share a label). A spec some seat gave as the bare
     strategy name is the strategy's default and goes by that name, also where another seat spelled the same
@@ -245,14 +250,14 @@ def nil_study(
     groups = list(dict.fromkeys([*bid[0], *bid[1]]))
     # run-level groups are labels, numbered in the order the runs were given
     codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(groups)}
-    names = _display_names(runs, by)
+    names = display_names(runs, by)
     rows = []
     for kind in _kinds(runs, bid):
         for key in sorted(groups, key=codes.get):
             b = bid[kind][key].rate(conf)
             k = ok[kind][key].rate(conf) if key in ok[kind] else None
             rows.append({
-                "kind": KINDS[kind], "group": names.get(key, _group_label(by, key, score_margin)), "code": codes[key],
+                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin)), "code": codes[key],
                 "seat_hands": b.n, "bids": b.k, "bid_rate": b.value, "bid_lo": b.lo, "bid_hi": b.hi,
                 "successes": k.k if k else 0, "rate": k.value if k else np.nan,
                 "lo": k.lo if k else np.nan, "hi": k.hi if k else np.nan, "games": b.clusters,
@@ -279,7 +284,7 @@ def nil_study(
 
 def hand_line(df: pd.DataFrame) -> str | None:
     """Which hand the hand features describe (None when the grouping is not a hand feature)."""
-    if df.attrs.get("by") not in _HAND_FEATURES:
+    if df.attrs.get("by") not in HAND_FEATURES:
         return None
     return f"hand features of the hand {HAND_TEXT[df.attrs.get('hand', 'dealt')]}"
 
@@ -289,7 +294,7 @@ def format_nil_table(df: pd.DataFrame) -> str:
     the intervals are made and which hand the features describe."""
     by = df.attrs.get("by")
     conf = df.attrs.get("conf", 0.95)
-    method = df.attrs.get("method") or f"{int(round(conf * 100))} % Wilson intervals"
+    method = df.attrs.get("method") or f"{round(conf * 100)} % Wilson intervals"
     lines = [f"Nil study ({method})"]
     if hand_line(df):
         lines.append(hand_line(df))
@@ -304,7 +309,7 @@ def format_nil_table(df: pd.DataFrame) -> str:
     if not df.attrs.get("dd"):
         lines.append(f"{'kind':<10} {(by or 'group'):<{gw}}  {'bid rate (n = seat-hands)':<{bw}}  success rate (n = bids)")
         for r, bid, ok in zip(df.itertuples(), bids, oks):
-            lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<{bw}}  {ok}")
+            lines.append(f"{r.kind:<10} {r.group!s:<{gw}}  {bid:<{bw}}  {ok}")
         return "\n".join(lines)
     lines.append("double dummy (tricksim dd): of the failed Nils, the share its side could have made with perfect "
                  "play from the first lead (the players' share of the failure); the rest were lost on the cards")
@@ -313,7 +318,7 @@ def format_nil_table(df: pd.DataFrame) -> str:
                  f"{'success rate (n = bids)':<{ow}}  failed but makeable (n = failed Nils)")
     for r, bid, ok in zip(df.itertuples(), bids, oks):
         dd = fmt_rate_interval(r.makeable_rate, r.makeable_lo, r.makeable_hi, r.failed)
-        lines.append(f"{r.kind:<10} {str(r.group):<{gw}}  {bid:<{bw}}  {ok:<{ow}}  {dd}")
+        lines.append(f"{r.kind:<10} {r.group!s:<{gw}}  {bid:<{bw}}  {ok:<{ow}}  {dd}")
     return "\n".join(lines)
 
 
@@ -345,19 +350,14 @@ def plot_nil(ax, df: pd.DataFrame, *, min_bids: int = 1, title: str | None = Non
     groups = list(dict.fromkeys(df.sort_values("code")["group"]))
     groups = [g for g in groups if g in set(d["group"])]
     kinds = [k for k in KINDS if k in set(d["kind"])]
-    width = 0.8 / max(len(kinds), 1)
     d["x"] = np.nan
     for i, kind in enumerate(kinds):
         m = d["kind"] == kind
         sub = d[m]
-        x = np.array([groups.index(g) for g in sub["group"]], dtype=float) + (i - (len(kinds) - 1) / 2) * width
+        x = group_x(groups, sub["group"], i, len(kinds))
         d.loc[m, "x"] = x
-        yerr = np.vstack([sub["rate"] - sub["lo"], sub["hi"] - sub["rate"]]) * 100
-        ax.bar(x, sub["rate"] * 100, width=width * 0.95, yerr=yerr, capsize=3,
-               label=f"{kind} (n={fmt_int(sub['bids'].sum())} bids)")
-        for xi, yi, ni in zip(x, sub["hi"] * 100, sub["bids"]):
-            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 3), rotation=90,
-                        ha="center", va="bottom", fontsize=7)
+        rate_bars(ax, x, sub["rate"], sub["lo"], sub["hi"], sub["bids"], width=0.8 / max(len(kinds), 1),
+                  label=f"{kind} (n={fmt_int(sub['bids'].sum())} bids)")
     # slanted only when the labels would not fit side by side (about 8 characters an inch of the axes), each
     # ending at its tick
     inches = ax.figure.get_figwidth() * ax.get_position().width
@@ -367,7 +367,7 @@ def plot_nil(ax, df: pd.DataFrame, *, min_bids: int = 1, title: str | None = Non
                        rotation_mode="anchor" if long else "default")
     by = df.attrs.get("by")
     xlabel = by.replace("_", " ") if by else ""
-    if by in _HAND_FEATURES:
+    if by in HAND_FEATURES:
         xlabel += f" (hand {'as dealt' if df.attrs.get('hand', 'dealt') == 'dealt' else 'held after the exchange'})"
     ax.set_xlabel(xlabel)
     method = df.attrs.get("method") or "95 % Wilson intervals"
@@ -385,8 +385,6 @@ def save_nil_chart(df: pd.DataFrame, path, *, title: str | None = None, min_bids
     """Draw :func:`plot_nil` into a new figure and save it (format from the suffix: .png, .svg, .pdf)."""
     from matplotlib.figure import Figure
 
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
     n_groups = max(1, df["group"].nunique())
     fig = Figure(figsize=(max(6.0, 0.6 * n_groups + 2), 4.5), layout="constrained")
     ax = fig.add_subplot()
@@ -394,12 +392,7 @@ def save_nil_chart(df: pd.DataFrame, path, *, title: str | None = None, min_bids
     runs = df.attrs.get("runs") or []
     if runs:
         fig.supxlabel("runs: " + ", ".join(Path(r).name for r in runs), fontsize=7)
-    try:
-        with atomic_output(p) as tmp:
-            fig.savefig(tmp, dpi=120)
-    except ValueError as e:
-        raise AnalysisError(f"{p}: cannot save chart ({e})") from None
-    return p
+    return save_figure(fig, path)
 
 
 def nil_report(runs, by: str | None = None, *, save=None, chart=None, hand: str = "dealt",

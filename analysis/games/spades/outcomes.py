@@ -29,17 +29,17 @@ from tricksim.simulator.games.spades.rules import SpadesRules
 from tricksim.simulator.games.spades.scoring import team_hand
 from tricksim.simulator.rules import RulesError
 
-from .io import AnalysisError, batch_arrays
+from ...io import AnalysisError, batch_arrays
 
 __all__ = [
-    "RULE_DEFAULTS",
-    "rule",
-    "seat_columns",
     "OUTCOME_COLUMNS",
-    "team_outcomes",
-    "penalties_fresh",
+    "RULE_DEFAULTS",
     "GameIndex",
     "PerGame",
+    "penalties_fresh",
+    "rule",
+    "seat_columns",
+    "team_outcomes",
 ]
 
 RULE_DEFAULTS = SpadesRules().to_dict()  # a flag a manifest lacks: as the rules' own default (the cardems preset)
@@ -172,7 +172,7 @@ class PerGame:
                 last = hand_no == n_hands - 1 + base
                 self._final[base][t][pos[last]] = after[last]
 
-    def merge(self, other: "PerGame") -> "PerGame":
+    def merge(self, other: PerGame) -> PerGame:
         """Append the games of ``other`` (other shards of the run): the sums of both games tables, in order."""
         self.index = GameIndex(np.concatenate([self.index.ids, other.index.ids]))
         self.hands = np.concatenate([self.hands, other.hands])
@@ -186,7 +186,7 @@ class PerGame:
         self.rows += other.rows
         return self
 
-    def add_batches(self, batches) -> "PerGame":
+    def add_batches(self, batches) -> PerGame:
         for b in batches:
             self.add(batch_arrays(b, PER_GAME_COLUMNS))
         return self

@@ -7,7 +7,7 @@ first and last live here, because the middle one needs the simulator:
    replacement, among the seat-hands of a hands-mode run whose bid was not
    0 (numpy ``Generator`` seeded with ``seed``), and records for each its
    hand id, seat, dealt cards and ``--by`` group (from the original hand,
-   as dealt by default or held after the exchange, as :mod:`tricksim.analysis.nil` does).
+   as dealt by default or held after the exchange, as :mod:`tricksim.analysis.games.spades.nil` does).
 2. The caller (``simulator/cli.py``) replays those hands on the same deals
    with that seat's strategy given ``force_nil=1``; hand ``i`` of a
    hands-mode run depends only on (seed, i), so the replay sees the same
@@ -16,27 +16,47 @@ first and last live here, because the middle one needs the simulator:
    cards and reads whether it bid Nil and took no trick;
    :func:`what_if_table` turns that into success rates with 95 % Wilson
    intervals, overall and by group, next to the success rate of the seats
-   that bid Nil on their own in the run (:func:`tricksim.analysis.nil.nil_study`).
+   that bid Nil on their own in the run (:func:`tricksim.analysis.games.spades.nil.nil_study`).
 
 Reading is streamed: two passes over the bid columns (count, then pick),
 so memory holds only the sample whatever the run size.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
-from . import nil as _nil
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, batch_arrays, open_run
+from ...io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_run
+from ...plots import rate_bars, save_figure
+from ...stats import ClusterRatio, fmt_int, fmt_rate_interval, wilson_interval
+from .nil import (
+    FEATURES,
+    HAND_FEATURES,
+    HAND_TEXT,
+    HANDS,
+    display_names,
+    group_label,
+    needed_columns,
+    nil_study,
+    save_table,
+    seat_keys,
+)
 from .outcomes import rule
-from .stats import ClusterRatio, fmt_int, fmt_rate_interval, wilson_interval
 
-__all__ = ["WhatIfSample", "sample_non_nil", "forced_outcomes", "what_if_table", "format_what_if",
-           "plot_what_if", "save_what_if_chart", "what_if_report"]
+__all__ = [
+    "WhatIfSample",
+    "forced_outcomes",
+    "format_what_if",
+    "plot_what_if",
+    "sample_non_nil",
+    "save_what_if_chart",
+    "what_if_report",
+    "what_if_table",
+]
 
 _BIDS = [f"bid_{s}" for s in range(4)]
 
@@ -93,10 +113,10 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: s
     """
     run = open_run(run)
     check_run(run)
-    if by is not None and by not in _nil.FEATURES:
-        raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(_nil.FEATURES)}")
-    if hand not in _nil.HANDS:
-        raise AnalysisError(f"unknown hand {hand!r}: allowed {' | '.join(_nil.HANDS)}")
+    if by is not None and by not in FEATURES:
+        raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
+    if hand not in HANDS:
+        raise AnalysisError(f"unknown hand {hand!r}: allowed {' | '.join(HANDS)}")
     if n < 1:
         raise AnalysisError(f"sample size must be at least 1, got {n}")
     # pass 1: count the eligible seat-hands
@@ -112,7 +132,7 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: s
 
     # pass 2: locate the picked ordinals and read what the replay and the grouping need
     cols = ["game_id"] + [f"dealt_{s}" for s in range(4)]
-    cols += [c for c in _nil._needed_columns(run, by, hand) if c not in cols]
+    cols += [c for c in needed_columns(run, by, hand) if c not in cols]
     names: dict[str, int] = {}  # run-level group labels (preset, strategy, run) -> code
     gid, seat, dealt, code = [], [], [], []
     off = 0
@@ -129,7 +149,7 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: s
         for seat_no in np.unique(s):
             m = s == seat_no
             sub = {name: v[r[m]] for name, v in a.items()}
-            codes = _nil._seat_keys(sub, run, int(seat_no), by, hand, score_margin)
+            codes = seat_keys(sub, run, int(seat_no), by, hand, score_margin)
             if isinstance(codes, str):
                 codes = names.setdefault(codes, len(names))
             part_code = np.broadcast_to(np.asarray(codes, dtype=np.int64), (int(m.sum()),))
@@ -142,11 +162,11 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: s
     gid, seat, dealt, code = (np.concatenate(x) for x in (gid, seat, dealt, code))
     order = np.lexsort((seat, gid))
     used = {int(c) for c in np.unique(code)}
-    shown = _nil._display_names([run], by)  # --by strategy: the seats' labels, as the Nil study names them
+    shown = display_names([run], by)  # --by strategy: the seats' labels, as the Nil study names them
     return WhatIfSample(run=run, by=by, hand=hand, seed=int(seed), requested=int(n), eligible=eligible,
                         seat_hands=4 * rows, game_id=gid[order], seat=seat[order], dealt=dealt[order],
                         code=code[order],
-                        labels={c: _nil._group_label(by, c, score_margin) for c in used} if not names else
+                        labels={c: group_label(by, c, score_margin) for c in used} if not names else
                         {c: shown.get(label, label) for label, c in names.items() if c in used})
 
 
@@ -184,7 +204,7 @@ def what_if_table(sample: WhatIfSample, bid0, made, actual: pd.DataFrame | None 
                   conf: float = 0.95, overall: pd.DataFrame | None = None) -> pd.DataFrame:
     """Forced-Nil success rates, overall (group ``all``) and by ``sample.by``, beside the actual Nil bidders'.
 
-    ``actual`` is a :func:`tricksim.analysis.nil.nil_study` table of the same run and
+    ``actual`` is a :func:`tricksim.analysis.games.spades.nil.nil_study` table of the same run and
     grouping (its ``Nil`` rows are used, with their intervals; Blind Nils are left out); ``overall`` the
     same study without grouping, for the ``all`` row (``actual`` itself when there is no grouping; without
     either, the Wilson interval of the summed counts). Columns:
@@ -259,20 +279,20 @@ def format_what_if(df: pd.DataFrame) -> str:
     """Plain-text report of a :func:`what_if_table`: method, sample size, and each rate with interval and n."""
     at = df.attrs
     conf = at.get("conf", 0.95)
-    pct = int(round(conf * 100))
+    pct = round(conf * 100)
     lines = [
-        f"What-if Nil: seat-hands that did not bid Nil, replayed on the same deal with the seat forced to Nil "
-        f"({pct} % Wilson intervals clustered by hand)",
-        f"sampled {fmt_int(at['sampled'])} of {fmt_int(at['eligible'])} eligible seat-hands (bid not Nil; "
-        f"{fmt_int(at['seat_hands'])} seat-hands in the run), uniformly without replacement, seed {at['seed']}",
-        "success = the forced Nil bidder took no trick in the replay; partner and opponents play their own "
-        "strategies and react to the Nil",
+        (f"What-if Nil: seat-hands that did not bid Nil, replayed on the same deal with the seat forced to Nil "
+        f"({pct} % Wilson intervals clustered by hand)"),
+        (f"sampled {fmt_int(at['sampled'])} of {fmt_int(at['eligible'])} eligible seat-hands (bid not Nil; "
+        f"{fmt_int(at['seat_hands'])} seat-hands in the run), uniformly without replacement, seed {at['seed']}"),
+        ("success = the forced Nil bidder took no trick in the replay; partner and opponents play their own "
+        "strategies and react to the Nil"),
     ]
     if at.get("not_forced"):
         lines.append(f"{fmt_int(at['not_forced'])} sampled seat-hands could not bid Nil in the replay and are left out")
     by = at.get("by")
-    if by in _nil._HAND_FEATURES:
-        lines.append(f"groups by the hand {_nil.HAND_TEXT[at.get('hand', 'dealt')]}")
+    if by in HAND_FEATURES:
+        lines.append(f"groups by the hand {HAND_TEXT[at.get('hand', 'dealt')]}")
     labels = ["all"] + (["  " + str(g) for g in df["group"][1:]] if by is not None else [])
     gw = max(len("group"), *(len(g) for g in labels))
     lines.append(f"{'group':<{gw}}  {'forced Nil success':<34} actual Nil bidders' success")
@@ -300,16 +320,12 @@ def plot_what_if(ax, df: pd.DataFrame, *, title: str | None = None) -> pd.DataFr
             ("nil_successes", "nil_bids", "nil_lo", "nil_hi", "nil_rate", d["x_actual"], "actual Nil bidders")):
         m = (d[col_n] > 0).to_numpy()
         sub = d[m]
-        yerr = np.vstack([sub[rate] - sub[lo], sub[hi] - sub[rate]]) * 100
-        ax.bar(xs[m], sub[rate] * 100, width=w * 0.95, yerr=yerr, capsize=3,
-               label=f"{label} (n={fmt_int(sub[col_n].sum())})")
-        for xi, yi, ni in zip(xs[m], sub[hi] * 100, sub[col_n]):
-            ax.annotate(f"n={fmt_int(ni)}", (xi, yi), textcoords="offset points", xytext=(0, 3), rotation=90,
-                        ha="center", va="bottom", fontsize=7)
+        rate_bars(ax, xs[m], sub[rate], sub[lo], sub[hi], sub[col_n], width=w,
+                  label=f"{label} (n={fmt_int(sub[col_n].sum())})")
     ax.set_xticks(x)
     ax.set_xticklabels([str(g) for g in d["group"]])
     xlabel = by.replace("_", " ") if by else ""
-    if by in _nil._HAND_FEATURES:
+    if by in HAND_FEATURES:
         xlabel += f" (hand {'as dealt' if df.attrs.get('hand', 'dealt') == 'dealt' else 'held after the exchange'})"
     ax.set_xlabel(xlabel)
     ax.set_ylabel("Nil success rate (%), 95 % Wilson\nclustered by hand")
@@ -324,31 +340,24 @@ def save_what_if_chart(df: pd.DataFrame, path, *, title: str | None = None) -> P
     """Draw :func:`plot_what_if` into a new figure and save it (.png, .svg or .pdf)."""
     from matplotlib.figure import Figure
 
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
     fig = Figure(figsize=(max(6.0, 0.8 * len(df) + 2), 4.5), layout="constrained")
     plot_what_if(fig.add_subplot(), df, title=title)
     at = df.attrs
     fig.supxlabel(f"run: {Path(at.get('run', '')).name}; sampled {fmt_int(at.get('sampled', 0))} of "
                   f"{fmt_int(at.get('eligible', 0))} non-Nil seat-hands, seed {at.get('seed')}", fontsize=7)
-    try:
-        with atomic_output(p) as tmp:
-            fig.savefig(tmp, dpi=120)
-    except ValueError as e:
-        raise AnalysisError(f"{p}: cannot save chart ({e})") from None
-    return p
+    return save_figure(fig, path)
 
 
 def what_if_report(sample: WhatIfSample, replays: Mapping[int, object], *, save=None, chart=None,
                    score_margin: int = 100, batch_rows: int = DEFAULT_BATCH_ROWS) -> str:
     """Text of ``tricksim nil RUN --what-if N``: outcomes, table vs the run's own Nil bidders, files written."""
     bid0, made = forced_outcomes(sample, replays)
-    actual = _nil.nil_study(sample.run, sample.by, hand=sample.hand, score_margin=score_margin, batch_rows=batch_rows)
-    overall = _nil.nil_study(sample.run, batch_rows=batch_rows) if sample.by is not None else actual
+    actual = nil_study(sample.run, sample.by, hand=sample.hand, score_margin=score_margin, batch_rows=batch_rows)
+    overall = nil_study(sample.run, batch_rows=batch_rows) if sample.by is not None else actual
     df = what_if_table(sample, bid0, made, actual, overall=overall)
     lines = [format_what_if(df)]
     if save:
-        lines.append(f"table written to {_nil.save_table(df, save)}")
+        lines.append(f"table written to {save_table(df, save)}")
     if chart:
         lines.append(f"chart written to {save_what_if_chart(df, chart)}")
     return "\n".join(lines)

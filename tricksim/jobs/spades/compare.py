@@ -5,53 +5,28 @@ import itertools
 from collections.abc import Callable
 from pathlib import Path
 
-from tricksim.jobs import JobError, run_kept
+from tricksim.jobs import JobError, labelled_seats, match_header, run_kept
 
 GAME = "spades"  # duplicate matches and sweeps play whole games to the target: Spades games
-
-
-def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: int, count: int, unit: str,
-                 seats: list) -> list[str]:
-    """What every comparison prints first: the preset (and whether it was chosen or the default), the rules
-    that differ from it, the seed, how many games or deals, and what each label stands for."""
-    from tricksim.simulator.family import family
-
-    base = family(game).presets[preset].to_dict()
-    diff = {k: v for k, v in rule_set.to_dict().items() if base.get(k) != v}
-    lines = [f"preset {preset}" + ("" if preset_given else " (the default: choose one with --preset)")
-             + "; rules " + (", ".join(f"{k}={v}" for k, v in diff.items()) + " on top of it" if diff
-                             else "as the preset")
-             + f"; seed {seed}; {count:,} {unit}"]
-    for s in seats:
-        if s.label != s.short_spec:
-            lines.append(f"{s.label} = {s.short_spec}")
-    return lines
-
-
-def _labels(specs, game: str = GAME):
-    """The seat strategies of ``specs`` ([LABEL=]SPEC each) and their labels, which must differ."""
-    from tricksim.strategies.registry import parse_spec
-
-    seats = [parse_spec(s, game) for s in specs]
-    labels = [s.label for s in seats]
-    for x in labels:
-        if labels.count(x) > 1:
-            raise JobError(f"two of the strategies compared are called {x!r}: give each a label of its own, "
-                           f"e.g. a={x} b={x}")
-    return seats, labels
 
 
 def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(), seed: int = 0,
                       hand_limit: int = 1000, out=None, threads: int | None = None, engine: str = "local",
                       scheduler: str | None = None, echo: Callable[[str], None] = print) -> dict:
     """Every pair of ``specs`` ([LABEL=]SPEC each) plays a duplicate match (two runs: A-B-A-B and B-A-B-A on
-    the same deals) kept under ``out``; returns {(label a, label b): analysis.compare result}. With three or
+    the same deals) kept under ``out``; returns {(label a, label b): analysis.games.spades.compare result}. With three or
     more specs, also the round robin's standings (printed) and chart (``out/round_robin.png``). ``preset``
-    defaults to the game's default preset, and the output says so. ``engine="dask"``: the runs are simulated
-    and read on one Dask cluster (``scheduler``'s, or a local one)."""
-    from tricksim.analysis.compare import duplicate_match_runs, format_duplicate, plot_round_robin, standings
-    from tricksim.analysis.io import AnalysisError, atomic_output
+    defaults to the game's default preset, and the output says so. ``engine="dask"``: the runs are
+    simulated and read on one Dask cluster (``scheduler``'s, or a local one)."""
+    from tricksim.analysis.games.spades.compare import (
+        duplicate_match_runs,
+        format_duplicate,
+        plot_round_robin,
+        standings,
+    )
+    from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
+    from tricksim.analysis.plots import save_figure
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.family import family
     from tricksim.simulator.games.spades.rules import build_rules
@@ -64,7 +39,7 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
     preset = preset or family(GAME).default_preset
     try:
         rule_set = build_rules(preset, rules)
-        seat_list, labels = _labels(specs)
+        seat_list, labels = labelled_seats(specs, GAME)
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     seats = dict(zip(labels, seat_list))
@@ -103,8 +78,7 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
         fig, ax = plt.subplots(figsize=(2 + 1.6 * len(specs), 1.5 + 1.3 * len(specs)))
         plot_round_robin(ax, results)
         fig.tight_layout()
-        with atomic_output(base / "round_robin.png") as tmp:
-            fig.savefig(tmp, dpi=120)
+        save_figure(fig, base / "round_robin.png")
         plt.close(fig)
         echo(f"wrote {base / 'round_robin.png'}")
     return results

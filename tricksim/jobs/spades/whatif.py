@@ -7,8 +7,8 @@ from tricksim.jobs import JobError
 def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt", save=None, chart=None) -> str:
     """Sample ``n`` non-Nil seat-hands of a hands-mode run (analysis), replay them forced to Nil (engine),
     and report how often the Nil would have made (analysis)."""
+    from tricksim.analysis.games.spades.whatif import check_run, sample_non_nil, what_if_report
     from tricksim.analysis.io import open_run
-    from tricksim.analysis.whatif import check_run, sample_non_nil, what_if_report
     from tricksim.simulator.engine import RunConfig, RunError, replay_units
     from tricksim.simulator.games.spades.rules import SpadesRules
     from tricksim.simulator.rules import RulesError
@@ -19,8 +19,8 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt",
     m = run.manifest
     try:
         seats = [parse_spec(s) for s in m.get("seats") or []]
-        base = dict(rules=SpadesRules.from_dict(m.get("rules") or {}), preset=m.get("preset") or "custom",
-                    seed=int(m["seed"]), mode="hands", count=int(m["count"]))
+        base = {"rules": SpadesRules.from_dict(m.get("rules") or {}), "preset": m.get("preset") or "custom",
+                    "seed": int(m["seed"]), "mode": "hands", "count": int(m["count"])}
     except (StrategyError, RulesError, KeyError, TypeError, ValueError) as e:
         raise JobError(f"{run.path}: cannot rebuild the run from manifest.json ({e})") from None
     if len(seats) != 4:

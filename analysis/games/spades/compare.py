@@ -26,16 +26,15 @@ dict of pairwise results.
 from __future__ import annotations
 
 import math
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
-from .outcomes import PER_GAME_COLUMNS, PerGame
-from .parallel import Engine
-from .stats import (
+from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
+from ...parallel import Engine
+from ...stats import (
     Estimate,
     fmt_int,
     fmt_mean,
@@ -47,15 +46,16 @@ from .stats import (
     ratio_ci,
     wilson_interval,
 )
+from .outcomes import PER_GAME_COLUMNS, PerGame
 
 __all__ = [
     "DuplicateResult",
     "duplicate_match",
     "duplicate_match_runs",
     "format_duplicate",
+    "plot_round_robin",
     "round_robin_table",
     "standings",
-    "plot_round_robin",
 ]
 
 GAME_COLUMNS = ["game_id", "hands", "total_0", "total_1", "winner"]
@@ -142,7 +142,7 @@ def duplicate_match(games_ab, games_ba, *, a: str = "A", b: str = "B", per_game_
     games_ab : games table (pyarrow Table or pandas DataFrame) of the run with A as team 0.
     games_ba : games table of the run with the seats swapped (A as team 1), same seeds.
     a, b : names of the two strategies.
-    per_game_ab, per_game_ba : optional :class:`~tricksim.analysis.outcomes.PerGame` sums over each
+    per_game_ab, per_game_ba : optional :class:`~tricksim.analysis.games.spades.outcomes.PerGame` sums over each
         run's hands (bags, penalties, sets); built by :func:`duplicate_match_runs`.
 
     Games are paired by ``game_id``; games present in only one table are
@@ -268,7 +268,7 @@ INTERVALS = "95 % intervals over deal pairs; the unpaired line over games"
 
 def format_duplicate(res: DuplicateResult) -> str:
     """Plain-text report of a duplicate match: who A and B are, then each figure with its interval and n."""
-    pct = int(round(res.conf * 100))
+    pct = round(res.conf * 100)
     lines = [(f"Duplicate match: A = {res.a}, B = {res.b}  ({fmt_int(res.n_pairs)} deal pairs = "
               f"{fmt_int(2 * res.n_pairs)} games; {INTERVALS.replace('95 %', f'{pct} %')})")]
     lines += [f"  {label} = {spec}" for label, spec in res.specs.items()]

@@ -1,8 +1,7 @@
-"""Tarot runs: the counts behind the summary and the report, each with n and an interval.
+"""Tarot bidding: each contract's success by a feature of the taker's hand as dealt, and the forced-contract
+what-if (the same deals replayed with the taker forced to each contract), each rate with n and an interval.
 
-Deals of a Tarot run are independent (each draws from its own streams and no score carries
-over), so a rate over deals takes a Wilson interval and a mean a t interval. Imports only
-pyarrow and numpy, like the Spades summary.
+Deals are independent, so a rate over deals takes a Wilson interval and a mean a t interval.
 """
 from __future__ import annotations
 
@@ -10,15 +9,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
-from .stats import Moments, fmt_int, fmt_mean, fmt_rate, mean_ci
+from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
+from ...stats import Moments, fmt_int, fmt_mean, fmt_rate, paired_diff_ci
+from .summary import CONTRACTS, mean_text
 
-CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")  # contract codes 1..4
-COLUMNS = ["void", "contract", "won", "chelem", "petit_au_bout", "poignee", "slam", "taker", "taker_points"] + [
-    f"score_{s}" for s in range(4)]
-
-__all__ = ["CONTRACTS", "FEATURES", "bidding_table", "format_bidding", "hand_features", "rotation_gain",
-           "summarize_tarot", "tarot_numbers"]
+__all__ = ["FEATURES", "bidding_table", "format_bidding", "format_what_if", "hand_features", "sample_played"]
 
 # ------------------------------------------------------------------ hand features
 # bits of the data's (lo, hi) words (docs/output.md): suit card suit*14+rank, trump n at 55+n, Excuse 77
@@ -96,110 +91,7 @@ def format_bidding(rows: list[dict], by: str) -> str:
              f"{'contract':<14}{label:>8}   {'won':<31} taker's score"]
     for r in rows:
         value = f"{r[by]}-{r[by] + 4.5:g}" if by == "points" else str(r[by])
-        lines.append(f"{r['contract']:<14}{value:>8}   {fmt_rate(r['won'], r['n']):<31} {_mean(r['taker_score'])}")
-    return "\n".join(lines)
-
-
-# ------------------------------------------------------------------ duplicate rotations
-def rotation_gain(field_table, rotated_tables, conf: float = 0.95):
-    """What a strategy gains over the field's own in the same seat of the same deal.
-
-    ``field_table``: a deals table with the field's strategy at every seat; ``rotated_tables[r]``: the
-    same deals with the strategy under test at seat r. Per deal, the mean over the four seats of
-    (its score at seat r - the field's score at seat r); the deals are independent, so the mean gain
-    takes a t interval over deals. Returns (Estimate of the mean gain per deal and seat, per-deal gains).
-    """
-    base = {s: np.asarray(field_table.column(f"score_{s}").to_numpy(), np.float64) for s in range(4)}
-    ids = field_table.column("deal_id").to_numpy()
-    gains = np.zeros(ids.size)
-    for r, t in enumerate(rotated_tables):
-        if not np.array_equal(t.column("deal_id").to_numpy(), ids):
-            raise AnalysisError("the rotated runs must hold the same deals as the field's run")
-        gains += np.asarray(t.column(f"score_{r}").to_numpy(), np.float64) - base[r]
-    gains /= len(rotated_tables)
-    return mean_ci(gains, conf), gains
-
-
-def tarot_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
-    """Counts over the deals of a Tarot run: void deals, and per contract the deals, wins, the taker's
-    score, petit au bout (either side), poignées, Chelem announced and slams."""
-    run = open_run(run_dir)
-    if run.game != "tarot":
-        raise AnalysisError(f"{run.path}: a {run.game} run, not a tarot run")
-    r = {"run": run, "deals": 0, "void_all_pass": 0, "void_petit_sec": 0, "played": 0,
-         "petit_au_bout": 0, "poignee": 0, "chelem": 0, "slam": 0, "won": 0,
-         "taker_score": Moments()}
-    r["by_contract"] = {c: {"deals": 0, "won": 0, "taker_score": Moments(), "points": Moments()} for c in CONTRACTS}
-    for batch in run.iter_hands(COLUMNS, batch_rows):
-        a = batch_arrays(batch, COLUMNS)
-        r["deals"] += batch.num_rows
-        r["void_all_pass"] += int((a["void"] == 1).sum())
-        r["void_petit_sec"] += int((a["void"] == 2).sum())
-        played = a["void"] == 0
-        r["played"] += int(played.sum())
-        r["won"] += int((a["won"][played] == 1).sum())
-        r["petit_au_bout"] += int((a["petit_au_bout"][played] != 0).sum())
-        r["poignee"] += int((a["poignee"][played] > 0).sum())
-        r["chelem"] += int((a["chelem"][played] == 1).sum())
-        r["slam"] += int((a["slam"][played] != 0).sum())
-        scores = np.stack([a[f"score_{s}"] for s in range(4)])
-        taker = np.clip(a["taker"], 0, 3)
-        taker_score = scores[taker, np.arange(batch.num_rows)]
-        r["taker_score"].update(taker_score[played].astype(np.float64))
-        for code, name in enumerate(CONTRACTS, start=1):
-            mine = played & (a["contract"] == code)
-            c = r["by_contract"][name]
-            c["deals"] += int(mine.sum())
-            c["won"] += int((a["won"][mine] == 1).sum())
-            c["taker_score"].update(taker_score[mine].astype(np.float64))
-            c["points"].update(a["taker_points"][mine].astype(np.float64))
-    if r["deals"] == 0:
-        raise AnalysisError(f"{run.path}: the run has no deal rows")
-    return r
-
-
-def _mean(m: Moments, digits: int = 1) -> str:
-    if m.n < 2:
-        return f"n={m.n}"
-    e = m.estimate()
-    return fmt_mean(e.value, e.lo, e.hi, e.n, digits)
-
-
-def summarize_tarot(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
-                    scheduler: str | None = None) -> str:
-    """A few lines on a finished Tarot run: void deals, taker success and score by contract, bonuses
-    (``engine="dask"``: the files read and summed on Dask workers)."""
-    from functools import partial
-
-    from .parallel import map_run
-
-    r = map_run(partial(tarot_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
-    run = r["run"]
-    head = f"{run.path}: tarot, preset {run.preset}"
-    if run.manifest.get("seed") is not None:
-        head += f", seed {run.manifest['seed']}"
-    if run.status not in (None, "complete"):
-        head += f"  [status: {run.status}]"
-    labels = sorted(set(run.seat_labels))
-    w = 16
-    played = r["played"]
-    lines = [
-        head,
-        f"{'seats':<{w}}" + ("; ".join(f"seat {s} = {x}" for s, x in enumerate(run.seat_labels))
-                             if len(labels) > 1 else f"all = {labels[0]}"),
-        f"{'size':<{w}}{fmt_int(r['deals'])} deals, {fmt_int(played)} played   (95 % intervals; n = observations)",
-        f"{'void deals':<{w}}all passed {fmt_rate(r['void_all_pass'], r['deals'])}   "
-        f"Petit sec {fmt_rate(r['void_petit_sec'], r['deals'])}",
-        f"{'taker wins':<{w}}{fmt_rate(r['won'], played)}   taker's score {_mean(r['taker_score'])}",
-    ]
-    for name in CONTRACTS:
-        c = r["by_contract"][name]
-        if c["deals"]:
-            lines.append(f"{'  ' + name:<{w}}bid {fmt_rate(c['deals'], played)}   won {fmt_rate(c['won'], c['deals'])}"
-                         f"   taker's score {_mean(c['taker_score'])}")
-    lines.append(f"{'bonuses':<{w}}petit au bout {fmt_rate(r['petit_au_bout'], played)}   "
-                 f"poignée {fmt_rate(r['poignee'], played)}   slam {fmt_rate(r['slam'], played)}   "
-                 f"Chelem announced {fmt_rate(r['chelem'], played)}")
+        lines.append(f"{r['contract']:<14}{value:>8}   {fmt_rate(r['won'], r['n']):<31} {mean_text(r['taker_score'])}")
     return "\n".join(lines)
 
 
@@ -237,8 +129,6 @@ def _outcome(sample: dict, tables) -> tuple[np.ndarray, np.ndarray]:
 def format_what_if(sample: dict, replays: dict, by: str | None = None) -> str:
     """Each forced contract's success and taker score on the sampled deals, beside the contract bid; the
     score difference is paired deal by deal (the same cards and, but for the bid, the same players)."""
-    from .stats import paired_diff_ci
-
     n = sample["deal_id"].size
     lines = [f"forced contracts on {fmt_int(n)} played deals, the taker as in the run   (95 % intervals; n = deals)",
              f"{'contract':<14}{'won':<31} {'taker score':<37} vs the contract bid"]
@@ -262,4 +152,4 @@ def format_what_if(sample: dict, replays: dict, by: str | None = None) -> str:
 
 def _mean_of(x: np.ndarray) -> str:
     m = Moments().update(np.asarray(x, np.float64))
-    return _mean(m)
+    return mean_text(m)

@@ -1,7 +1,7 @@
 """Parameter sweeps: which value of a strategy parameter plays best, with statistics that hold up.
 
 Each value of the grid plays a duplicate match against the same baseline on the same deals
-(:mod:`analysis.compare`: the unit is the deal pair, so deal luck cancels). Picking the best of ``k``
+(:mod:`analysis.games.spades.compare`: the unit is the deal pair, so deal luck cancels). Picking the best of ``k``
 values and quoting its 95 % interval would overstate it (the winner's curse), so:
 
 * every value also gets a *simultaneous* interval at level 1 − 0.05/k (Bonferroni): all k intervals
@@ -15,7 +15,8 @@ values and quoting its 95 % interval would overstate it (the winner's curse), so
   itself, 50 % by construction: the table marks it ``= baseline`` and it is never picked as the best.
 
 :func:`sweep_table` makes the table, :func:`best_index` picks the best value, :func:`plot_sweep` draws
-the chart, :func:`format_sweep` the text. The job that runs the matches is ``tricksim.jobs.sweep``.
+the chart, :func:`format_sweep` the text. The job that runs the matches is
+``tricksim.jobs.spades.sweep``.
 """
 from __future__ import annotations
 
@@ -25,11 +26,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...stats import fmt_int, n_paired, t_quantile
 from .compare import DuplicateResult
-from .stats import fmt_int, n_paired, t_quantile
 
-__all__ = ["SweepPoint", "METRICS", "family_level", "sweep_table", "best_index", "needed_pairs", "plot_sweep",
-           "format_sweep"]
+__all__ = [
+    "METRICS",
+    "SweepPoint",
+    "best_index",
+    "family_level",
+    "format_sweep",
+    "needed_pairs",
+    "plot_sweep",
+    "sweep_table",
+]
 
 METRICS = ("win", "margin")  # what "best" means: the paired win rate, or the mean final margin
 

@@ -1,5 +1,5 @@
 """Parameter sweeps (``tricksim sweep``): a strategy parameter over a grid, each value in a duplicate match
-against a baseline on the same deals; the statistics are in ``analysis/sweep.py``.
+against a baseline on the same deals; the statistics are in ``analysis/games/spades/sweep.py``.
 
 Grid syntax, after the strategy name: ``param=LO..HI:STEP`` (a range, both ends included) or
 ``param=A|B|C`` (a list) for the swept parameters, one or two of them; ``param=value`` fixes a parameter::
@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from tricksim.jobs import JobError, run_kept
-from tricksim.jobs.compare import GAME
+from tricksim.jobs.spades.compare import GAME
 
 MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of --games games
 GRID_FORM = "NAME:param=LO..HI:STEP or NAME:param=A|B|C (one or two swept parameters; others param=value)"
@@ -105,11 +105,19 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from tricksim.analysis.compare import duplicate_match_runs
+    from tricksim.analysis.games.spades.compare import duplicate_match_runs
+    from tricksim.analysis.games.spades.sweep import (
+        METRICS,
+        SweepPoint,
+        best_index,
+        family_level,
+        format_sweep,
+        sweep_table,
+    )
     from tricksim.analysis.io import AnalysisError, atomic_output
     from tricksim.analysis.parallel import Engine
-    from tricksim.analysis.sweep import METRICS, SweepPoint, best_index, family_level, format_sweep, sweep_table
-    from tricksim.jobs.compare import match_header
+    from tricksim.analysis.plots import save_figure
+    from tricksim.jobs import match_header
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.family import family
     from tricksim.simulator.games.spades.rules import build_rules
@@ -172,11 +180,10 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     with atomic_output(base / "sweep.csv") as tmp:
         table.to_csv(tmp, index=False)
     fig = Figure(figsize=(11, 4.2) if len(axes) == 1 else (7, 5.5), layout="constrained")
-    from tricksim.analysis.sweep import plot_sweep
+    from tricksim.analysis.games.spades.sweep import plot_sweep
 
     plot_sweep(fig, points, [k for k, _ in axes], baseline=vs, metric=metric)
-    with atomic_output(base / "sweep.png") as tmp:
-        fig.savefig(tmp, dpi=110)
+    save_figure(fig, base / "sweep.png", dpi=110)
     echo(text)
     echo(f"wrote {base / 'sweep.csv'} and {base / 'sweep.png'}")
     return points, confirmation

@@ -1,0 +1,125 @@
+"""Short plain-text summary of a Spades run, printed after every simulation.
+
+Fast by construction: imports only pyarrow and numpy (no pandas, no
+matplotlib), reads only the columns it needs, batch by batch.
+"""
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pyarrow.compute as pc
+
+from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
+from ...parallel import map_run
+from ...stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
+from .outcomes import OUTCOME_COLUMNS, rule, team_outcomes
+
+__all__ = ["interval_method", "summarize", "summary_numbers"]
+
+
+def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
+    """The sums behind :func:`summarize` (for tests and other callers): every hand-level figure a
+    :class:`~tricksim.analysis.stats.ClusterRatio` over games (in hands mode each hand is its own game)."""
+    run = open_run(run_dir)
+    blind_cols = [f"blind_{s}" for s in range(4)]
+    has_blind = run.has_columns("hands", blind_cols)
+    cols = ["game_id"] + OUTCOME_COLUMNS + ["score_0", "score_1"] + (blind_cols if has_blind else [])
+    rules = run.rules
+    r = {
+        "run": run, "hands": 0, "made": [ClusterRatio(), ClusterRatio()],
+        "score": [ClusterRatio(), ClusterRatio()], "bags": [ClusterRatio(), ClusterRatio()],
+        "nil_bid": ClusterRatio(), "nil_ok": ClusterRatio(), "blind_bid": ClusterRatio(), "blind_ok": ClusterRatio(),
+    }
+    try:
+        for batch in run.iter_hands(cols, batch_rows):
+            a = batch_arrays(batch, cols)
+            n = batch.num_rows
+            gid = Clusters(a["game_id"])  # the batch's games, found once for every figure
+            r["hands"] += n
+            for t in (0, 1):
+                o = team_outcomes(a, t, rules)
+                r["made"][t].update(gid, o["made"] & o["has_contract"], o["has_contract"])
+                r["score"][t].update(gid, a[f"score_{t}"])
+                r["bags"][t].update(gid, o["bags"])
+            nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)])
+            blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
+            ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
+            four = np.full(n, 4, np.int64)
+            for bid_key, ok_key, sel in (("nil_bid", "nil_ok", nil & ~blind), ("blind_bid", "blind_ok", nil & blind)):
+                bids = sel.sum(axis=0)
+                r[bid_key].update(gid, bids, four)             # bids / seat-hands, four seat-hands a hand
+                r[ok_key].update(gid, (sel & ok).sum(axis=0), bids)  # successes / bids
+    except ClusterOrderError as e:
+        raise AnalysisError(f"{run.path}: {e}") from None
+    if r["hands"] == 0:
+        raise AnalysisError(f"{run.path}: the run has no hand rows")
+    if run.is_games:
+        r.update(games=0, wins0=0, ties=0, length=Moments(), ends={})
+        end_ok = run.has_columns("games", ["end"])
+        for b in run.iter_games(["hands", "winner"] + (["end"] if end_ok else []), batch_rows):
+            g = batch_arrays(b, ["hands", "winner"])
+            r["games"] += b.num_rows
+            r["wins0"] += int((g["winner"] == 0).sum())
+            r["ties"] += int((g["winner"] == -1).sum())
+            r["length"].update(g["hands"])
+            if end_ok:
+                vc = pc.value_counts(b.column("end"))
+                for v, c in zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist()):
+                    r["ends"][str(v)] = r["ends"].get(str(v), 0) + int(c)
+    return r
+
+
+def interval_method(run) -> str:
+    """How the hand-level intervals of ``run`` are built, as the outputs state it."""
+    if run.is_games:
+        return "95 % intervals clustered by game"
+    return "95 % intervals over independent hands, a hand's four seats clustered"
+
+
+def _mean(m, digits: int = 2) -> str:
+    return fmt_estimate(m.estimate(), digits)
+
+
+def _rate(m) -> str:
+    return fmt_estimate(m.rate())
+
+
+def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
+              scheduler: str | None = None) -> str:
+    """A few lines on a finished run: sizes, contract-made rate, hand score, bags, Nil, games.
+
+    Every rate carries its 95 % Wilson interval and n; every mean its 95 % t
+    interval and n. ``engine="dask"``: the files are read and summed on Dask workers (the same text).
+    Raises :class:`~tricksim.analysis.io.AnalysisError` for an invalid run.
+    """
+    r = map_run(partial(summary_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
+    run = r["run"]
+    t0, t1 = run.team_strategies()
+    head = f"{run.path}: spades, {run.mode} mode, preset {run.preset}"
+    if run.manifest.get("seed") is not None:
+        head += f", seed {run.manifest['seed']}"
+    if run.status not in (None, "complete"):  # the engine writes "running", then "complete"
+        head += f"  [status: {run.status}]"
+    size = f"{fmt_int(r['hands'])} hands" + (f", {fmt_int(r['games'])} games" if run.is_games else "")
+    w = 16
+    lines = [
+        head,
+        f"{'seats':<{w}}team 0 = {t0}; team 1 = {t1}",
+        f"{'size':<{w}}{size}   ({interval_method(run)}; n = observations)",
+        f"{'contract made':<{w}}team 0 {_rate(r['made'][0])}   team 1 {_rate(r['made'][1])}",
+        f"{'hand score':<{w}}team 0 {_mean(r['score'][0])}   team 1 {_mean(r['score'][1])}",
+        f"{'bags per hand':<{w}}team 0 {_mean(r['bags'][0], 3)}   team 1 {_mean(r['bags'][1], 3)}",
+        f"{'Nil':<{w}}bid {_rate(r['nil_bid'])} of seat-hands   made {_rate(r['nil_ok'])}",
+    ]
+    if r["blind_bid"].k or rule(run.rules, "blind_nil"):
+        lines.append(f"{'Blind Nil':<{w}}bid {_rate(r['blind_bid'])} of seat-hands   made {_rate(r['blind_ok'])}")
+    if run.is_games:
+        lines.append(f"{'team 0 wins':<{w}}{fmt_rate(r['wins0'], r['games'])}"
+                     + (f"   ({fmt_int(r['ties'])} tied at the hand limit)" if r["ties"] else ""))
+        lines.append(f"{'game length':<{w}}{_mean(r['length'])} hands")
+        if r["ends"]:
+            ends = ", ".join(f"{k} {fmt_rate(v, r['games'])}"
+                             for k, v in sorted(r["ends"].items(), key=lambda kv: -kv[1]))
+            lines.append(f"{'game ends':<{w}}{ends}")
+    return "\n".join(lines)
