@@ -1,14 +1,16 @@
 """Hashes of the data of fixed runs: the proof that a refactor changed nothing.
 
-Every preset with every built-in strategy at all four seats, a mixed seating
-(the generic per-seat kernel) and a rule set that turns on the rarer flags, in
-hands and games mode with the plays recorded, on two threads in small shards.
+For each game family, every preset with every built-in strategy at all four
+seats, a mixed seating (for Spades the generic per-seat kernel) and a rule set
+that turns on the rarer flags, in each of the family's modes (Spades hands and
+games, Tarot deals) with the plays recorded, on two threads in small shards.
 Each run is written to a run directory and read back; every Parquet column is
 hashed (SHA-256 of its values) and the hashes are compared with, or written
 to, ``tests/data_hashes.json``.
 
     python scripts/data_hashes.py            # compare: exit 1 and name each column that differs
     python scripts/data_hashes.py --write    # record the current data as the reference
+    python scripts/data_hashes.py --only cardavia/heuristic/deals   # named runs alone (compare, or --write)
 
 A change that must change data (a bug fix) updates the file in its own commit.
 """
@@ -35,8 +37,14 @@ MIXED = ("heuristic", "random", "simple", "heuristic:bag_mode=avoid,nil_threshol
 RARE_RULES = ("jokers=true", "joker_removes=2h2d", "first_lead=two_of_clubs", "mercy=-200", "mercy_check=before_target",
               "min_team_bid=4", "nil_tricks=contract", "blind_nil_eligibility=trailing", "blind_nil_deficit=50",
               "exchange_order=bidder_first", "nil_trick_points=0", "nil_bags_when_set=false")
-COUNTS = {"hands": 600, "games": 24}
-SHARDS = {"hands": 128, "games": 5}
+TAROT_STRATEGIES = ("random", "heuristic")
+TAROT_MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poignee=1,chelem_losers=2", "random")
+# every Tarot flag at its value other than the preset's (rules.py CHOICES)
+TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_hand=as_dealt", "poignee_excuse=always",
+                    "poignee_four_kings=never", "chelem_defenders_slam=announcement_only",
+                    "excuse_last_trick=announced_only", "target_oudlers=held", "excuse_lead=forbidden")
+COUNTS = {"hands": 600, "games": 24, "deals": 400}
+SHARDS = {"hands": 128, "games": 5, "deals": 96}
 SEED = 20261201
 
 
@@ -46,11 +54,17 @@ def cases() -> dict[str, dict]:
     for mode in ("hands", "games"):
         for preset in PRESETS:
             for name in STRATEGIES:
-                out[f"{preset}/{name}/{mode}"] = dict(preset=preset, rules=(), seats=(name,) * 4, mode=mode)
-            out[f"{preset}/mixed/{mode}"] = dict(preset=preset, rules=(), seats=MIXED, mode=mode)
-        out[f"classic+rare/mixed/{mode}"] = dict(preset="classic", rules=RARE_RULES, seats=MIXED, mode=mode)
-        out[f"classic+rare/heuristic/{mode}"] = dict(preset="classic", rules=RARE_RULES, seats=("heuristic",) * 4,
-                                                     mode=mode)
+                out[f"{preset}/{name}/{mode}"] = {"preset": preset, "rules": (), "seats": (name,) * 4, "mode": mode}
+            out[f"{preset}/mixed/{mode}"] = {"preset": preset, "rules": (), "seats": MIXED, "mode": mode}
+        out[f"classic+rare/mixed/{mode}"] = {"preset": "classic", "rules": RARE_RULES, "seats": MIXED, "mode": mode}
+        out[f"classic+rare/heuristic/{mode}"] = {"preset": "classic", "rules": RARE_RULES,
+                                                 "seats": ("heuristic",) * 4, "mode": mode}
+    tarot = {"game": "tarot", "preset": "cardavia", "mode": "deals"}
+    for name in TAROT_STRATEGIES:
+        out[f"cardavia/{name}/deals"] = dict(tarot, rules=(), seats=(name,) * 4)
+    out["cardavia/mixed/deals"] = dict(tarot, rules=(), seats=TAROT_MIXED)
+    out["cardavia+rare/mixed/deals"] = dict(tarot, rules=TAROT_RARE_RULES, seats=TAROT_MIXED)
+    out["cardavia+rare/heuristic/deals"] = dict(tarot, rules=TAROT_RARE_RULES, seats=("heuristic",) * 4)
     return out
 
 
@@ -61,6 +75,9 @@ def column_hash(column: pa.ChunkedArray) -> str:
         data = "\n".join(column.cast(pa.string()).to_pylist()).encode()
     elif pa.types.is_fixed_size_list(column.type):
         data = np.ascontiguousarray(column.flatten().to_numpy()).tobytes()
+    elif pa.types.is_list(column.type):  # the lengths, then the values (never the addresses of the lists)
+        offsets = column.offsets.to_numpy()
+        data = (offsets - offsets[0]).tobytes() + np.ascontiguousarray(column.flatten().to_numpy()).tobytes()
     else:
         values = column.to_numpy(zero_copy_only=False)
         data = values.dtype.str.encode() + np.ascontiguousarray(values).tobytes()
@@ -69,15 +86,17 @@ def column_hash(column: pa.ChunkedArray) -> str:
 
 def run_hashes(case: dict, tmp: Path) -> dict:
     from tricksim.simulator.engine import RunConfig, run
-    from tricksim.simulator.games.spades.rules import build_rules
+    from tricksim.simulator.family import family
     from tricksim.strategies.registry import parse_spec
 
-    cfg = RunConfig(rules=build_rules(case["preset"], case["rules"]), preset=case["preset"],
-                    seats=tuple(parse_spec(s) for s in case["seats"]), seed=SEED, mode=case["mode"],
+    game = case.get("game", "spades")
+    fam = family(game)
+    cfg = RunConfig(game=game, rules=fam.build_rules(case["preset"], case["rules"]), preset=case["preset"],
+                    seats=tuple(parse_spec(s, game=game) for s in case["seats"]), seed=SEED, mode=case["mode"],
                     count=COUNTS[case["mode"]], record_plays=True, shard_size=SHARDS[case["mode"]])
     run(cfg, tmp, overwrite=True, threads=2, progress=False)
     out = {}
-    for table_name in ("hands", "games"):
+    for table_name in fam.tables(case["mode"]):
         if (tmp / table_name).is_dir():
             table = pq.read_table(tmp / table_name)
             out[table_name] = {"rows": table.num_rows,
@@ -106,10 +125,13 @@ def differences(expected: dict, got: dict) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="record the current data as the reference")
+    ap.add_argument("--only", nargs="+", metavar="RUN", choices=sorted(cases()),
+                    help="these runs alone (with --write: the other runs' hashes are kept)")
     args = ap.parse_args(argv)
-    got = compute()
+    got = compute(args.only)
     if args.write:
-        REFERENCE.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+        kept = json.loads(REFERENCE.read_text()) if args.only else {}
+        REFERENCE.write_text(json.dumps({**kept, **got}, indent=1, sort_keys=True) + "\n")
         print(f"wrote {REFERENCE} ({len(got)} runs)")
         return 0
     diff = differences(json.loads(REFERENCE.read_text()), got)

@@ -1,44 +1,67 @@
 """The phases of a Tarot deal: the rules, one step at a time, over the deal's state arrays.
 
 Every rule of a deal lives here, once (RULES.md Part 2, docs/rules.md): the deal and Petit sec,
-who may bid what, the discard, the poignée shown, the legal cards, what a card does to the trick,
-the Excuse, the count and the settlement. The batch kernel (``kernel.play_deal``) inlines them
-and asks the seat policies at each decision.
+who may bid what, the chien and the discard, the Chelem declaration, the poignée shown, the legal
+cards, what a card does to the trick, the end of a trick with the Excuse, the count and the
+settlement. Two drivers compose the same phases:
 
-Hands are two words per seat (cards.py): ``suits[4]`` and ``trumps[4]``. The trick in progress
-is held as values the driver passes along: ``led`` (the suit to follow: 0..3, 4 trumps, -1 none
-yet), ``win_seat``, ``win_card`` and ``high`` (the highest trump's bit, -1 none).
+* the batch kernel (``kernel.play_deal``), which inlines them (``inline="always"``) and asks the
+  seat policies at each decision;
+* the step API (``state.TarotState``), which calls them one action at a time from Python.
+
+The state of a deal is a few arrays: ``suits[4]`` and ``trumps[4]`` (each seat's hand, two words,
+cards.py), ``chien[2]`` (suits, trumps), the public ``view`` (``policy.py`` lays it out), the random
+stream ``rng[1]``, ``trick_winner[18]`` and the ``tally`` (``T_*`` below: what the count needs that
+the view does not hold). The trick in progress is held as values the drivers pass along: ``led``
+(the suit to follow: 0..3, 4 trumps, -1 none yet), ``win_seat``, ``win_card`` and ``high`` (the
+highest trump's bit, -1 none); so is the discard, as two words ``discard_s``, ``discard_t``.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from tricksim.simulator.bits import popcount
+from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.tarot import scoring
 from tricksim.simulator.games.tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
     FIRST_TRUMP,
+    HALF_POINTS,
     KINGS_S,
+    MONDE,
     N_CARDS,
     OUDLERS_T,
+    PETIT,
     SUIT_CARDS,
     SUIT_MASK,
     TRUMPS_ONLY,
 )
 from tricksim.simulator.games.tarot.policy import (
     V_BID,
+    V_CHELEM,
+    V_CHIEN_S,
+    V_CHIEN_T,
+    V_CONTRACT,
     V_DEALER,
+    V_DISCARD_T,
     V_HIGH_TRUMP,
     V_LEADER,
     V_LED_SUIT,
+    V_MIN_BID,
     V_NPLAYED,
     V_PLAYED_S,
     V_PLAYED_T,
+    V_POIGNEE,
+    V_POIGNEE_MAX,
+    V_POIGNEE_T,
+    V_SEAT,
     V_TAKER,
+    V_TAKER_HALF,
+    V_TO_DISCARD,
     V_TRICK,
     V_TRICK_NO,
+    V_TRICKS,
     V_VOIDS,
     V_WINNING_CARD,
     V_WINNING_SEAT,
@@ -59,8 +82,22 @@ POIGNEE_EXCUSE_ALWAYS = CHOICES["poignee_excuse"].index("always")
 FOUR_KINGS_NEVER = CHOICES["poignee_four_kings"].index("never")
 EXCUSE_LAST_ANNOUNCED_ONLY = CHOICES["excuse_last_trick"].index("announced_only")
 EXCUSE_LEAD_FORBIDDEN = CHOICES["excuse_lead"].index("forbidden")
+TARGET_HELD = CHOICES["target_oudlers"].index("held")
+CHELEM_BOTH = CHOICES["chelem_defenders_slam"].index("both")
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
 VOID_NONE, VOID_ALL_PASS, VOID_PETIT_SEC = 0, 1, 2
+POIGNEE_CARDS = np.array(scoring.POIGNEE_CARDS, dtype=np.int64)
+POIGNEE_VALUE = np.array(scoring.POIGNEE_VALUE, dtype=np.int64)
+
+# the tally: what the count needs beyond the view (trick numbers 0..17, -1 while not played)
+T_EXCUSE_OWNER = 0   # the seat that played the Excuse
+T_EXCUSE_TRICK = 1   # the trick it was played to
+T_PETIT_TRICK = 2
+T_MONDE_TRICK = 3
+T_EXCEPTION = 4      # 1 when the Excuse, led to the last trick by a side that won the 17 others, won it
+T_POIGNEE = 5        # the value of every poignée shown (scoring.POIGNEE_VALUE)
+T_HELD_OUDLERS = 6   # the oudlers in the taker's hand at the first trick
+N_TALLY = 7
 
 settle = njit(cache=True)(scoring.settle)
 
@@ -76,6 +113,20 @@ def deal(seed, deal_id, deck, suits, trumps, chien, rng):
     shuffle(rng, deck, N_CARDS)
     distribute(deck, suits, trumps, chien)
     rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
+
+
+@njit(inline="always", cache=True)
+def deal_chosen(seed, deal_id, deck, suits, trumps, chien, rng):
+    """Deal the cards in the order of ``deck`` (a chosen deal, for tests and tools), with ``rng`` at the
+    start of deal ``deal_id``'s play stream as after ``deal``."""
+    distribute(deck, suits, trumps, chien)
+    rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
+
+
+@njit(inline="always", cache=True)
+def dealer_of(deal_id):
+    """The dealer of deal ``deal_id``: the deal passes to the next seat each deal."""
+    return deal_id % N_SEATS
 
 
 @njit(inline="always", cache=True)
@@ -111,7 +162,15 @@ def petit_sec(trumps):
 
 
 @njit(inline="always", cache=True)
-def start_view(view, dealer):
+def start_deal(view, tally, dealer):
+    """The public view and the tally as the bidding begins: no bid, no card played."""
+    tally[T_EXCUSE_OWNER] = -1
+    tally[T_EXCUSE_TRICK] = -1
+    tally[T_PETIT_TRICK] = -1
+    tally[T_MONDE_TRICK] = -1
+    tally[T_EXCEPTION] = 0
+    tally[T_POIGNEE] = 0
+    tally[T_HELD_OUDLERS] = 0
     for i in range(VIEW_SIZE):
         view[i] = 0
     view[V_DEALER] = dealer
@@ -133,12 +192,51 @@ def bidder(dealer, k):
 
 
 @njit(inline="always", cache=True)
+def start_bid(view, s, highest):
+    """Seat ``s`` is to bid, ``highest`` the contract so far (0 none). The lowest bid left in the view stays
+    there after the bidding."""
+    view[V_SEAT] = s
+    view[V_MIN_BID] = highest + 1
+
+
+@njit(inline="always", cache=True)
 def bid_is_legal(b, highest):
     """Pass, or a contract above the highest so far."""
     return b == 0 or (highest < b <= GARDE_CONTRE)
 
 
-# --------------------------------------------------------------------- discard
+@njit(inline="always", cache=True)
+def apply_bid(view, s, b, taker, highest):
+    """Seat ``s`` bids ``b`` (legal); returns the (taker, contract) so far (-1, 0 while all pass)."""
+    view[V_BID + s] = b
+    if b > 0:
+        view[V_CONTRACT] = b
+        return s, b
+    return taker, highest
+
+
+@njit(inline="always", cache=True)
+def end_bidding(view, taker):
+    """Someone took (``taker`` >= 0; when all pass the deal is void)."""
+    view[V_TAKER] = taker
+
+
+# ----------------------------------------------------------------- chien and discard
+@njit(inline="always", cache=True)
+def takes_chien(contract):
+    """Prise and Garde: the chien is shown, taken and six cards discarded; Garde sans and contre: neither."""
+    return contract <= GARDE
+
+
+@njit(inline="always", cache=True)
+def show_chien(view, suits, trumps, chien, taker):
+    """The chien is shown to all and joins the taker's hand."""
+    view[V_CHIEN_S] = chien[0]
+    view[V_CHIEN_T] = chien[1]
+    suits[taker] |= chien[0]
+    trumps[taker] |= chien[1]
+    view[V_SEAT] = taker
+
 @njit(inline="always", cache=True)
 def discard_legal(rules, suits, trumps, to_discard):
     """The cards the taker may discard next, as (suits, trumps), with ``to_discard`` still to go: never a
@@ -149,6 +247,49 @@ def discard_legal(rules, suits, trumps, to_discard):
     if rules.discard_trumps == DISCARD_FREE or popcount(plain) < to_discard:
         return plain, low_trumps
     return plain, np.int64(0)
+
+
+@njit(inline="always", cache=True)
+def start_discard(rules, view, suits, trumps, i):
+    """The taker, holding (suits, trumps), is to discard its card ``i`` (0..5): the legal cards."""
+    view[V_TO_DISCARD] = CHIEN_CARDS - i
+    return discard_legal(rules, suits, trumps, CHIEN_CARDS - i)
+
+
+@njit(inline="always", cache=True)
+def apply_discard(view, suits, trumps, taker, c, discard_s, discard_t):
+    """The taker discards card ``c`` (legal); returns the discard so far. A trump discarded is shown."""
+    if c < FIRST_TRUMP:
+        discard_s |= np.int64(1) << c
+        suits[taker] &= ~(np.int64(1) << c)
+    else:
+        discard_t |= np.int64(1) << (c - FIRST_TRUMP)
+        trumps[taker] &= ~(np.int64(1) << (c - FIRST_TRUMP))
+        view[V_DISCARD_T] = discard_t
+    return discard_s, discard_t
+
+
+@njit(inline="always", cache=True)
+def end_discard(view):
+    view[V_TO_DISCARD] = 0
+
+
+# ---------------------------------------------------------------------- Chelem
+@njit(inline="always", cache=True)
+def start_chelem(view, taker):
+    """The taker is to declare Chelem or not, before the first trick."""
+    view[V_SEAT] = taker
+
+
+@njit(inline="always", cache=True)
+def declare_chelem(view, tally, trumps, dealer, taker, announced):
+    """The taker announced Chelem (``announced`` != 0) or not; play begins. Records the oudlers the taker
+    holds; returns (1 announced else 0, the first trick's leader: the taker after an announcement, else
+    the player right of the dealer)."""
+    chelem = 1 if announced != 0 else 0
+    view[V_CHELEM] = chelem
+    tally[T_HELD_OUDLERS] = popcount(trumps[taker] & OUDLERS_T)
+    return chelem, taker if chelem else (dealer + 1) % N_SEATS
 
 
 # --------------------------------------------------------------------- poignée
@@ -194,6 +335,38 @@ def poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discar
     return base, (trumps[s] & EXCUSE_T) != 0, extra
 
 
+@njit(inline="always", cache=True)
+def start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t):
+    """Seat ``s`` is about to play its first card: the highest poignée level it may show (0 none)."""
+    base, has_excuse, extra = poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
+    most = 0
+    for level in range(3, 0, -1):
+        if poignee_shown(rules, base, has_excuse, extra, POIGNEE_CARDS[level]) != 0:
+            most = level
+            break
+    view[V_POIGNEE_MAX] = most
+    return most
+
+
+@njit(inline="always", cache=True)
+def poignee_is_legal(level, most):
+    return 0 <= level <= most
+
+
+@njit(inline="always", cache=True)
+def apply_poignee(rules, view, tally, s, level, taker, contract, trumps, dealt_trumps, suits, discard_t):
+    """Seat ``s`` shows a poignée of ``level`` (legal; 0 none); returns the trumps word shown (0 none)."""
+    shown = np.int64(0)
+    if level > 0:
+        base, has_excuse, extra = poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
+        shown = poignee_shown(rules, base, has_excuse, extra, POIGNEE_CARDS[level])
+        view[V_POIGNEE + s] = level
+        view[V_POIGNEE_T + s] = shown
+        tally[T_POIGNEE] += POIGNEE_VALUE[level]
+    view[V_POIGNEE_MAX] = 0
+    return shown
+
+
 # ------------------------------------------------------------------------ play
 @njit(inline="always", cache=True)
 def legal_cards(rules, suits, trumps, led, high, leading):
@@ -222,10 +395,28 @@ def legal_cards(rules, suits, trumps, led, high, leading):
 
 
 @njit(inline="always", cache=True)
+def card_in(c, legal_s, legal_t):
+    """Card ``c`` is one of the legal (suits, trumps)."""
+    if c < 0 or c >= N_CARDS:
+        return False
+    if c < FIRST_TRUMP:
+        return (legal_s >> c) & 1 == 1
+    return (legal_t >> (c - FIRST_TRUMP)) & 1 == 1
+
+
+@njit(inline="always", cache=True)
+def only_card(legal_s, legal_t):
+    """The one legal card, played without asking; -1 when there is a choice."""
+    if (legal_s & (legal_s - 1)) == 0 and (legal_t & (legal_t - 1)) == 0 and (legal_s == 0 or legal_t == 0):
+        return lowest_bit(legal_s) if legal_s != 0 else FIRST_TRUMP + lowest_bit(legal_t)
+    return -1
+
+
+@njit(inline="always", cache=True)
 def apply_card(view, suits, trumps, s, c, led, win_seat, win_card, high):
     """Seat ``s`` plays card ``c``: it leaves the hand and enters the trick. Returns the trick's new
-    (led, win_seat, win_card, high). The Excuse never wins here (the last-trick exception is the
-    kernel's ``excuse_wins_last``)."""
+    (led, win_seat, win_card, high). The Excuse never wins here (the last-trick exception is
+    ``end_trick``'s)."""
     k = view[V_NPLAYED]
     view[V_TRICK + s] = c
     view[V_NPLAYED] = k + 1
@@ -259,6 +450,7 @@ def apply_card(view, suits, trumps, s, c, led, win_seat, win_card, high):
 
 @njit(inline="always", cache=True)
 def start_trick(view, t, leader):
+    """Trick ``t`` begins, ``leader`` to lead."""
     view[V_TRICK_NO] = t
     view[V_LEADER] = leader
     view[V_NPLAYED] = 0
@@ -268,3 +460,121 @@ def start_trick(view, t, leader):
     view[V_HIGH_TRUMP] = -1
     for s in range(N_SEATS):
         view[V_TRICK + s] = -1
+
+
+@njit(inline="always", cache=True)
+def turn(view, leader, k):
+    """The seat to play the ``k``-th card of the trick led by ``leader``."""
+    s = (leader + k) % N_SEATS
+    view[V_SEAT] = s
+    return s
+
+
+# ------------------------------------------------------------ end of a trick
+@njit(inline="always", cache=True)
+def end_trick(rules, view, tally, trick_winner, win_seat):
+    """The four cards of the trick are in (``view``): who takes it, and what it counts for the taker
+    (RULES.md 2.7, 2.9). Before the last trick the Excuse stays with its owner's side, counted 4.0, and
+    the trick's winners gain 0.5; the Excuse led to the last trick by a side that won the 17 others wins
+    it. Returns the winner, who leads the next trick."""
+    t = view[V_TRICK_NO]
+    leader = view[V_LEADER]
+    taker = view[V_TAKER]
+    trick_half = 0
+    for s in range(N_SEATS):
+        c = view[V_TRICK + s]
+        trick_half += HALF_POINTS[c]
+        if c == EXCUSE:
+            tally[T_EXCUSE_OWNER] = s
+            tally[T_EXCUSE_TRICK] = t
+        elif c == PETIT:
+            tally[T_PETIT_TRICK] = t
+        elif c == MONDE:
+            tally[T_MONDE_TRICK] = t
+    excuse_here = tally[T_EXCUSE_TRICK] == t
+    owner = tally[T_EXCUSE_OWNER]
+    taker_tricks = view[V_TRICKS + taker]
+    winner = win_seat
+    if t == N_TRICKS - 1 and excuse_here and owner == leader:
+        side_won_all = taker_tricks == N_TRICKS - 1 if leader == taker else taker_tricks == 0
+        allowed = rules.excuse_last_trick != EXCUSE_LAST_ANNOUNCED_ONLY or (view[V_CHELEM] == 1 and leader == taker)
+        if side_won_all and allowed:
+            winner = leader
+            tally[T_EXCEPTION] = 1
+    to_taker = winner == taker
+    if excuse_here and t < N_TRICKS - 1 and (owner == taker) != to_taker:
+        if to_taker:
+            view[V_TAKER_HALF] += trick_half - 9 + 1
+        else:
+            view[V_TAKER_HALF] += 8
+    elif to_taker:
+        view[V_TAKER_HALF] += trick_half
+    view[V_TRICKS + winner] += 1
+    trick_winner[t] = winner
+    return winner
+
+
+# ------------------------------------------------------------- count and score
+@njit(inline="always", cache=True)
+def half_points(mask_s, mask_t):
+    """The cards' value in half-points."""
+    total = 0
+    while mask_s:
+        b = mask_s & -mask_s
+        total += HALF_POINTS[lowest_bit(b)]
+        mask_s ^= b
+    while mask_t:
+        b = mask_t & -mask_t
+        total += HALF_POINTS[FIRST_TRUMP + lowest_bit(b)]
+        mask_t ^= b
+    return total
+
+
+@njit(inline="always", cache=True)
+def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
+    """The count after the last trick (RULES.md 2.8): (the taker's half-points, the oudlers that set the
+    target, petit au bout: +1 the taker's side, -1 the defence, 0 none, scoring.SLAM_*)."""
+    taker = view[V_TAKER]
+    contract = view[V_CONTRACT]
+    taker_half = view[V_TAKER_HALF]
+    counted_t = np.int64(0)  # the oudlers counted for the taker (trumps word)
+    petit_trick = tally[T_PETIT_TRICK]
+    if petit_trick >= 0 and trick_winner[petit_trick] == taker:
+        counted_t |= np.int64(1)
+    if tally[T_MONDE_TRICK] >= 0 and trick_winner[tally[T_MONDE_TRICK]] == taker:
+        counted_t |= np.int64(1) << 20
+    exception = tally[T_EXCEPTION] == 1
+    excuse_trick = tally[T_EXCUSE_TRICK]
+    if excuse_trick >= 0:
+        excuse_to_taker = tally[T_EXCUSE_OWNER] == taker  # it stays with its owner's side...
+        if excuse_trick == N_TRICKS - 1 and not exception:
+            excuse_to_taker = trick_winner[excuse_trick] == taker  # ...except in the last trick
+        if excuse_to_taker:
+            counted_t |= np.int64(1) << EXCUSE_BIT
+    if contract == GARDE_SANS:
+        taker_half += half_points(chien[0], chien[1])
+        counted_t |= chien[1] & OUDLERS_T
+    elif takes_chien(contract):
+        taker_half += half_points(discard_s, discard_t)
+    oudlers = tally[T_HELD_OUDLERS] if rules.target_oudlers == TARGET_HELD else popcount(counted_t)
+    last = N_TRICKS - 2 if exception else N_TRICKS - 1  # a slam's last trick won by the Excuse: the one before
+    petit_au_bout = 0
+    if petit_trick == last:
+        petit_au_bout = 1 if trick_winner[last] == taker else -1
+    taker_tricks = view[V_TRICKS + taker]
+    slam = scoring.SLAM_TAKER if taker_tricks == N_TRICKS else (scoring.SLAM_DEFENCE if taker_tricks == 0 else 0)
+    return taker_half, oudlers, petit_au_bout, slam
+
+
+@njit(inline="always", cache=True)
+def score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam):
+    """The settlement (RULES.md 2.8, ``scoring.settle``): (target, won, the per-defender amount t signed
+    from the taker's side)."""
+    return settle(rules.chelem_defenders_slam == CHELEM_BOTH, view[V_CONTRACT], taker_half, oudlers, petit_au_bout,
+                  tally[T_POIGNEE], view[V_CHELEM], slam)
+
+
+@njit(inline="always", cache=True)
+def seat_score(s, taker, amount):
+    """Seat ``s``'s score: the taker 3t, each defender -t (the four sum to zero)."""
+    return 3 * amount if s == taker else -amount
