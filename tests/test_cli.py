@@ -141,7 +141,7 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
 
 
 def test_games_presets_and_defaults_in_the_help_come_from_the_families():
-    from tricksim.jobs.compare import GAME
+    from tricksim.jobs.spades.compare import GAME
     from tricksim.simulator.family import default_game, family, names
 
     runner = CliRunner()

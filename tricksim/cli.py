@@ -129,7 +129,7 @@ def _default_presets_help() -> str:
 
 
 def _sweep_preset_help() -> str:
-    from tricksim.jobs.compare import GAME
+    from tricksim.jobs.spades.compare import GAME
     from tricksim.simulator.family import family
 
     return f"Rule set [default: {family(GAME).default_preset}; the output says which]."
