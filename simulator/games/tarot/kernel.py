@@ -3,7 +3,8 @@
 ``simulate_block`` is the one entry point (``kernel_for`` compiles or loads it); it plays a list of
 deals, one output row each, into caller-owned column arrays, and is serial and releases the GIL (the
 engine runs one call per core on Python threads, as for Spades). Each deal draws only from its own
-counter-based streams (rng.py): the data do not depend on thread count or shard size.
+counter-based streams (rng.py): the data do not depend on thread count or shard size. Seat s's
+policies get seat s's own stream (``streams[s]``) and no other.
 Every rule is a phase of ``phases.py``; this module composes them and asks the seat policies.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ from numba.core import config
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.borrow import alive_until_here, borrowed
-from tricksim.simulator.rng import STREAM_PLAY, stream_key
+from tricksim.simulator.rng import start_policy_streams
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import (
     EXCUSE,
@@ -101,16 +102,19 @@ def _fault(error, code, seat, value):
 
 @njit(inline="always")
 def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_id, decks, deck,
-              suits, trumps, chien, view, rng, trick_winner, row, words, small, ints, plays, record_plays, error):
+              suits, trumps, chien, view, rng, streams, trick_winner, row, words, small, ints, plays, record_plays,
+              error):
     """Play deal ``deal_id`` into output row ``row``; returns False (``error`` filled) when a policy broke
     the rules. The row's defaults are those of a void deal. The cards are shuffled on the deal's stream,
-    or, when ``decks`` has rows, dealt in the order of ``decks[row]`` (chosen deals, for tests and tools)."""
+    or, when ``decks`` has rows, dealt in the order of ``decks[row]`` (chosen deals, for tests and tools).
+    ``rng``: scratch for the deal's stream; ``streams[s]``: seat s's policy stream, the only one its
+    policies are given."""
     dealer = deal_id % N_SEATS
     if decks.shape[0] == 0:
         phases.deal(seed, deal_id, deck, suits, trumps, chien, rng)
     else:
         phases.distribute(decks[row], suits, trumps, chien)
-        rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
+    start_policy_streams(seed, deal_id, 0, streams)
     for s in range(N_SEATS):
         lo, hi = join_words(suits[s], trumps[s])
         words[row, W_DEALT + 2 * s] = lo
@@ -139,7 +143,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
         s = phases.bidder(dealer, k)
         view[V_SEAT] = s
         view[V_MIN_BID] = contract + 1
-        b = bid_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], rng)
+        b = bid_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
         if not phases.bid_is_legal(b, contract):
             return _fault(error, ERR_BID, s, b)
         view[V_BID + s] = b
@@ -168,7 +172,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
             view[V_TO_DISCARD] = CHIEN_CARDS - i
             legal_s, legal_t = phases.discard_legal(rules, suits[taker], trumps[taker], CHIEN_CARDS - i)
             c = discard_fns[taker](np.int64(taker), suits[taker], trumps[taker], legal_s, legal_t, view, params[taker],
-                                   rng)
+                                   streams[taker])
             if not _in(c, legal_s, legal_t):
                 return _fault(error, ERR_DISCARD, taker, c)
             if c < FIRST_TRUMP:
@@ -185,7 +189,8 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
 
     # ---- Chelem, then the first trick's leader
     view[V_SEAT] = taker
-    chelem = 1 if chelem_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker], rng) != 0 else 0
+    chelem = 1 if chelem_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker],
+                                 streams[taker]) != 0 else 0
     view[V_CHELEM] = chelem
     small[row, S_CHELEM] = chelem
     held_oudlers = popcount(trumps[taker] & OUDLERS_T)
@@ -218,7 +223,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
                         break
                 view[V_POIGNEE_MAX] = most
                 if most > 0:
-                    level = poignee_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], rng)
+                    level = poignee_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
                     if level < 0 or level > most:
                         return _fault(error, ERR_POIGNEE, s, level)
                     if level > 0:
@@ -235,7 +240,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
                 # one legal card: played without asking
                 c = lowest_bit(legal_s) if legal_s != 0 else FIRST_TRUMP + lowest_bit(legal_t)
             else:
-                c = play_fns[s](np.int64(s), suits[s], trumps[s], legal_s, legal_t, view, params[s], rng)
+                c = play_fns[s](np.int64(s), suits[s], trumps[s], legal_s, legal_t, view, params[s], streams[s])
                 if not _in(c, legal_s, legal_t):
                     return _fault(error, ERR_PLAY, s, c)
             if c == EXCUSE:
@@ -318,18 +323,20 @@ def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fn
     ``errors[i]`` gets (code, 0, seat, value) when a policy broke the rules in deal i (ERR_*)."""
     scratch = (np.empty(N_CARDS, dtype=np.int64), np.empty(N_SEATS, dtype=np.int64),
                np.empty(N_SEATS, dtype=np.int64), np.empty(2, dtype=np.int64), np.empty(VIEW_SIZE, dtype=np.int64),
-               np.empty(1, dtype=np.uint64), np.empty(N_TRICKS, dtype=np.int64), np.empty(4, dtype=np.int64))
+               np.empty(1, dtype=np.uint64), np.empty(N_TRICKS, dtype=np.int64), np.empty(4, dtype=np.int64),
+               np.empty((N_SEATS, 1), dtype=np.uint64))
     # every array of the loop is borrowed (simulator/borrow.py; docs/performance.md P6); the caller holds
     # the arguments, ``scratch`` is held below
     deck, suits, trumps, chien = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2]), borrowed(scratch[3])
     view, rng, trick_winner, error = borrowed(scratch[4]), borrowed(scratch[5]), borrowed(scratch[6]), borrowed(scratch[7])
+    streams = borrowed(scratch[8])
     params, deal_ids, decks = borrowed(params), borrowed(deal_ids), borrowed(decks)
     words, small, ints, plays, errors = borrowed(words), borrowed(small), borrowed(ints), borrowed(plays), borrowed(errors)
     for i in range(deal_ids.shape[0]):
         for e in range(4):
             error[e] = 0
         ok = play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids[i],
-                       decks, deck, suits, trumps, chien, view, rng, trick_winner, i, words, small, ints, plays,
+                       decks, deck, suits, trumps, chien, view, rng, streams, trick_winner, i, words, small, ints, plays,
                        record_plays, error)
         for e in range(4):
             errors[i, e] = error[e]
