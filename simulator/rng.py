@@ -90,18 +90,28 @@ def _sipround(v0, v1, v2, v3):
 
 
 @_wrapping
-@njit(cache=True)
-def siphash24(k0, k1, m0, m1, m2):
-    """SipHash-2-4 (Aumasson & Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT 2012; reference
-    code github.com/veorq/SipHash) of the 24-byte message of the little-endian words m0, m1, m2 under
-    the 128-bit key (k0, k1) (the key's bytes 0..7 and 8..15, little-endian)."""
-    k0, k1 = np.uint64(k0), np.uint64(k1)
-    v0, v1, v2, v3 = k0 ^ SIP_C0, k1 ^ SIP_C1, k0 ^ SIP_C2, k1 ^ SIP_C3
-    for m in (np.uint64(m0), np.uint64(m1), np.uint64(m2), np.uint64(24) << np.uint64(56)):  # the last: the length
-        v3 ^= m
-        v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
-        v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
-        v0 ^= m
+@njit(inline="always", cache=True)
+def _sip_block(v, m):
+    """One message word ``m`` into the SipHash state ``v`` = (v0, v1, v2, v3): the 2 rounds of SipHash-2-4."""
+    v0, v1, v2, v3 = v
+    v3 ^= m
+    v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+    v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+    return v0 ^ m, v1, v2, v3
+
+
+@njit(inline="always", cache=True)
+def _sip_start(k0, k1, m0, m1):
+    """The SipHash-2-4 state under the key (k0, k1) after the message words m0, m1."""
+    return _sip_block(_sip_block((k0 ^ SIP_C0, k1 ^ SIP_C1, k0 ^ SIP_C2, k1 ^ SIP_C3), m0), m1)
+
+
+@_wrapping
+@njit(inline="always", cache=True)
+def _sip_end(v, m2):
+    """SipHash-2-4 of a 24-byte message from the state ``v`` after its first two words: its third word
+    ``m2``, the length block, then the 4 finalization rounds."""
+    v0, v1, v2, v3 = _sip_block(_sip_block(v, m2), np.uint64(24) << np.uint64(56))
     v2 ^= np.uint64(0xFF)
     for _ in range(4):
         v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
@@ -109,20 +119,43 @@ def siphash24(k0, k1, m0, m1, m2):
 
 
 @njit(cache=True)
-def policy_stream_key(seed, game_id, hand_no, seat):
-    """Starting state of seat ``seat``'s policy stream for one hand (all arguments int64 >= 0): the one
-    place that says how policy streams are keyed. A one-way function of its arguments: from this value
-    (and the draws after it) neither the seed, nor the deal's key, nor another seat's stream follows."""
+def siphash24(k0, k1, m0, m1, m2):
+    """SipHash-2-4 (Aumasson & Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT 2012; reference
+    code github.com/veorq/SipHash) of the 24-byte message of the little-endian words m0, m1, m2 under
+    the 128-bit key (k0, k1) (the key's bytes 0..7 and 8..15, little-endian)."""
+    return _sip_end(_sip_start(np.uint64(k0), np.uint64(k1), np.uint64(m0), np.uint64(m1)), np.uint64(m2))
+
+
+@njit(cache=True)
+def policy_key(seed):
+    """The 128-bit SipHash key of the policy streams of a run: two words, each mix64 of the seed and a salt."""
     s = np.uint64(seed)
-    return siphash24(mix64(s ^ POLICY_KEY_SALT0), mix64(s ^ POLICY_KEY_SALT1), np.uint64(game_id),
-                     np.uint64(hand_no), np.uint64(seat))
+    return mix64(s ^ POLICY_KEY_SALT0), mix64(s ^ POLICY_KEY_SALT1)
+
+
+@njit(inline="always", cache=True)
+def _policy_prefix(seed, game_id, hand_no):
+    """The part of a hand's policy keys that its seats share: SipHash-2-4 after (game_id, hand_no)."""
+    k0, k1 = policy_key(seed)
+    return _sip_start(k0, k1, np.uint64(game_id), np.uint64(hand_no))
+
+
+@njit(cache=True)
+def policy_stream_key(seed, game_id, hand_no, seat):
+    """Starting state of seat ``seat``'s policy stream for one hand (all arguments int64 >= 0):
+    SipHash-2-4 of (game_id, hand_no, seat) under ``policy_key(seed)``. A one-way function of its
+    arguments: from this value (and the draws after it) neither the seed, nor the deal's key, nor
+    another seat's stream follows."""
+    return _sip_end(_policy_prefix(seed, game_id, hand_no), np.uint64(seat))
 
 
 @njit(cache=True)
 def start_policy_streams(seed, game_id, hand_no, streams):
-    """Start every seat's policy stream for one hand: ``streams[s, 0]`` for seat s (``streams``: (seats, 1))."""
+    """Start every seat's policy stream for one hand: ``streams[s, 0] = policy_stream_key(seed, game_id,
+    hand_no, s)`` for each row s of ``streams`` (seats, 1), the seats' shared part computed once."""
+    prefix = _policy_prefix(seed, game_id, hand_no)
     for s in range(streams.shape[0]):
-        streams[s, 0] = policy_stream_key(seed, game_id, hand_no, s)
+        streams[s, 0] = _sip_end(prefix, np.uint64(s))
 
 
 @_wrapping
