@@ -89,6 +89,21 @@ def test_siphash_is_the_reference():
         assert int(rng.siphash24(k0, k1, *words)) == reference_siphash24(key, msg)
 
 
+def test_policy_streams_are_siphash_of_hand_and_seat():
+    """Each seat's stream starts at SipHash-2-4 of (game, hand, seat) under the seed's key, whether asked
+    for one seat or for a hand's seats at once."""
+    r = random.Random(26)
+    streams = np.zeros((4, 1), np.uint64)
+    for _ in range(100):
+        seed, game, hand = r.randrange(1 << 62), r.randrange(1 << 40), r.randrange(1 << 20)
+        key = b"".join(int(k).to_bytes(8, "little") for k in rng.policy_key(seed))
+        rng.start_policy_streams(seed, game, hand, streams)
+        for seat in range(4):
+            msg = b"".join(x.to_bytes(8, "little") for x in (game, hand, seat))
+            assert int(rng.policy_stream_key(seed, game, hand, seat)) == reference_siphash24(key, msg)
+            assert int(streams[seat, 0]) == reference_siphash24(key, msg)
+
+
 # ------------------------------------------------------------------ the attack
 _INV1, _INV2 = pow(int(rng.MIX1), -1, 1 << 64), pow(int(rng.MIX2), -1, 1 << 64)
 
@@ -371,3 +386,4 @@ def test_hidden_cards_do_not_reach_a_policy(preset):
         assert (sa, ha, va, ra) == (sb, hb, vb, rb)
         assert (ha is None) == rules.blind_nil
         assert (oa.hand, oa.view.tobytes()) == (ob.hand, ob.view.tobytes())
+
