@@ -16,6 +16,7 @@ from numba import njit
 
 from tricksim.simulator import rng
 from tricksim.simulator.games.spades import batch, kernel, phases
+from tricksim.simulator.games.spades.cards import HEARTS, SPADES, card_suit
 from tricksim.simulator.games.spades.kernel import deck_template
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
@@ -387,3 +388,35 @@ def test_hidden_cards_do_not_reach_a_policy(preset):
         assert (ha is None) == rules.blind_nil
         assert (oa.hand, oa.view.tobytes()) == (ob.hand, ob.view.tobytes())
 
+
+# ------------------------------------------------------------------ the broken flag
+def _spade_lead_inputs(only_spades: bool):
+    """breaking=false, forced_spade_lead_breaks=true: the leader leads the A♠ holding 13 spades, or 12 spades
+    and a heart (the 2♠ then with its partner). Returns what the next seat is given after the lead, its
+    observation and the other opponent's."""
+    rules = build_rules("cardems", ["breaking=false", "forced_spade_lead_breaks=true"])
+    st = SpadesState(rules, seed=0, game_id=0)
+    for _ in range(4):
+        st.apply(st.legal_actions()[-1])
+    leader = st.current_player()
+    nxt, partner, last = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+    suit = [[c for c in range(52) if card_suit(c) == u] for u in range(4)]
+    hands = {leader: suit[SPADES], nxt: suit[0], partner: suit[HEARTS], last: suit[1]}
+    if not only_spades:
+        hands[leader] = hands[leader][1:] + [suit[HEARTS][0]]
+        hands[partner] = hands[partner][1:] + [suit[SPADES][0]]
+    for s, held in hands.items():
+        st.hands[s] = sum(1 << c for c in held)
+    st.apply(51)  # the A♠
+    rec = Recorder("random")
+    st.policy_action(rec)  # the next seat, whose hand is the same either way
+    (seat, hand, view, state), = rec.calls
+    assert seat == nxt
+    return (seat, hand, view.tobytes(), state), st.observation(nxt).view.tobytes(), \
+        st.observation(last).view.tobytes()
+
+
+def test_a_spade_lead_shows_nothing_of_the_leaders_hand():
+    """With breaking=false a spade may be led at any time, so whether the leader held only spades is its own
+    secret: the seats whose hands are the same are given bit-identical inputs either way."""
+    assert _spade_lead_inputs(True) == _spade_lead_inputs(False)

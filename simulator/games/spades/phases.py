@@ -248,13 +248,15 @@ def show_card(view, k, s, c, win_seat, win_card, broken):
 
 @njit(inline="always", cache=True)
 def apply_lead(rules, view, hands, s, c, broken):
-    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). Spades are broken as the rules say
-    whether or not ``breaking`` restricts the leads (with ``breaking=false`` only the view shows it)."""
+    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). With ``breaking``, a spade led before spades
+    are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
+    ``forced_spade_lead_breaks`` says so. Without ``breaking`` any spade may be led, so whether a lead was
+    forced is the leader's secret: it breaks nothing (and the view, the one place ``broken`` then shows,
+    shows only what is public)."""
     hands[s] ^= np.int64(1) << c
     led = card_suit(c)
-    if (led == SPADES and broken == 0 and rules.forced_spade_lead_breaks != 0
-            and (hands[s] & ~SUIT_MASKS[SPADES]) == 0):
-        broken = 1  # a forced lead: the leader held nothing but spades (with breaking=true, every unbroken spade lead)
+    if led == SPADES and broken == 0 and rules.breaking != 0 and rules.forced_spade_lead_breaks != 0:
+        broken = 1
     view[V_LED_SUIT] = led
     show_card(view, 0, s, c, s, c, broken)
     return led, broken
