@@ -189,7 +189,8 @@ def decision_speed(spec: str, hands: int, seed: int) -> list[str]:
                 view[V_PASSED] = st.observation(seat).view[V_PASSED]
                 left = popcount(int(st.hands[seat]))
                 t = time.perf_counter()
-                c = pimc.search_card(np.int64(seat), st.hands[seat], np.int64(legal), view, p.params, st.rng, stats)
+                c = pimc.search_card(np.int64(seat), st.hands[seat], np.int64(legal), view, p.params,
+                                     st.streams[seat], stats)
                 dt = time.perf_counter() - t
                 if game:
                     times.setdefault(int(stats[2]), []).append(dt)

@@ -1,10 +1,19 @@
 """Counter-based random streams.
 
-Every random decision of a run is drawn from a stream keyed by
-``(seed, game_id, hand_no, stream)``, so hand ``i`` of a run is the same deal
-whatever the shard size, thread count or machine. The generator is
+Every random draw of a run comes from a stream that starts at a key computed
+from ``(seed, game_id, hand_no, ...)`` alone, so hand ``i`` of a run is the
+same whatever the shard size, thread count or machine. The generator is
 SplitMix64 (Steele, Lea & Flood 2014): a 64-bit counter passed through a
 bijective mixer; it passes BigCrush and costs a few instructions per draw.
+
+Two kinds of stream, keyed differently:
+
+* the deal's (``stream_key(seed, game_id, hand_no, STREAM_DEAL)``): a chain of
+  ``mix64``, which is a bijection, so its state reveals its key;
+* each seat's policy stream (``policy_stream_key``): SipHash-2-4, a keyed
+  pseudo-random function, of ``(game_id, hand_no, seat)`` under a 128-bit key
+  derived from the seed. Without the seed, a policy's stream tells it nothing
+  about the deal's key or another seat's stream (tests/test_hygiene.py).
 
 State lives in a ``uint64[1]`` array so policies can draw from it in place.
 All arithmetic here is ``uint64``; callers only see ``int64`` results.
@@ -27,7 +36,11 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
 STREAM_DEAL = 0
-STREAM_PLAY = 1  # decisions of the seat policies
+# the two 64-bit halves of the policy streams' SipHash key are mix64 of the seed XOR these (digits of pi)
+POLICY_KEY_SALT0, POLICY_KEY_SALT1 = np.uint64(0x243F6A8885A308D3), np.uint64(0x13198A2E03707344)
+# SipHash's initial state constants ("somepseudorandomlygeneratedbytes")
+SIP_C0, SIP_C1 = np.uint64(0x736F6D6570736575), np.uint64(0x646F72616E646F6D)
+SIP_C2, SIP_C3 = np.uint64(0x6C7967656E657261), np.uint64(0x7465646279746573)
 
 
 def _wrapping(fn):
@@ -53,6 +66,96 @@ def stream_key(seed, game_id, hand_no, stream):
     k = mix64(k ^ np.uint64(game_id))
     k = mix64(k ^ (np.uint64(hand_no) << np.uint64(8)) ^ np.uint64(stream))
     return k
+
+
+@njit(inline="always", cache=True)
+def _rotl(x, r):
+    return (x << np.uint64(r)) | (x >> np.uint64(64 - r))
+
+
+@_wrapping
+@njit(inline="always", cache=True)
+def _sipround(v0, v1, v2, v3):
+    v0 += v1
+    v1 = _rotl(v1, 13) ^ v0
+    v0 = _rotl(v0, 32)
+    v2 += v3
+    v3 = _rotl(v3, 16) ^ v2
+    v0 += v3
+    v3 = _rotl(v3, 21) ^ v0
+    v2 += v1
+    v1 = _rotl(v1, 17) ^ v2
+    v2 = _rotl(v2, 32)
+    return v0, v1, v2, v3
+
+
+@_wrapping
+@njit(inline="always", cache=True)
+def _sip_block(v, m):
+    """One message word ``m`` into the SipHash state ``v`` = (v0, v1, v2, v3): the 2 rounds of SipHash-2-4."""
+    v0, v1, v2, v3 = v
+    v3 ^= m
+    v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+    v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+    return v0 ^ m, v1, v2, v3
+
+
+@njit(inline="always", cache=True)
+def _sip_start(k0, k1, m0, m1):
+    """The SipHash-2-4 state under the key (k0, k1) after the message words m0, m1."""
+    return _sip_block(_sip_block((k0 ^ SIP_C0, k1 ^ SIP_C1, k0 ^ SIP_C2, k1 ^ SIP_C3), m0), m1)
+
+
+@_wrapping
+@njit(inline="always", cache=True)
+def _sip_end(v, m2):
+    """SipHash-2-4 of a 24-byte message from the state ``v`` after its first two words: its third word
+    ``m2``, the length block, then the 4 finalization rounds."""
+    v0, v1, v2, v3 = _sip_block(_sip_block(v, m2), np.uint64(24) << np.uint64(56))
+    v2 ^= np.uint64(0xFF)
+    for _ in range(4):
+        v0, v1, v2, v3 = _sipround(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
+@njit(cache=True)
+def siphash24(k0, k1, m0, m1, m2):
+    """SipHash-2-4 (Aumasson & Bernstein, "SipHash: a fast short-input PRF", INDOCRYPT 2012; reference
+    code github.com/veorq/SipHash) of the 24-byte message of the little-endian words m0, m1, m2 under
+    the 128-bit key (k0, k1) (the key's bytes 0..7 and 8..15, little-endian)."""
+    return _sip_end(_sip_start(np.uint64(k0), np.uint64(k1), np.uint64(m0), np.uint64(m1)), np.uint64(m2))
+
+
+@njit(cache=True)
+def policy_key(seed):
+    """The 128-bit SipHash key of the policy streams of a run: two words, each mix64 of the seed and a salt."""
+    s = np.uint64(seed)
+    return mix64(s ^ POLICY_KEY_SALT0), mix64(s ^ POLICY_KEY_SALT1)
+
+
+@njit(inline="always", cache=True)
+def _policy_prefix(seed, game_id, hand_no):
+    """The part of a hand's policy keys that its seats share: SipHash-2-4 after (game_id, hand_no)."""
+    k0, k1 = policy_key(seed)
+    return _sip_start(k0, k1, np.uint64(game_id), np.uint64(hand_no))
+
+
+@njit(cache=True)
+def policy_stream_key(seed, game_id, hand_no, seat):
+    """Starting state of seat ``seat``'s policy stream for one hand (all arguments int64 >= 0):
+    SipHash-2-4 of (game_id, hand_no, seat) under ``policy_key(seed)``. A one-way function of its
+    arguments: from this value (and the draws after it) neither the seed, nor the deal's key, nor
+    another seat's stream follows."""
+    return _sip_end(_policy_prefix(seed, game_id, hand_no), np.uint64(seat))
+
+
+@njit(cache=True)
+def start_policy_streams(seed, game_id, hand_no, streams):
+    """Start every seat's policy stream for one hand: ``streams[s, 0] = policy_stream_key(seed, game_id,
+    hand_no, s)`` for each row s of ``streams`` (seats, 1), the seats' shared part computed once."""
+    prefix = _policy_prefix(seed, game_id, hand_no)
+    for s in range(streams.shape[0]):
+        streams[s, 0] = _sip_end(prefix, np.uint64(s))
 
 
 @_wrapping

@@ -481,11 +481,11 @@ def test_bid_mode_search_gives_legal_bids_and_ignores_the_hidden_split():
 def test_play_out_is_the_kernels_hand():
     """``play_out`` (the Blind Nil simulations), every decision the heuristic's, plays a hand as the kernel
     does: each hand of a classic run of the heuristic at every seat (Blind Nil whenever not ahead, so the
-    exchange is often played), replayed from the score before it, the cards as dealt and the hand's play
+    exchange is often played), replayed from the score before it, the cards as dealt and the first bidder's
     stream, gives the recorded hand points of both teams."""
     from tricksim.simulator.games.spades import phases
     from tricksim.simulator.games.spades.kernel import passed_rule_bits
-    from tricksim.simulator.rng import STREAM_PLAY, stream_key
+    from tricksim.simulator.rng import policy_stream_key
 
     rules = PRESETS["classic"]
     spec = parse_spec("heuristic:blind_nil_margin=0")
@@ -504,7 +504,7 @@ def test_play_out_is_the_kernels_hand():
         first = (row.dealer + 1) % 4
         phases.start_bid(kr, view, totals, np.int64(first))  # the view as the first bidder's Blind Nil call sees it
         deal = np.array([getattr(row, f"dealt_{s}") for s in range(4)], np.int64)
-        rng = np.array([stream_key(21, row.game_id, row.hand_no, STREAM_PLAY)], np.uint64)
+        rng = np.array([policy_stream_key(21, row.game_id, row.hand_no, first)], np.uint64)
         diff = pimc.play_out(np.int64(first), np.int64(getattr(row, f"blind_{first}")), view, deal,
                              pimc._rollout_rules(view, bits), bits, spec.params, rng)
         team = first & 1

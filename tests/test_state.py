@@ -158,13 +158,14 @@ def test_legal_leads_follow_the_breaking_flag(overrides, t, hand, broken, legal)
 
 
 @pytest.mark.parametrize("overrides, hand, lead, broken_after", [
-    # a spade led while other suits are held (legal only with breaking=false) breaks nothing, even when a
-    # forced spade lead breaks spades
+    # without breaking a spade lead breaks nothing, whether the leader holds other suits or not (only the
+    # leader knows which: RULES.md 1.3)
     (["breaking=false", "forced_spade_lead_breaks=true"], ("AS", "5H"), "AS", 0),
     (["breaking=false", "forced_spade_lead_breaks=false"], ("AS", "5H"), "AS", 0),
-    # a forced spade lead (nothing but spades) breaks spades exactly when forced_spade_lead_breaks says so
-    (["breaking=false", "forced_spade_lead_breaks=true"], ("AS", "2S"), "AS", 1),
+    (["breaking=false", "forced_spade_lead_breaks=true"], ("AS", "2S"), "AS", 0),
     (["breaking=false", "forced_spade_lead_breaks=false"], ("AS", "2S"), "AS", 0),
+    # with breaking, a forced spade lead (nothing but spades) breaks spades exactly when
+    # forced_spade_lead_breaks says so
     (["forced_spade_lead_breaks=true"], ("AS", "2S"), "AS", 1),
     (["forced_spade_lead_breaks=false"], ("AS", "2S"), "AS", 0),
     # no spade: nothing changes

@@ -7,7 +7,8 @@ row per hand into caller-owned column arrays. It is
 serial and releases the GIL: the engine runs several calls at once on Python
 threads, one per core (see engine.py for why not ``prange``). Each game draws
 only from its own counter-based streams (``rng.py``), so the output does not
-depend on thread count, shard size or machine.
+depend on thread count, shard size or machine. Seat s's policies get seat s's
+own stream (``streams[s]``) and no other.
 
 ``score_hand`` and ``game_end`` are thin Python wrappers over the same
 compiled scoring code, for tests and tools.
@@ -157,12 +158,12 @@ def passed_rule_bits(rules):
 
 
 @njit(cache=True)
-def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, rng, passed):
+def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, streams, passed):
     """One side of the Blind Nil exchange; returns False if the policy broke the rules. ``passed[giver]``
     keeps the cards given (the giver's ``view[V_PASSED]`` from then on)."""
     phases.start_exchange(rules, view, giver, role)
     view[V_PASSED] = passed[giver]
-    cards = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], rng)
+    cards = exch_fns[giver](np.int64(giver), hands[giver], view, params[giver], streams[giver])
     ok = phases.apply_exchange(rules, view, hands, giver, receiver, cards)
     if ok:
         passed[giver] |= cards
@@ -170,7 +171,7 @@ def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, rng, 
 
 
 @njit(inline="always")
-def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, error, lead, passed):
+def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, streams, error, lead, passed):
     """The card seat ``s`` plays: its policy's choice, or the only legal card without asking;
     -1 (with ``error`` filled) when the policy chose a card it may not play."""
     view[V_SEAT] = s
@@ -178,11 +179,11 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
     if legal & (legal - 1):
         view[V_PASSED] = passed[s]
         if policy_kind == PER_SEAT:
-            c = play_fns[s](np.int64(s), h, legal, view, params[s], rng)
+            c = play_fns[s](np.int64(s), h, legal, view, params[s], streams[s])
         elif lead:
-            c = _lead_inlined(policy_kind, (np.int64(s), h, legal, view, params0, rng))
+            c = _lead_inlined(policy_kind, (np.int64(s), h, legal, view, params0, streams[s]))
         else:
-            c = _play_inlined(policy_kind, (np.int64(s), h, legal, view, params0, rng))
+            c = _play_inlined(policy_kind, (np.int64(s), h, legal, view, params0, streams[s]))
         if c < 0 or c > 53 or ((legal >> c) & 1) == 0:
             error[0] = ERR_PLAY
             error[2] = s
@@ -193,7 +194,7 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, rng, e
 
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
 def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
-              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, cards, counts,
+              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, streams, row, ids, cards, counts,
               scores, plays, record_plays, error, passed):
     """Deal, bid, exchange, play and score one hand into output row ``row``: the phases (phases.py) with
     the seat policies asked at each decision.
@@ -201,9 +202,12 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
     filled) when a policy returned an illegal bid, exchange or card. ``passed[s]``: seat s's
     ``view[V_PASSED]`` (the rule bits, then the cards it passed), stored in the view before each of its calls.
-    ``policy_kind``: how to call the seat policies (see ``policy_kind_of``).
+    ``policy_kind``: how to call the seat policies (see ``policy_kind_of``). ``streams[s]``: seat s's policy
+    stream, the only one its policies are given; ``streams[phases.DEAL_STREAM]``: the deal's. (The deal's
+    stream shares the seats' array because CPython passes more than 30 arguments as ``*args``, which
+    Numba cannot inline.)
     """
-    phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng)
+    phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams)
     for s in range(4):
         cards[s, row] = hands[s]
     phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
@@ -220,18 +224,18 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
         blind = 0
         if offered:
             if policy_kind == PER_SEAT:
-                wants = blind_fns[s](np.int64(s), view, params[s], rng)
+                wants = blind_fns[s](np.int64(s), view, params[s], streams[s])
             else:
-                wants = _blind_nil_inlined(policy_kind, (np.int64(s), view, params0, rng))
+                wants = _blind_nil_inlined(policy_kind, (np.int64(s), view, params0, streams[s]))
             if wants != 0:
                 blind = 1
         if blind:
             b = np.int64(0)
         else:
             if policy_kind == PER_SEAT:
-                b = bid_fns[s](np.int64(s), hands[s], view, params[s], rng)
+                b = bid_fns[s](np.int64(s), hands[s], view, params[s], streams[s])
             else:
-                b = _bid_inlined(policy_kind, (np.int64(s), hands[s], view, params0, rng))
+                b = _bid_inlined(policy_kind, (np.int64(s), hands[s], view, params0, streams[s]))
             if not phases.bid_is_legal(rules, b, min_bid):
                 error[0] = ERR_BID
                 error[2] = s
@@ -247,15 +251,15 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
             p_seat = b_seat ^ 2
             if phases.exchanging_team(view, b_seat):
                 if rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params, rng,
-                                   passed)
+                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
+                                   streams, passed)
                     ok = ok and _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
-                                          rng, passed)
+                                          streams, passed)
                 else:
-                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params, rng,
-                                   passed)
+                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
+                                   streams, passed)
                     ok = ok and _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
-                                          rng, passed)
+                                          streams, passed)
                 if not ok:
                     error[0] = ERR_EXCHANGE
                     error[2] = view[V_SEAT]
@@ -275,8 +279,8 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
         # loop, is faster than one loop over four cards (docs/performance.md P19)
         s = leader
         h = hands[s]
-        c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_leads(rules, t, h, broken), view, rng,
-                       error, True, passed)
+        c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_leads(rules, t, h, broken), view,
+                       streams, error, True, passed)
         if c < 0:
             return False
         led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
@@ -287,8 +291,8 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
         for k in range(1, 4):
             s = (leader + k) & 3
             h = hands[s]
-            c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(h, led), view, rng,
-                           error, False, passed)
+            c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(h, led), view,
+                           streams, error, False, passed)
             if c < 0:
                 return False
             win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
@@ -370,13 +374,13 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
     n_games = game_ids.shape[0]
     capacity = ids.shape[1]
     scratch = (np.empty(64, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
-               np.empty(VIEW_SIZE, dtype=np.int64), np.empty(1, dtype=np.uint64), np.empty(2, dtype=np.int64),
+               np.empty(VIEW_SIZE, dtype=np.int64), np.empty((5, 1), dtype=np.uint64), np.empty(2, dtype=np.int64),
                np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(2, dtype=np.int64),
                np.empty(4, dtype=np.int64))
     # every array of the loop is borrowed (simulator/borrow.py): no reference counting per hand and per
     # policy call (docs/performance.md P6); the arguments are held by the caller, `scratch` below
     deck, hands, tricks = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2])
-    view, rng, totals = borrowed(scratch[3]), borrowed(scratch[4]), borrowed(scratch[5])
+    view, streams, totals = borrowed(scratch[3]), borrowed(scratch[4]), borrowed(scratch[5])
     bags, error, points = borrowed(scratch[6]), borrowed(scratch[7]), borrowed(scratch[8])
     passed = borrowed(scratch[9])
     params, deck_tpl, game_ids = borrowed(params), borrowed(deck_tpl), borrowed(game_ids)
@@ -404,7 +408,7 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
                 end = END_OVERFLOW
                 break
             ok = play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
-                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, rng, row, ids, cards,
+                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, streams, row, ids, cards,
                            counts, scores, plays, record_plays, error, passed)
             if not ok:
                 error[1] = h

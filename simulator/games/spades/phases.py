@@ -12,7 +12,7 @@ and the score. Two drivers compose the same phases:
 
 The state of a hand is a handful of arrays (``state.HandArrays`` names them):
 ``hands[4]`` (each seat's cards), ``tricks[4]``, the public ``view``
-(``policy.py`` lays it out), the random stream ``rng[1]``, and the game's
+(``policy.py`` lays it out), the streams ``streams[5, 1]`` (each seat's, then the deal's), and the game's
 running ``totals[2]`` and ``bags[2]``. The trick in progress is also held as
 values the drivers pass along (``led``, ``win_seat``, ``win_card``,
 ``broken``): in the batch kernel they stay in registers.
@@ -59,19 +59,29 @@ from tricksim.simulator.games.spades.policy import (
 )
 from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY
 from tricksim.simulator.games.spades.scoring import END_MERCY, END_NONE, END_TARGET, MERCY_BEFORE_TARGET
-from tricksim.simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
+from tricksim.simulator.rng import STREAM_DEAL, shuffle, start_policy_streams, stream_key
 
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
 ELIGIBLE_TRAILING = CHOICES["blind_nil_eligibility"].index("trailing")
 EXCHANGE_BIDDER_FIRST = CHOICES["exchange_order"].index("bidder_first")
+# the hand's streams are one (5, 1) array: rows 0..3 the seats' policy streams, this row the deal's
+DEAL_STREAM = 4
 
 
 # ------------------------------------------------------------------------ deal
 @njit(inline="always", cache=True)
-def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng):
-    """Shuffle the deck (Fisher-Yates on the hand's deal stream) and deal it: position p goes to seat
-    dealer+1+p. Leaves ``rng`` at the start of the hand's play stream, from which every policy draws."""
+def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams):
+    """Deal the hand from its deal stream (in ``streams[DEAL_STREAM]``), then start each seat's policy stream
+    ``streams[s]``, s < 4 (rng.start_policy_streams): no policy is ever given the deal's stream."""
+    rng = streams[DEAL_STREAM]
     rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
+    deal_cards(rng, dealer, deck_tpl, deck, hands)
+    start_policy_streams(seed, game_id, hand_no, streams[:DEAL_STREAM])
+
+
+@njit(inline="always", cache=True)
+def deal_cards(rng, dealer, deck_tpl, deck, hands):
+    """Shuffle the deck (Fisher-Yates on the stream ``rng``) and deal it: position p goes to seat dealer+1+p."""
     n_cards = deck_tpl.shape[0]
     for i in range(n_cards):
         deck[i] = deck_tpl[i]
@@ -80,7 +90,6 @@ def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, rng):
         hands[s] = 0
     for p in range(n_cards):
         hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
-    rng[0] = stream_key(seed, game_id, hand_no, STREAM_PLAY)
 
 
 @njit(inline="always", cache=True)
@@ -239,13 +248,15 @@ def show_card(view, k, s, c, win_seat, win_card, broken):
 
 @njit(inline="always", cache=True)
 def apply_lead(rules, view, hands, s, c, broken):
-    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). Spades are broken as the rules say
-    whether or not ``breaking`` restricts the leads (with ``breaking=false`` only the view shows it)."""
+    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). With ``breaking``, a spade led before spades
+    are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
+    ``forced_spade_lead_breaks`` says so. Without ``breaking`` any spade may be led, so whether a lead was
+    forced is the leader's secret: it breaks nothing (and the view, the one place ``broken`` then shows,
+    shows only what is public)."""
     hands[s] ^= np.int64(1) << c
     led = card_suit(c)
-    if (led == SPADES and broken == 0 and rules.forced_spade_lead_breaks != 0
-            and (hands[s] & ~SUIT_MASKS[SPADES]) == 0):
-        broken = 1  # a forced lead: the leader held nothing but spades (with breaking=true, every unbroken spade lead)
+    if led == SPADES and broken == 0 and rules.breaking != 0 and rules.forced_spade_lead_breaks != 0:
+        broken = 1
     view[V_LED_SUIT] = led
     show_card(view, 0, s, c, s, c, broken)
     return led, broken

@@ -14,8 +14,8 @@ Action space (``N_ACTIONS`` = 70):
     69      no Blind Nil: look at the cards, then bid
 
 The same seed gives the same hand as the batch kernel: ``policy_action`` asks a
-seat's strategy exactly as the kernel does (same view, same random stream, no
-question when only one card is legal), and ``tests/test_state.py`` checks that
+seat's strategy exactly as the kernel does (same view, the seat's own random
+stream ``streams[seat]``, no question when only one card is legal), and ``tests/test_state.py`` checks that
 whole runs agree row for row.
 """
 from __future__ import annotations
@@ -100,12 +100,12 @@ class SpadesState:
         self.tricks = np.zeros(4, np.int64)
         self.points = np.zeros(2, np.int64)
         self.view = np.zeros(VIEW_SIZE, np.int64)
-        self.rng = np.zeros(1, np.uint64)
+        self.streams = np.zeros((5, 1), np.uint64)  # streams[s]: seat s's policy stream (phases.deal)
         self.events: list[Event] = []
         tpl = deck_template(rules)
         deck_mask = np.int64(mask_of(tpl))
         phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, np.zeros(64, np.int64), self.hands,
-                    self.rng)
+                    self.streams)
         self.dealt = self.hands.copy()
         phases.start_view(self.compiled_rules, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
         # each seat's view[V_PASSED]: the rule bits, then the cards it passed in the exchange (policy.py)
@@ -197,21 +197,21 @@ class SpadesState:
     def policy_action(self, seat_policy) -> int | list[int]:
         """The decision the seat's strategy makes here, asked exactly as the batch kernel asks it
         (``SeatPolicy``: functions in the slots blind_nil, bid, exchange, play). For the exchange: the
-        cards it passes, as that many actions. Draws from the hand's random stream like the kernel."""
+        cards it passes, as that many actions. Draws from the seat's own stream, as in the kernel."""
         blind_nil, bid, exchange, play = seat_policy.functions
-        s, params, view = np.int64(self._seat), seat_policy.params, self.view
+        s, params, view, rng = np.int64(self._seat), seat_policy.params, self.view, self.streams[self._seat]
         view[V_PASSED] = self.passed[s]  # as the kernel stores it before the seat's calls
         if self._phase == Phase.BLIND_NIL:
-            return BLIND_NIL if blind_nil(s, view, params, self.rng) != 0 else NO_BLIND_NIL
+            return BLIND_NIL if blind_nil(s, view, params, rng) != 0 else NO_BLIND_NIL
         if self._phase == Phase.BID:
-            return BID_0 + int(bid(s, self.hands[s], view, params, self.rng))
+            return BID_0 + int(bid(s, self.hands[s], view, params, rng))
         if self._phase == Phase.EXCHANGE:
-            return cards_of(exchange(s, self.hands[s], view, params, self.rng))
+            return cards_of(exchange(s, self.hands[s], view, params, rng))
         if self._phase == Phase.PLAY:
             legal = self._legalcards_of()
             if legal & (legal - 1) == 0:
                 return int(lowest_bit(legal))  # one legal card: the kernel does not ask
-            return int(play(s, self.hands[s], legal, view, params, self.rng))
+            return int(play(s, self.hands[s], legal, view, params, rng))
         raise IllegalAction("the hand is over")
 
     # ------------------------------------------------------------- internals

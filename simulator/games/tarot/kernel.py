@@ -3,7 +3,8 @@
 ``simulate_block`` is the one entry point (``kernel_for`` compiles or loads it); it plays a list of
 deals, one output row each, into caller-owned column arrays, and is serial and releases the GIL (the
 engine runs one call per core on Python threads, as for Spades). Each deal draws only from its own
-counter-based streams (rng.py): the data do not depend on thread count or shard size.
+counter-based streams (rng.py): the data do not depend on thread count or shard size. Seat s's
+policies get seat s's own stream (``streams[s]``) and no other.
 Every rule is a phase of ``phases.py``; this module composes them and asks the seat policies.
 """
 from __future__ import annotations
@@ -15,9 +16,6 @@ from numba.core import config
 from tricksim.simulator.borrow import alive_until_here, borrowed
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import N_CARDS, join_words
-from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY, N_TRICKS, T_POIGNEE
-from tricksim.simulator.games.tarot.policy import CHOOSE_FN, HAND_FN, VIEW_SIZE
-from tricksim.simulator.games.tarot.rules import KernelRules
 from tricksim.simulator.games.tarot.layout import (
     I_POIGNEE,
     I_SCORE,
@@ -42,6 +40,10 @@ from tricksim.simulator.games.tarot.layout import (
     W_DISCARD,
     W_POIGNEE,
 )
+from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY, N_TRICKS, T_POIGNEE
+from tricksim.simulator.games.tarot.policy import CHOOSE_FN, HAND_FN, VIEW_SIZE
+from tricksim.simulator.games.tarot.rules import KernelRules
+from tricksim.simulator.rng import start_policy_streams
 
 # policy faults reported back to the engine (errors[0]); 0 = none
 ERR_BID, ERR_DISCARD, ERR_POIGNEE, ERR_PLAY = 1, 2, 3, 4
@@ -65,17 +67,19 @@ def _words(words, row, i, suits, trumps):
 
 @njit(inline="always")
 def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_id, decks, deck,
-              suits, trumps, chien, view, rng, trick_winner, tally, row, words, small, ints, plays, record_plays,
-              error):
+              suits, trumps, chien, view, rng, streams, trick_winner, tally, row, words, small, ints, plays,
+              record_plays, error):
     """Play deal ``deal_id`` into output row ``row``: the phases (phases.py) with the seat policies asked at
     each decision. Returns False (``error`` filled) when a policy broke the rules. The row's defaults are
     those of a void deal. The cards are shuffled on the deal's stream, or, when ``decks`` has rows, dealt
-    in the order of ``decks[row]`` (chosen deals, for tests and tools)."""
+    in the order of ``decks[row]`` (chosen deals, for tests and tools). ``rng``: scratch for the deal's
+    stream; ``streams[s]``: seat s's policy stream, the only one its policies are given."""
     dealer = phases.dealer_of(deal_id)
     if decks.shape[0] == 0:
         phases.deal(seed, deal_id, deck, suits, trumps, chien, rng)
     else:
-        phases.deal_chosen(seed, deal_id, decks[row], suits, trumps, chien, rng)
+        phases.distribute(decks[row], suits, trumps, chien)
+    start_policy_streams(seed, deal_id, 0, streams)
     for s in range(N_SEATS):
         _words(words, row, W_DEALT + 2 * s, suits[s], trumps[s])
     _words(words, row, W_CHIEN, chien[0], chien[1])
@@ -99,7 +103,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     for k in range(N_SEATS):
         s = phases.bidder(dealer, k)
         phases.start_bid(view, s, contract)
-        b = bid_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], rng)
+        b = bid_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
         if not phases.bid_is_legal(b, contract):
             return _fault(error, ERR_BID, s, b)
         small[row, S_BID + s] = b
@@ -120,7 +124,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
         for i in range(CHIEN_CARDS):
             legal_s, legal_t = phases.start_discard(rules, view, suits[taker], trumps[taker], i)
             c = discard_fns[taker](np.int64(taker), suits[taker], trumps[taker], legal_s, legal_t, view, params[taker],
-                                   rng)
+                                   streams[taker])
             if not phases.card_in(c, legal_s, legal_t):
                 return _fault(error, ERR_DISCARD, taker, c)
             discard_s, discard_t = phases.apply_discard(view, suits, trumps, taker, c, discard_s, discard_t)
@@ -129,7 +133,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
 
     # ---- Chelem, then the first trick's leader
     phases.start_chelem(view, taker)
-    announced = chelem_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker], rng)
+    announced = chelem_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker], streams[taker])
     chelem, leader = phases.declare_chelem(view, tally, trumps, dealer, taker, announced)
     small[row, S_CHELEM] = chelem
     small[row, S_FIRST_LEADER] = leader
@@ -143,7 +147,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
             if t == 0:  # a poignée, shown before the seat's first card
                 most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
                 if most > 0:
-                    level = poignee_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], rng)
+                    level = poignee_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
                     if not phases.poignee_is_legal(level, most):
                         return _fault(error, ERR_POIGNEE, s, level)
                     shown = phases.apply_poignee(rules, view, tally, s, level, taker, contract, trumps, dealt_trumps,
@@ -153,7 +157,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
             legal_s, legal_t = phases.legal_cards(rules, suits[s], trumps[s], led, high, k == 0)
             c = phases.only_card(legal_s, legal_t)
             if c < 0:
-                c = play_fns[s](np.int64(s), suits[s], trumps[s], legal_s, legal_t, view, params[s], rng)
+                c = play_fns[s](np.int64(s), suits[s], trumps[s], legal_s, legal_t, view, params[s], streams[s])
                 if not phases.card_in(c, legal_s, legal_t):
                     return _fault(error, ERR_PLAY, s, c)
             if record_plays:
@@ -187,20 +191,20 @@ def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fn
     scratch = (np.empty(N_CARDS, dtype=np.int64), np.empty(N_SEATS, dtype=np.int64),
                np.empty(N_SEATS, dtype=np.int64), np.empty(2, dtype=np.int64), np.empty(VIEW_SIZE, dtype=np.int64),
                np.empty(1, dtype=np.uint64), np.empty(N_TRICKS, dtype=np.int64), np.empty(4, dtype=np.int64),
-               np.empty(N_TALLY, dtype=np.int64))
+               np.empty(N_TALLY, dtype=np.int64), np.empty((N_SEATS, 1), dtype=np.uint64))
     # every array of the loop is borrowed (simulator/borrow.py; docs/performance.md P6); the caller holds
     # the arguments, ``scratch`` is held below
     deck, suits, trumps, chien = borrowed(scratch[0]), borrowed(scratch[1]), borrowed(scratch[2]), borrowed(scratch[3])
     view, rng, trick_winner, error = borrowed(scratch[4]), borrowed(scratch[5]), borrowed(scratch[6]), borrowed(scratch[7])
-    tally = borrowed(scratch[8])
+    tally, streams = borrowed(scratch[8]), borrowed(scratch[9])
     params, deal_ids, decks = borrowed(params), borrowed(deal_ids), borrowed(decks)
     words, small, ints, plays, errors = borrowed(words), borrowed(small), borrowed(ints), borrowed(plays), borrowed(errors)
     for i in range(deal_ids.shape[0]):
         for e in range(4):
             error[e] = 0
         ok = play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids[i],
-                       decks, deck, suits, trumps, chien, view, rng, trick_winner, tally, i, words, small, ints, plays,
-                       record_plays, error)
+                       decks, deck, suits, trumps, chien, view, rng, streams, trick_winner, tally, i, words, small, ints,
+                       plays, record_plays, error)
         for e in range(4):
             errors[i, e] = error[e]
         if not ok:

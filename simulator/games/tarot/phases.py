@@ -68,7 +68,7 @@ from tricksim.simulator.games.tarot.policy import (
     VIEW_SIZE,
 )
 from tricksim.simulator.games.tarot.rules import CHOICES
-from tricksim.simulator.rng import STREAM_DEAL, STREAM_PLAY, shuffle, stream_key
+from tricksim.simulator.rng import STREAM_DEAL, shuffle, stream_key
 
 N_SEATS = 4
 HAND_CARDS = 18
@@ -105,22 +105,12 @@ settle = njit(cache=True)(scoring.settle)
 # ------------------------------------------------------------------------ deal
 @njit(inline="always", cache=True)
 def deal(seed, deal_id, deck, suits, trumps, chien, rng):
-    """Shuffle the 78 cards on the deal's stream and deal them (``distribute``). Leaves ``rng`` at the
-    start of the deal's play stream, from which every policy draws."""
+    """Shuffle the 78 cards on the deal's stream (``rng`` is scratch for it) and deal them (``distribute``)."""
     rng[0] = stream_key(seed, deal_id, 0, STREAM_DEAL)
     for i in range(N_CARDS):
         deck[i] = i
     shuffle(rng, deck, N_CARDS)
     distribute(deck, suits, trumps, chien)
-    rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
-
-
-@njit(inline="always", cache=True)
-def deal_chosen(seed, deal_id, deck, suits, trumps, chien, rng):
-    """Deal the cards in the order of ``deck`` (a chosen deal, for tests and tools), with ``rng`` at the
-    start of deal ``deal_id``'s play stream as after ``deal``."""
-    distribute(deck, suits, trumps, chien)
-    rng[0] = stream_key(seed, deal_id, 0, STREAM_PLAY)
 
 
 @njit(inline="always", cache=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 MULTIPLIER = (0, 1, 2, 4, 6)   # by contract: 0 none (void deal), 1 Prise, 2 Garde, 3 Garde sans, 4 Garde contre
 TARGET = (56, 51, 41, 36)      # by the number of oudlers counted for the taker
+CONTRACT_NAMES = ("none", "prise", "garde", "garde_sans", "garde_contre")  # by contract number (0: no taker)
 POIGNEE_VALUE = (0, 20, 30, 40)  # by level: none, single (10 cards), double (13), triple (15)
 POIGNEE_CARDS = (0, 10, 13, 15)
 SLAM_NONE, SLAM_TAKER, SLAM_DEFENCE = 0, 1, 2

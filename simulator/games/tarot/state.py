@@ -17,7 +17,7 @@ Action space (``N_ACTIONS`` = 89):
 
 A deal voided by Petit sec is over as soon as it is dealt; one where all four pass, after the
 bidding. The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
-a seat's strategy exactly as the kernel does (same view, same random stream, no question when
+a seat's strategy exactly as the kernel does (same view, the seat's own random stream, no question when
 only one card is legal), and ``tests/test_tarot_state.py`` checks that whole runs agree row for row.
 """
 from __future__ import annotations
@@ -33,6 +33,7 @@ from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY,
 from tricksim.simulator.games.tarot.policy import V_BID, VIEW_SIZE
 from tricksim.simulator.games.tarot.rules import TarotRules
 from tricksim.simulator.games.tarot.scoring import CONTRACT_NAMES
+from tricksim.simulator.rng import start_policy_streams
 
 BID_0 = 78
 CHELEM = 83
@@ -107,7 +108,8 @@ class TarotState:
         self.trumps = np.zeros(N_SEATS, np.int64)
         self.chien = np.zeros(2, np.int64)
         self.view = np.zeros(VIEW_SIZE, np.int64)
-        self.rng = np.zeros(1, np.uint64)
+        self.rng = np.zeros(1, np.uint64)  # the deal's stream (scratch for the shuffle)
+        self.streams = np.zeros((N_SEATS, 1), np.uint64)  # streams[s]: seat s's policy stream, as in the kernel
         self.trick_winner = np.full(N_TRICKS, -1, np.int64)
         self.tally = np.zeros(N_TALLY, np.int64)
         self.events: list[Event] = []
@@ -115,8 +117,8 @@ class TarotState:
             phases.deal(self.seed, self.deal_id, np.zeros(N_CARDS, np.int64), self.suits, self.trumps, self.chien,
                         self.rng)
         else:
-            phases.deal_chosen(self.seed, self.deal_id, np.ascontiguousarray(deck, np.int64), self.suits,
-                               self.trumps, self.chien, self.rng)
+            phases.distribute(np.ascontiguousarray(deck, np.int64), self.suits, self.trumps, self.chien)
+        start_policy_streams(self.seed, self.deal_id, 0, self.streams)
         self.dealt = (self.suits.copy(), self.trumps.copy())
         self.void = phases.VOID_NONE
         self.taker, self.contract = -1, 0
@@ -210,11 +212,11 @@ class TarotState:
     def policy_action(self, seat_policy) -> int:
         """The decision the seat's strategy makes here, asked exactly as the batch kernel asks it
         (``SeatPolicy``: functions in the slots bid, discard, chelem, poignee, play). Draws from the
-        deal's random stream like the kernel; one card of a discard at a time."""
+        seat's own random stream like the kernel; one card of a discard at a time."""
         if self._phase == Phase.DONE:
             raise IllegalAction("the deal is over")
         bid, discard, chelem, poignee, play = seat_policy.functions
-        s, params, view, rng = np.int64(self._seat), seat_policy.params, self.view, self.rng
+        s, params, view, rng = np.int64(self._seat), seat_policy.params, self.view, self.streams[self._seat]
         hand = (self.suits[s], self.trumps[s])
         if self._phase == Phase.BID:
             return BID_0 + int(bid(s, *hand, view, params, rng))
