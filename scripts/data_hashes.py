@@ -96,7 +96,7 @@ def run_hashes(case: dict, tmp: Path) -> dict:
                     count=COUNTS[case["mode"]], record_plays=True, shard_size=SHARDS[case["mode"]])
     run(cfg, tmp, overwrite=True, threads=2, progress=False)
     out = {}
-    for table_name in fam.tables(case["mode"]):
+    for table_name in fam.tables[case["mode"]]:
         if (tmp / table_name).is_dir():
             table = pq.read_table(tmp / table_name)
             out[table_name] = {"rows": table.num_rows,
