@@ -32,6 +32,7 @@ from tricksim.simulator.games.spades.policy import (
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.state import SpadesState
 from tricksim.simulator.games.tarot import kernel as tarot_kernel
+from tricksim.simulator.games.tarot import layout as tarot_layout
 from tricksim.simulator.games.tarot import phases as tarot_phases
 from tricksim.simulator.games.tarot.policy import HAND_SIG
 from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
@@ -317,11 +318,11 @@ def test_tarot_the_attack_works_on_old_keys_and_fails_on_the_kernels_streams():
     functions[0] = _peek_tarot_bid
     n, seed = 30, 99
     deal_ids = np.arange(n, dtype=np.int64)
-    words, errors = np.empty((n, tarot_kernel.N_WORDS), np.int64), np.zeros((n, 4), np.int64)
+    words, errors = np.empty((n, tarot_layout.N_WORDS), np.int64), np.zeros((n, 4), np.int64)
     tarot_kernel.kernel_for()(
         TAROT.to_kernel(), *((f,) * 4 for f in functions), np.ascontiguousarray(np.stack([spec.params] * 4)),
-        np.int64(seed), deal_ids, np.zeros((0, 78), np.int64), False, words, np.empty((n, tarot_kernel.N_SMALL), np.int8),
-        np.empty((n, tarot_kernel.N_INTS), np.int32), np.empty((1, tarot_kernel.N_PLAYS), np.int8), errors)
+        np.int64(seed), deal_ids, np.zeros((0, 78), np.int64), False, words, np.empty((n, tarot_layout.N_SMALL), np.int8),
+        np.empty((n, tarot_layout.N_INTS), np.int32), np.empty((1, tarot_layout.N_PLAYS), np.int8), errors)
     assert (errors[:, 0] == tarot_kernel.ERR_BID).all()
     for i in range(n):
         seat, state = int(errors[i, 2]), int(errors[i, 3]) & MASK

@@ -27,6 +27,7 @@ from enum import IntEnum
 
 import numpy as np
 
+from tricksim.simulator.errors import IllegalAction
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import N_CARDS, cards_in, join, name
 from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY, N_TRICKS, T_POIGNEE
@@ -50,10 +51,6 @@ class Phase(IntEnum):
     POIGNEE = 3
     PLAY = 4
     DONE = 5
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal in the current state (one-line message)."""
 
 
 @dataclass(frozen=True)
