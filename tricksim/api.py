@@ -35,23 +35,6 @@ __all__ = [
     "sweep",
 ]
 
-__all__ = [
-    "TricksimError",
-    "compare",
-    "dd",
-    "default_strategy",
-    "execute",
-    "nil",
-    "nil_report",
-    "open_run",
-    "plan",
-    "report",
-    "seat_strategies",
-    "simulate",
-    "summary",
-    "sweep",
-]
-
 
 def _rule_list(rules) -> list[str]:
     if rules is None:
