@@ -3,7 +3,7 @@
 A run directory (the engine's output contract)::
 
     RUN/manifest.json        version, game='spades', mode='hands'|'games', preset,
-                             rules{flag: value}, seats[4 strategy specs], seed, count,
+                             rules{flag: value}, seats[a strategy spec a seat], seed, count,
                              hand_limit, status
     RUN/hands/*.parquet      one row per hand
     RUN/games/*.parquet      one row per game (games mode only)
@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tricksim.simulator import family as families
-from tricksim.simulator.errors import AnalysisError  # noqa: F401  (re-exported)
+from tricksim.simulator.errors import AnalysisError
 
 __all__ = [
     "DEFAULT_BATCH_ROWS",
@@ -163,8 +163,8 @@ class Run:
     @property
     def seats(self) -> list[str]:
         """Strategy spec per seat (``'unknown'`` where the manifest has none)."""
-        seats = list(self.manifest.get("seats") or [])
-        return [str(s) for s in seats[:4]] + ["unknown"] * (4 - min(4, len(seats)))
+        seats, n = list(self.manifest.get("seats") or []), families.family(self.game).seats
+        return [str(s) for s in seats[:n]] + ["unknown"] * (n - min(n, len(seats)))
 
     @property
     def status(self) -> str | None:
@@ -192,8 +192,9 @@ class Run:
         spec with only the parameters that differ from the defaults); for an older manifest, the strategy
         name with the parameters that differ between its seats."""
         labels = self.manifest.get("seat_labels")
-        if isinstance(labels, list) and len(labels) >= 4:
-            return [str(x) for x in labels[:4]]
+        n = families.family(self.game).seats
+        if isinstance(labels, list) and len(labels) >= n:
+            return [str(x) for x in labels[:n]]
         return short_labels(self.seats)
 
     def team_strategies(self) -> tuple[str, str]:
@@ -377,8 +378,8 @@ def open_run(path) -> Run:
     if mode not in fam.modes:
         raise _fail(mf, f"unknown mode {mode!r} (expected {' | '.join(fam.modes)})")
     seats = manifest.get("seats")
-    if seats is not None and (not isinstance(seats, list) or len(seats) != 4):
-        raise _fail(mf, "'seats' must be a list of 4 strategy specs")
+    if seats is not None and (not isinstance(seats, list) or len(seats) != fam.seats):
+        raise _fail(mf, f"'seats' must be a list of {fam.seats} strategy specs")
     rules = manifest.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise _fail(mf, "'rules' must be an object of rule flags")

@@ -21,10 +21,14 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 def _source_hash() -> str:
     h = hashlib.sha256(__version__.encode())
-    for pkg in ("simulator", "strategies"):  # the core and the strategies compiled into it
-        for f in sorted((_ROOT / pkg).rglob("*.py")):
-            h.update(f.relative_to(_ROOT).as_posix().encode())
-            h.update(f.read_bytes())
+    # the core and the strategies compiled into it, and those of the games kept outside the repository
+    # (the folders TRICKSIM_GAMES names, laid out as the repository: simulator/games/__init__.py)
+    extra = [Path(p) for p in os.environ.get("TRICKSIM_GAMES", "").split(os.pathsep) if p]
+    for root in [_ROOT, *extra]:
+        for pkg in ("simulator", "strategies"):
+            for f in sorted((root / pkg).rglob("*.py")):
+                h.update(f.relative_to(root).as_posix().encode())
+                h.update(f.read_bytes())
     return h.hexdigest()[:16]
 
 

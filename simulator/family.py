@@ -72,6 +72,7 @@ class Family:
     name: str
     seats: int                                   # players at the table (data: Tarot has 3-, 4- and 5-seat variants)
     modes: tuple[str, ...]                       # what a run counts: e.g. hands, games, deals
+    mode_help: Mapping[str, str]                 # mode -> what N of them are, for the --MODE N help
     policy_slots: tuple[str, ...]                # a strategy's decision functions, in kernel order
     rules_type: type
     presets: Mapping[str, object]
@@ -93,7 +94,7 @@ class Family:
     # upper estimate: shard sizes are capped so that every worker's shard fits in the memory available
 
     def __post_init__(self):
-        assert set(self.default_shard) == set(self.modes) == set(self.tables)
+        assert set(self.default_shard) == set(self.modes) == set(self.tables) == set(self.mode_help)
         assert all(self.unit_table in tables for tables in self.tables.values())
         assert self.default_preset in self.presets
 

@@ -85,7 +85,7 @@ class RuleSet:
     def from_dict(cls, d: dict):
         unknown = set(d) - set(cls.flag_names())
         if unknown:
-            raise RulesError(f"unknown rule flag {sorted(unknown)[0]!r}: allowed {', '.join(cls.flag_names())}")
+            raise RulesError(f"unknown rule flag {min(unknown)!r}: allowed {', '.join(cls.flag_names())}")
         return cls(**d)
 
     def kernel_values(self) -> dict[str, int]:
@@ -119,6 +119,18 @@ class RuleSet:
             return int(t)
         except ValueError:
             raise RulesError(f"invalid value {name}={text!r}: allowed {spec.allowed(name)}") from None
+
+
+def override_list(rules) -> list[str]:
+    """Rule overrides as the API takes them (None, one ``"key=value"``, a list of them, or {key: value}) as
+    a list of ``"key=value"``."""
+    if rules is None:
+        return []
+    if isinstance(rules, Mapping):
+        return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()]
+    if isinstance(rules, str):
+        return [rules]
+    return list(rules)
 
 
 def split_override(item: str, names=()) -> tuple[str, str]:

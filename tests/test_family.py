@@ -81,7 +81,8 @@ def test_one_family_is_the_default_game():
 def test_a_run_of_any_family_opens_without_an_edit_to_the_analysis(tmp_path, monkeypatch):
     # a game the analysis has never heard of: open_run asks the families for its modes and unit table
     spades = family("spades")
-    new = dataclasses.replace(spades, name="newgame", modes=("rounds",), tables={"rounds": ("rounds",)},
+    new = dataclasses.replace(spades, name="newgame", modes=("rounds",), mode_help={"rounds": "rounds"},
+                              tables={"rounds": ("rounds",)},
                               unit_table="rounds", default_shard={"rounds": 1}, default=False)
     monkeypatch.setattr(families, "names", lambda: (*names(), "newgame"))
     real = families.family

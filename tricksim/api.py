@@ -17,33 +17,20 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tricksim.simulator.errors import TricksimError
+from tricksim.simulator.rules import override_list
 
 __all__ = [
     "TricksimError",
     "compare",
-    "dd",
     "default_strategy",
     "execute",
-    "nil",
-    "nil_report",
     "open_run",
     "plan",
     "report",
     "seat_strategies",
     "simulate",
     "summary",
-    "sweep",
 ]
-
-
-def _rule_list(rules) -> list[str]:
-    if rules is None:
-        return []
-    if isinstance(rules, Mapping):
-        return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items()]
-    if isinstance(rules, str):
-        return [rules]
-    return list(rules)
 
 
 def default_strategy(game: str | None = None) -> str:
@@ -90,26 +77,25 @@ def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = 
     return parsed
 
 
-def plan(game: str | None = None, *, preset: str | None = None, rules=None, hands: int | None = None,
-         games: int | None = None, deals: int | None = None, seed: int = 0, seats=None,
+def plan(game: str | None = None, *, preset: str | None = None, rules=None, seed: int = 0, seats=None,
          teams: Mapping[int, str] | None = None, hand_limit: int = 1000, record_plays: bool = False,
-         shard_size: int | None = None):
-    """A run's configuration, checked (``RunConfig``): ``game`` (default: the default game); exactly one of
-    ``hands`` / ``games`` (Spades) or ``deals`` (Tarot); ``rules``: a dict of rule flags or a list of
-    ``"key=value"``; ``seats``, ``teams``: see :func:`seat_strategies`."""
+         shard_size: int | None = None, **count: int):
+    """A run's configuration, checked (``RunConfig``): ``game`` (default: the default game); one count named
+    as one of the game's modes (``hands=N`` or ``games=N`` for Spades, ``deals=N`` for Tarot:
+    ``family(game).modes``); ``rules``: a dict of rule flags or a list of ``"key=value"``; ``seats``,
+    ``teams``: see :func:`seat_strategies`."""
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.family import default_game, family
 
     game = game or default_game()
     fam = family(game)
-    counts = {"hands": hands, "games": games, "deals": deals}
-    given = [m for m, k in counts.items() if k is not None]
+    given = [m for m, k in count.items() if k is not None]
     if len(given) != 1 or given[0] not in fam.modes:
         raise TricksimError(f"{game} needs exactly one of " + " or ".join(f"{m} N" for m in fam.modes))
     mode = given[0]
     preset = preset or fam.default_preset
-    return RunConfig(game=game, rules=fam.build_rules(preset, _rule_list(rules)), preset=preset,
-                     seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=counts[mode],
+    return RunConfig(game=game, rules=fam.build_rules(preset, override_list(rules)), preset=preset,
+                     seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=count[mode],
                      hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
 
 
@@ -125,12 +111,11 @@ def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: boo
                scheduler=scheduler)
 
 
-def simulate(game: str | None = None, *, preset: str | None = None, rules=None, hands: int | None = None,
-             games: int | None = None, deals: int | None = None, seed: int = 0, seats=None,
+def simulate(game: str | None = None, *, preset: str | None = None, rules=None, seed: int = 0, seats=None,
              teams: Mapping[int, str] | None = None, out: str | os.PathLike | None = None, hand_limit: int = 1000,
              record_plays: bool = False, overwrite: bool = False, threads: int | None = None,
              shard_size: int | None = None, engine: str = "local", scheduler: str | None = None,
-             progress: bool = False):
+             progress: bool = False, **count: int):
     """Simulate and return the run (:class:`tricksim.analysis.io.Run`: ``.hands()``, ``.games()``).
 
     The options are those of :func:`plan`. ``out`` defaults to ``data/<game>-<preset>-<mode><count>-seed<seed>``.
@@ -139,8 +124,8 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
     """
     from tricksim.simulator.rundir import RunDirError, read_manifest
 
-    cfg = plan(game, preset=preset, rules=rules, hands=hands, games=games, deals=deals, seed=seed, seats=seats,
-               teams=teams, hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
+    cfg = plan(game, preset=preset, rules=rules, seed=seed, seats=seats, teams=teams, hand_limit=hand_limit,
+               record_plays=record_plays, shard_size=shard_size, **count)
     out = Path(out or f"data/{cfg.game}-{cfg.preset}-{cfg.mode}{cfg.count}-seed{seed}")
     same = False
     if out.exists() and not overwrite:
@@ -171,70 +156,29 @@ def summary(run, *, engine: str = "local", scheduler: str | None = None) -> str:
     return summarize_run(run, engine=engine, scheduler=scheduler)
 
 
-def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = False, engine: str = "local",
-        scheduler: str | None = None):
-    """The Nil study table (a DataFrame: one row a kind and group, rates with intervals); with
-    ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
-    from tricksim.analysis.games.spades.nil import nil_study, plot_nil
-
-    df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
-                   scheduler=scheduler)
-    if not figure:
-        return df
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(max(6.0, 0.6 * max(1, df["group"].nunique()) + 2), 4.5), layout="constrained")
-    plot_nil(fig.add_subplot(), df)
-    return df, fig
-
-
-def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, chart=None, engine: str = "local",
-               scheduler: str | None = None) -> str:
-    """The text ``tricksim nil`` prints (the table, notes on what is pooled, the files written: ``save`` a
-    .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
-    from tricksim.analysis.games.spades.nil import nil_report as _report
-
-    return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
-                   engine=engine, scheduler=scheduler)
-
-
-def compare(*specs: str, game: str | None = None, games: int = 2000, deals: int = 2000, preset: str | None = None,
-            rules=None, seed: int = 0, hand_limit: int = 1000, out=None, threads: int | None = None,
-            engine: str = "local", scheduler: str | None = None, echo=None) -> dict:
-    """Duplicate matches between strategies (Spades: {(a, b): DuplicateResult}; three or more specs: a
-    round robin) or Tarot duplicate rotations; ``game`` defaults to the default game; ``echo`` receives the text
-    the command line prints."""
+def compare(*specs: str, game: str | None = None, preset: str | None = None, rules=None, seed: int = 0,
+            hand_limit: int = 1000, out=None, threads: int | None = None, engine: str = "local",
+            scheduler: str | None = None, echo=None, **count: int) -> dict:
+    """Duplicate matches between strategies on the same deals, as the game plays them (Spades: {(a, b):
+    DuplicateResult}, three or more specs a round robin; Tarot: duplicate rotations); ``game`` defaults to
+    the default game; the size is counted in the game's match unit (``games=N`` for Spades, ``deals=N`` for
+    Tarot: ``jobs_of(game).match_unit``; default 2000); ``echo`` receives the text the command line prints."""
     from tricksim.jobs import jobs_of
     from tricksim.simulator.family import default_game
 
     echo = echo or (lambda _text: None)
     game = game or default_game()
-    return jobs_of(game).match(list(specs), games=games, deals=deals, preset=preset, rules=_rule_list(rules),
-                               seed=seed, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
-                               scheduler=scheduler, echo=echo)
+    jobs = jobs_of(game)
+    given = {k: v for k, v in count.items() if v is not None}
+    if set(given) - {jobs.match_unit}:
+        raise TricksimError(f"a {game} match is counted in {jobs.match_unit}: give {jobs.match_unit}=N, not "
+                            f"{' or '.join(f'{k}=' for k in sorted(set(given) - {jobs.match_unit}))}")
+    return jobs.match(list(specs), count=given.get(jobs.match_unit, DEFAULT_MATCH), preset=preset,
+                      rules=override_list(rules), seed=seed, hand_limit=hand_limit, out=out, threads=threads,
+                      engine=engine, scheduler=scheduler, echo=echo)
 
 
-def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
-          hand_limit: int = 1000, confirm: int | None = None, metric: str = "win", out=None,
-          threads: int | None = None, engine: str = "local", scheduler: str | None = None, echo=None):
-    """A parameter sweep (see ``tricksim sweep --help``): returns (table DataFrame, points, confirmation
-    DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
-    from tricksim.analysis.games.spades.sweep import sweep_table
-    from tricksim.jobs.spades.sweep import sweep as run_sweep
-
-    points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=_rule_list(rules), seed=seed,
-                                     hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
-                                     threads=threads, engine=engine, scheduler=scheduler,
-                                     echo=echo or (lambda _text: None))
-    return sweep_table(points, metric), points, confirmation
-
-
-def dd(run, *, threads: int | None = None, echo=None) -> dict:
-    """Double-dummy columns for a finished Spades run, written to ``RUN/dd/part-K.parquet`` (see
-    ``tricksim dd --help``); an interrupted call is finished by calling it again."""
-    from tricksim.jobs.spades.dd import add_dd_columns
-
-    return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)
+DEFAULT_MATCH = 2000  # games or deals of a match when none is given
 
 
 def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim report", engine: str = "local",
@@ -245,3 +189,30 @@ def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim rep
 
     return build_report(list(runs) if isinstance(runs, (list, tuple)) else [runs], out, title=title,
                         engine=engine, scheduler=scheduler)
+
+
+def game_functions() -> dict:
+    """Every game's own functions of the API, name -> "module:function" (``GameJobs.api``)."""
+    from tricksim.jobs import jobs_of, names
+
+    found: dict = {}
+    for game in names():
+        for name, target in jobs_of(game).api.items():
+            assert name not in found and name not in globals(), f"two games define the API function {name!r}"
+            found[name] = target
+    return found
+
+
+def __getattr__(name: str):
+    """``tricksim.api.nil`` and the other functions a game adds (``GameJobs.api``), imported on first use."""
+    import importlib
+
+    target = game_functions().get(name) if not name.startswith("_") else None
+    if target is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def __dir__():
+    return sorted([*globals(), *game_functions()])

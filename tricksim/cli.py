@@ -7,23 +7,41 @@ with exit code 2. Heavy modules are imported inside the commands so that
 """
 from __future__ import annotations
 
-import errno
 import sys
 
 import click
 
-from tricksim.options import GRID, RULE, SEAT, SPEC, TEAM
-
-
-class InputError(click.ClickException):
-    """Bad user input: one line on stderr, exit code 2."""
-
-    exit_code = 2
+from tricksim.options import (
+    PATH_ERRNOS,
+    RULE,
+    RUNS,
+    SEAT,
+    SPEC,
+    TEAM,
+    CountsCommand,
+    FamilyOption,
+    InputError,
+    cannot_write,
+    check_engine,
+    engine_options,
+    os_error,
+)
 
 
 class Cli(click.Group):
     """The command group: the one place where the tool's errors become ``Error: <message>`` (one line) and an
-    exit code: 2 for bad input, 1 for a failure while working."""
+    exit code: 2 for bad input, 1 for a failure while working. Besides its own commands it offers those the
+    games add (``tricksim/commands/<game>/``)."""
+
+    def list_commands(self, ctx):
+        from tricksim.commands import game_commands
+
+        return sorted([*super().list_commands(ctx), *game_commands()])
+
+    def get_command(self, ctx, name):
+        from tricksim.commands import game_commands
+
+        return super().get_command(ctx, name) or game_commands().get(name)
 
     def invoke(self, ctx):
         from tricksim.simulator.errors import TricksimError
@@ -50,7 +68,7 @@ class Cli(click.Group):
             click.echo("Aborted.", err=True)
             sys.exit(1)
         except OSError as e:  # an output file or folder that cannot be written, a full disk
-            click.echo(f"Error: {_os_error(e)}", err=True)
+            click.echo(f"Error: {os_error(e)}", err=True)
             sys.exit(2 if e.errno in PATH_ERRNOS else 1)
         sys.exit(rv if isinstance(rv, int) else 0)
 
@@ -67,27 +85,6 @@ def _game(ctx, param, value):
     if value in names():
         return value
     raise InputError(f"unknown game {value!r}: allowed {' | '.join(names())}")
-
-
-class FamilyOption(click.Option):
-    """An option whose help (``help=`` a function) or default (``default=`` a function) the game families
-    answer. They are asked only when the help is printed or the option used: importing the families costs
-    every command's start-up (``tricksim --help`` stays instant)."""
-
-    def __init__(self, *args, **kwargs):
-        self.help_from = kwargs.pop("help") if callable(kwargs.get("help")) else None
-        super().__init__(*args, **kwargs)
-
-    def get_help_record(self, ctx):
-        if self.help_from is not None:
-            self.help = self.help_from()
-        return super().get_help_record(ctx)
-
-    def get_help_extra(self, ctx):
-        extra = super().get_help_extra(ctx)
-        if callable(self.default) and "default" in extra:
-            extra["default"] = str(self.default())  # click would print "(dynamic)"
-        return extra
 
 
 class GameChoice(click.Choice):
@@ -128,45 +125,6 @@ def _default_presets_help() -> str:
     return f"Rule set [default: {defaults}; the output says which]."
 
 
-def _sweep_preset_help() -> str:
-    from tricksim.jobs.spades.compare import GAME
-    from tricksim.simulator.family import family
-
-    return f"Rule set [default: {family(GAME).default_preset}; the output says which]."
-
-
-# errors that say a path the user gave cannot be used (bad input, exit 2); others (a full disk) exit 1
-PATH_ERRNOS = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.EACCES, errno.EPERM, errno.EROFS,
-               errno.ENAMETOOLONG}
-
-
-def _os_error(e: OSError) -> str:
-    return f"{e.strerror or e}" + (f": {e.filename}" if e.filename else "")
-
-
-def _cannot_write(where, e: OSError):
-    """An output the OS refuses: bad input (exit 2) when the path is the problem, else exit 1."""
-    message = f"cannot write {where}: " + (e.strerror if e.strerror and e.filename == str(where) else _os_error(e))
-    if e.errno in PATH_ERRNOS:
-        raise InputError(message) from None
-    raise click.ClickException(message) from None
-
-
-def engine_options(what: str):
-    """``--engine local|dask`` and ``--scheduler ADDRESS`` for a command that reads (and maybe simulates) runs."""
-    def add(command):
-        command = click.option("--scheduler", metavar="ADDRESS",
-                               help="With --engine dask: an existing cluster's scheduler.")(command)
-        return click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-                            help=f"dask: {what} on Dask workers (the same figures).")(command)
-    return add
-
-
-def _check_engine(engine: str, scheduler: str | None) -> None:
-    if scheduler and engine != "dask":
-        raise InputError("--scheduler needs --engine dask")
-
-
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="tricksim")
 def cli():
@@ -183,22 +141,51 @@ def _seat_strategies(game: str, strategy: str | None, seat: tuple, team: tuple):
                                default=strategy)
 
 
-@cli.command()
+def _by_game(pairs) -> dict[str, str]:
+    """{option: text} from (option, game, text) triples: '<Game>: text' per game, joined where games share it."""
+    out: dict[str, list[str]] = {}
+    for option, game, text in pairs:
+        out.setdefault(option, []).append(f"{game.capitalize()}: {text}")
+    return {option: "; ".join(texts) + "." for option, texts in out.items()}
+
+
+def _mode_counts() -> dict[str, str]:
+    """simulate's --MODE N options: every game's modes."""
+    from tricksim.simulator.family import family, names
+
+    return _by_game((mode, game, f"simulate N {family(game).mode_help[mode]}") for game in names()
+                    for mode in family(game).modes)
+
+
+def _match_counts() -> dict[str, str]:
+    """compare's --UNIT N options: what each game's matches count."""
+    from tricksim.api import DEFAULT_MATCH
+    from tricksim.jobs import jobs_of, names
+
+    return _by_game((jobs_of(game).match_unit, game, f"{jobs_of(game).match_help} [default: {DEFAULT_MATCH}]")
+                    for game in names())
+
+
+def _team_help() -> str:
+    from tricksim.simulator.family import family, names
+
+    games = [g.capitalize() for g in names() if family(g).partnerships]
+    return (f"{', '.join(games)}: strategy for team T: 0 = seats 0,2; 1 = seats 1,3 (SPEC as for --strategy)."
+            if games else "Strategy for team T (no game played here has teams).")
+
+
+@cli.command(cls=CountsCommand, counts=_mode_counts, after="rules")
 @click.argument("game", metavar="GAME", callback=_game)
 @click.option("--preset", cls=FamilyOption, help=_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE,
               help="Override one rule flag (repeatable); see `tricksim rules GAME`.")
-@click.option("--hands", type=click.IntRange(1), help="Spades: simulate N independent hands (fresh scores each).")
-@click.option("--games", type=click.IntRange(1), help="Spades: simulate N whole games to the target.")
-@click.option("--deals", type=click.IntRange(1), help="Tarot: simulate N deals (void deals count).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
 @click.option("--strategy", type=SPEC, help="Strategy for all seats: NAME[:param=value,...], or LABEL=NAME[:...] "
               "to call it LABEL in every table and chart (e.g. cautious=heuristic:bag_mode=avoid).")
 @click.option("--seat", multiple=True, type=SEAT, help="Strategy for seat N (repeatable; SPEC as for "
               "--strategy, e.g. 0=bold=heuristic:bag_mode=take).")
-@click.option("--team", multiple=True, type=TEAM,
-              help="Spades: strategy for team T: 0 = seats 0,2; 1 = seats 1,3 (SPEC as for --strategy).")
+@click.option("--team", multiple=True, type=TEAM, cls=FamilyOption, help=_team_help)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
               help="Games mode: hands after which a game ends with end='limit'.")
 @click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
@@ -212,8 +199,8 @@ def _seat_strategies(game: str, strategy: str | None, seat: tuple, team: tuple):
 @click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: an existing cluster's scheduler, e.g. "
               "tcp://10.0.0.5:8786 (default: a local cluster sized to this machine).")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
-def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat, team, hand_limit, record_plays,
-             overwrite, resume, threads, shard_size, engine, scheduler, quiet):
+def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_limit, record_plays, overwrite,
+             resume, threads, shard_size, engine, scheduler, quiet):
     """Simulate hands, games or deals and write a Parquet run directory.
 
     \b
@@ -224,7 +211,6 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
     from tricksim.simulator.family import family as family_of
 
     fam = family_of(game)
-    counts = {"hands": hands, "games": games, "deals": deals}
     given = [m for m, n in counts.items() if n is not None]
     if len(given) != 1 or given[0] not in fam.modes:
         raise InputError(f"{game} needs exactly one of " + " or ".join(f"--{m} N" for m in fam.modes))
@@ -232,7 +218,7 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
     from tricksim import api
     from tricksim.simulator.engine import expected_bytes, size_text
 
-    _check_engine(engine, scheduler)
+    check_engine(engine, scheduler)
     try:
         seats = _seat_strategies(game, strategy, seat, team)
         cfg = api.plan(game, preset=preset, rules=rules, seed=seed, seats=seats, hand_limit=hand_limit,
@@ -243,7 +229,7 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
         info = api.execute(cfg, out, overwrite=overwrite, resume=resume, threads=threads,
                            progress=None if not quiet else False, engine=engine, scheduler=scheduler)
     except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
-        raise click.ClickException(f"writing {out} stopped: {_os_error(e)}; the shards written are kept: "
+        raise click.ClickException(f"writing {out} stopped: {os_error(e)}; the shards written are kept: "
                                    "rerun the same command with --resume to finish") from None
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted: the shards finished are kept in {out}; rerun the same command with "
@@ -265,7 +251,7 @@ def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
 @engine_options("the files read and summed")
 def summary(run_dir, engine, scheduler):
     """Print the summary of an existing run directory."""
-    _check_engine(engine, scheduler)
+    check_engine(engine, scheduler)
     click.echo(_summary(run_dir, engine, scheduler))
 
 
@@ -288,59 +274,6 @@ def verify(run_dirs):
 
 
 # ------------------------------------------------------------------ analysis
-RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
-
-
-@cli.command()
-@RUNS
-@click.option("--by", "by", metavar="FEATURE", help="Break down by a feature of the hand the bid was made on "
-              "(spades | high_spade | honours | shortest | longest | void; see --hand), or by seat | position | "
-              "score | preset | strategy | run.")
-@click.option("--hand", default="dealt", show_default=True, metavar="dealt|held",
-              help="Hand features of the hand as dealt (what every bid is made on, before any Blind Nil exchange) "
-              "or as held after the exchange.")
-@click.option("--save", type=click.Path(dir_okay=False), help="Write the table (.csv or .parquet).")
-@click.option("--chart", type=click.Path(dir_okay=False), help="Write a chart (.png, .svg or .pdf).")
-@click.option("--what-if", "what_if", type=click.IntRange(1), metavar="N",
-              help="Replay N sampled seat-hands that did not bid Nil with the seat forced to Nil (hands-mode run; "
-              "the seat's strategy needs a force_nil parameter) and report how often the Nil would have made.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
-@engine_options("the files read and counted")
-def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
-    """Nil and Blind Nil bid and success rates, each with its n and a 95 % Wilson interval clustered by game
-    (by hand in a hands-mode run).
-
-    \b
-    Examples:
-      tricksim nil data/zone --by spades --chart nil.png
-      tricksim nil data/classic --by spades --hand held
-      tricksim nil data/hands --what-if 2000 --by spades
-    """
-    from tricksim import api
-    from tricksim.analysis.games.spades.nil import FEATURES, HANDS
-    from tricksim.jobs.spades.whatif import nil_what_if
-
-    if by is not None and by not in FEATURES:
-        raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
-    if hand not in HANDS:
-        raise InputError(f"unknown --hand {hand!r}: allowed {' | '.join(HANDS)}")
-    if what_if is None and seed is not None:
-        raise InputError("--seed applies only with --what-if N")
-    _check_engine(engine, scheduler)
-    if what_if is not None and engine != "local":
-        raise InputError("--what-if replays on the local engine: leave out --engine dask")
-    try:
-        if what_if is not None:
-            if len(runs) != 1:
-                raise InputError(f"--what-if takes one run directory, got {len(runs)}")
-            click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, hand=hand, save=save, chart=chart))
-        else:
-            click.echo(api.nil_report(list(runs), by=by, hand=hand, save=save, chart=chart, engine=engine,
-                                      scheduler=scheduler))
-    except OSError as e:
-        if not (save or chart):
-            raise
-        _cannot_write(" or ".join(p for p in (save, chart) if p), e)
 
 
 @cli.command()
@@ -353,21 +286,17 @@ def report(runs, out, title, engine, scheduler):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
     from tricksim import api
 
-    _check_engine(engine, scheduler)
+    check_engine(engine, scheduler)
     try:
         res = api.report(list(runs), out, title=title, engine=engine, scheduler=scheduler)
     except OSError as e:
-        _cannot_write(out, e)
+        cannot_write(out, e)
     click.echo(f"wrote {res.html}, {res.markdown} and {2 * len(res.charts)} chart files")
 
 
-@cli.command()
+@cli.command(cls=CountsCommand, counts=_match_counts, after="game")
 @click.argument("specs", nargs=-1, required=True, type=SPEC, metavar="A B [C ...]")
 @click.option("--game", cls=FamilyOption, type=GameChoice(), default=_default_game, show_default=True)
-@click.option("--games", type=click.IntRange(1), default=2000, show_default=True, help="Spades: deals per match "
-              "(each is played twice, seats swapped).")
-@click.option("--deals", type=click.IntRange(1), default=2000, show_default=True, help="Tarot: deals per rotation "
-              "(each is played in five runs: the field alone, then A in each seat).")
 @click.option("--preset", cls=FamilyOption, help=_default_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
@@ -376,7 +305,7 @@ def report(runs, out, title, engine, scheduler):
               "[default: data/compare/<preset>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1))
 @engine_options("the match runs simulated and read")
-def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, threads, engine, scheduler):
+def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, engine, scheduler):
     """Duplicate matches between strategies on the same deals.
 
     \b
@@ -392,110 +321,18 @@ def compare(specs, game, games, deals, preset, rules, seed, hand_limit, out, thr
       tricksim compare heuristic random --game tarot --deals 5000
     """
     from tricksim import api
+    from tricksim.jobs import jobs_of
 
-    _check_engine(engine, scheduler)
-    api.compare(*specs, game=game, games=games, deals=deals, preset=preset, rules=rules, seed=seed,
-                hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
-                echo=click.echo)
-
-
-@cli.command()
-@RUNS
-@click.option("--by", "by", default="oudlers", show_default=True, metavar="FEATURE",
-              help="A feature of the taker's hand as dealt: oudlers | trumps | points | kings.")
-@click.option("--what-if", "what_if", type=click.IntRange(1), metavar="N",
-              help="Replay N sampled played deals with the taker forced to each contract in turn.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
-def bidding(runs, by, what_if, seed):
-    """Tarot bidding study: each contract's success by the taker's hand, or a forced-contract what-if.
-
-    \b
-    Examples:
-      tricksim bidding data/tarot --by trumps
-      tricksim bidding data/tarot --what-if 2000 --by oudlers
-    """
-    from tricksim.analysis.games.tarot.bidding import FEATURES, bidding_table, format_bidding
-
-    if by not in FEATURES:
-        raise InputError(f"unknown feature --by {by!r}: allowed {' | '.join(FEATURES)}")
-    if what_if is None and seed is not None:
-        raise InputError("--seed applies only with --what-if N")
-    if what_if is not None:
-        from tricksim.jobs.tarot.whatif import contract_what_if
-
-        if len(runs) != 1:
-            raise InputError(f"--what-if takes one run directory, got {len(runs)}")
-        click.echo(contract_what_if(runs[0], what_if, seed=seed or 0, by=by))
-    else:
-        from tricksim.analysis.io import open_runs, pooling_notes
-
-        notes = pooling_notes(open_runs(list(runs)))
-        click.echo("\n".join(notes + [format_bidding(bidding_table(list(runs), by), by)]))
+    check_engine(engine, scheduler)
+    unit = jobs_of(game).match_unit
+    other = [f"--{k}" for k, v in counts.items() if v is not None and k != unit]
+    if other:
+        raise InputError(f"a {game} match is counted in {unit}: give --{unit} N, not {' or '.join(other)}")
+    api.compare(*specs, game=game, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit, out=out,
+                threads=threads, engine=engine, scheduler=scheduler, echo=click.echo, **{unit: counts[unit]})
 
 
 # --------------------------------------------------------------- rules, strategies
-@cli.command()
-@click.argument("grid", type=GRID)
-@click.option("--vs", "vs", required=True, type=SPEC, help="The baseline strategy every value plays against.")
-@click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
-              help="Deals a value (each played twice, seats swapped; the same deals for every value).")
-@click.option("--preset", cls=FamilyOption, help=_sweep_preset_help)
-@click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True)
-@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
-@click.option("--confirm", type=click.IntRange(0), metavar="N", help="Deals of the confirmation match of the best "
-              "value on fresh deals (seed + 1); 0 skips it  [default: --games].")
-@click.option("--metric", type=click.Choice(["win", "margin"]), default="win", show_default=True,
-              help="What 'best' means: the paired win rate or the mean final margin.")
-@click.option("--out", type=click.Path(file_okay=False), help="Where the runs, sweep.csv and sweep.png go "
-              "[default: data/sweep/<name>-<params>-<preset>-seed<seed>].")
-@click.option("--threads", type=click.IntRange(1))
-@engine_options("the match runs simulated and read")
-def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out, threads, engine, scheduler):
-    """Tune a Spades strategy parameter: each value of GRID in a duplicate match against --vs.
-
-    GRID is a strategy with one or two swept parameters: param=LO..HI:STEP (both ends included) or
-    param=A|B|C; other parameters as param=value. Prints each value's paired win rate and margin with
-    95 % and simultaneous (Bonferroni) intervals, the best value (its simultaneous interval holds although
-    it was picked), a confirmation match on fresh deals, and the sample size to play when the differences
-    are within the noise.
-
-    \b
-    Examples:
-      tricksim sweep heuristic:nil_threshold=0.2..0.8:0.1 --vs heuristic --games 2000
-      tricksim sweep 'heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1' --vs heuristic --preset zone
-    """
-    from tricksim import api
-
-    _check_engine(engine, scheduler)
-    api.sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
-              confirm=confirm, metric=metric, out=out, threads=threads, engine=engine, scheduler=scheduler,
-              echo=click.echo)
-
-
-@cli.command()
-@click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--threads", type=click.IntRange(1), help="Threads to solve on (default: all the process may use).")
-def dd(run_dir, threads):
-    """Add double-dummy columns to a finished Spades run: RUN/dd/part-*.parquet.
-
-    For each hand, from its first lead with the cards as held after any Blind Nil exchange, under the
-    run's rules: dd_tricks_0 (team 0's tricks when both teams play perfectly for tricks) and dd_nil_S
-    for each seat S (1: its Nil can be made against best defence, 0: it cannot, -1: no Nil bid).
-    Files are written whole or not at all; run the command again to finish an interrupted one.
-
-    \b
-    Example:
-      tricksim simulate spades --hands 2000 --seed 1 --out data/dd-demo
-      tricksim dd data/dd-demo && tricksim nil data/dd-demo
-    """
-    from tricksim import api
-
-    info = api.dd(run_dir, threads=threads, echo=lambda text: click.echo(text, err=True))
-    click.echo(f"{run_dir}/dd: {info['hands']:,} hands in {info['files']} files ({info['solved']:,} solved now, "
-               f"{info['seconds']:.1f} s)")
-
-
 @cli.command(name="rules")
 @click.argument("game", metavar="GAME", callback=_game)
 @click.option("--preset", help="Show one preset only.")

@@ -1,4 +1,6 @@
-"""Click parameter types for the values the command line shares with the Python API.
+"""The command line's toolbox, shared by ``tricksim.cli`` and the commands each game adds
+(``tricksim/commands/<game>/``): click parameter types for the values the command line shares with the
+Python API, and the options and errors every command uses.
 
 Each type checks the form of its value with the layer's own parser (no strategy or kernel is loaded,
 so a mistyped option answers at once) and click names the option in the one-line error:
@@ -8,10 +10,106 @@ checked once, by the API the command calls.
 """
 from __future__ import annotations
 
+import errno
+
 import click
 
 
-class _FormType(click.ParamType):
+class InputError(click.ClickException):
+    """Bad user input: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+# errors that say a path the user gave cannot be used (bad input, exit 2); others (a full disk) exit 1
+PATH_ERRNOS = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EEXIST, errno.EACCES, errno.EPERM, errno.EROFS,
+               errno.ENAMETOOLONG}
+
+
+def os_error(e: OSError) -> str:
+    return f"{e.strerror or e}" + (f": {e.filename}" if e.filename else "")
+
+
+def cannot_write(where, e: OSError):
+    """An output the OS refuses: bad input (exit 2) when the path is the problem, else exit 1."""
+    message = f"cannot write {where}: " + (e.strerror if e.strerror and e.filename == str(where) else os_error(e))
+    if e.errno in PATH_ERRNOS:
+        raise InputError(message) from None
+    raise click.ClickException(message) from None
+
+
+def engine_options(what: str):
+    """``--engine local|dask`` and ``--scheduler ADDRESS`` for a command that reads (and maybe simulates) runs."""
+    def add(command):
+        command = click.option("--scheduler", metavar="ADDRESS",
+                               help="With --engine dask: an existing cluster's scheduler.")(command)
+        return click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                            help=f"dask: {what} on Dask workers (the same figures).")(command)
+    return add
+
+
+def check_engine(engine: str, scheduler: str | None) -> None:
+    if scheduler and engine != "dask":
+        raise InputError("--scheduler needs --engine dask")
+
+
+# the run directories a study reads
+RUNS = click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
+
+
+class FamilyOption(click.Option):
+    """An option whose help (``help=`` a function) or default (``default=`` a function) the game families
+    answer. They are asked only when the help is printed or the option used: importing the families costs
+    every command's start-up (``tricksim --help`` stays instant)."""
+
+    def __init__(self, *args, **kwargs):
+        self.help_from = kwargs.pop("help") if callable(kwargs.get("help")) else None
+        super().__init__(*args, **kwargs)
+
+    def get_help_record(self, ctx):
+        if self.help_from is not None:
+            self.help = self.help_from()
+        return super().get_help_record(ctx)
+
+    def get_help_extra(self, ctx):
+        extra = super().get_help_extra(ctx)
+        if callable(self.default) and "default" in extra:
+            extra["default"] = str(self.default())  # click would print "(dynamic)"
+        return extra
+
+
+class CountsCommand(click.Command):
+    """A command with one ``--NAME N`` option per count the games know (``--hands``, ``--deals``, ...), made
+    from ``counts()`` (-> {name: help}) when the command is used or its help printed, not when the command line
+    starts; they follow the option ``after``. The callback receives them as ``counts``: {name: N or None}."""
+
+    def __init__(self, *args, counts, after: str, **kwargs):
+        self.counts_from, self.after = counts, after
+        self._count_options = None
+        super().__init__(*args, **kwargs)
+        callback = self.callback
+
+        def with_counts(**kwargs):
+            return callback(counts={o.name: kwargs.pop(o.name) for o in self.count_options()}, **kwargs)
+
+        self.callback = with_counts
+
+    def count_options(self) -> list[click.Option]:
+        if self._count_options is None:
+            self._count_options = [
+                click.Option([f"--{name}"], type=click.IntRange(1), metavar="N", help=text)
+                for name, text in self.counts_from().items()]
+        return self._count_options
+
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        at = 1 + next(i for i, p in enumerate(params) if p.name == self.after)
+        return params[:at] + self.count_options() + params[at:]
+
+
+class FormType(click.ParamType):
+    """A value whose form ``check`` checks (raising TricksimError), kept as written; click names the option."""
+
     def check(self, value: str):
         raise NotImplementedError
 
@@ -26,7 +124,7 @@ class _FormType(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
-class StrategySpec(_FormType):
+class StrategySpec(FormType):
     """``[LABEL=]NAME[:param=value,...]``, kept as written (the API resolves it for the game)."""
 
     name = "SPEC"
@@ -38,7 +136,7 @@ class StrategySpec(_FormType):
         return value
 
 
-class RuleOverride(_FormType):
+class RuleOverride(FormType):
     """``KEY=VALUE``, kept as written (the API checks the key and the value against the game's flags)."""
 
     name = "KEY=VALUE"
@@ -50,19 +148,7 @@ class RuleOverride(_FormType):
         return value
 
 
-class SweepGrid(_FormType):
-    """``NAME:param=LO..HI:STEP`` or ``NAME:param=A|B|C``, kept as written (the sweep checks the values)."""
-
-    name = "GRID"
-
-    def check(self, value):
-        from tricksim.jobs.spades.sweep import grid_form
-
-        grid_form(value)
-        return value
-
-
-class Assignment(_FormType):
+class Assignment(FormType):
     """``N=SPEC`` -> ``(N, SPEC)``: a strategy for seat or team N (the API checks N's range for the game)."""
 
     def __init__(self, what: str, letter: str):
@@ -93,6 +179,5 @@ def assignments(option: str, pairs) -> dict[int, str]:
 
 SPEC = StrategySpec()
 RULE = RuleOverride()
-GRID = SweepGrid()
 SEAT = Assignment("seat", "N")
 TEAM = Assignment("team", "T")

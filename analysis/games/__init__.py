@@ -13,7 +13,11 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tricksim.simulator.games import game_folders
+
 from ..io import AnalysisError
+
+__path__ += game_folders("analysis/games")  # the games kept outside the repository (simulator/games/__init__.py)
 
 __all__ = ["GameAnalysis", "analysis_of", "later", "names"]
 

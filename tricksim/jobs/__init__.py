@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from tricksim.simulator.errors import JobError
+from tricksim.simulator.games import game_folders
+
+__path__ += game_folders("tricksim/jobs")  # the games kept outside the repository (simulator/games/__init__.py)
 
 __all__ = ["GameJobs", "JobError", "jobs_of", "labelled_seats", "match_header", "names", "run_kept"]
 
@@ -24,9 +27,13 @@ class GameJobs:
     """What the jobs of one game provide to the API."""
 
     # strategies played against each other on the same deals (``tricksim compare``):
-    # (specs, *, games, deals, preset, rules, seed, hand_limit, out, threads, engine, scheduler, echo) -> results;
-    # each game plays ``games`` or ``deals`` as its unit is
+    # (specs, *, count, preset, rules, seed, hand_limit, out, threads, engine, scheduler, echo) -> results,
+    # ``count`` of the game's ``match_unit``
     match: Callable[..., dict]
+    match_unit: str                    # what a match counts (``compare --UNIT N``): games, deals, ...
+    match_help: str                    # what N of them are, for the help
+    # the game's own functions of the Python API (``tricksim.<name>``), name -> "module:function"
+    api: Mapping[str, str] = field(default_factory=dict)
 
 
 def names() -> tuple[str, ...]:

@@ -7,6 +7,7 @@ FAMILY = Family(
     name="spades",
     seats=4,
     modes=("hands", "games"),
+    mode_help={"hands": "independent hands (fresh scores each)", "games": "whole games to the target"},
     policy_slots=("blind_nil", "bid", "exchange", "play"),
     rules_type=SpadesRules,
     presets=PRESETS,

@@ -7,6 +7,7 @@ FAMILY = Family(
     name="tarot",
     seats=4,
     modes=("deals",),
+    mode_help={"deals": "deals (void deals count)"},
     policy_slots=("bid", "discard", "chelem", "poignee", "play"),  # signatures in policy.py
     rules_type=TarotRules,
     presets=PRESETS,

@@ -1,0 +1,55 @@
+"""The Spades functions of the Python API (``tricksim.nil``, ``tricksim.nil_report``, ``tricksim.sweep``,
+``tricksim.dd``): the package finds them through ``JOBS.api``, as it finds every game's."""
+from __future__ import annotations
+
+from tricksim.simulator.rules import override_list
+
+
+def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = False, engine: str = "local",
+        scheduler: str | None = None):
+    """The Nil study table (a DataFrame: one row a kind and group, rates with intervals); with
+    ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
+    from tricksim.analysis.games.spades.nil import nil_study, plot_nil
+
+    df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
+                   scheduler=scheduler)
+    if not figure:
+        return df
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(max(6.0, 0.6 * max(1, df["group"].nunique()) + 2), 4.5), layout="constrained")
+    plot_nil(fig.add_subplot(), df)
+    return df, fig
+
+
+def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, chart=None, engine: str = "local",
+               scheduler: str | None = None) -> str:
+    """The text ``tricksim nil`` prints (the table, notes on what is pooled, the files written: ``save`` a
+    .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
+    from tricksim.analysis.games.spades.nil import nil_report as _report
+
+    return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
+                   engine=engine, scheduler=scheduler)
+
+
+def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
+          hand_limit: int = 1000, confirm: int | None = None, metric: str = "win", out=None,
+          threads: int | None = None, engine: str = "local", scheduler: str | None = None, echo=None):
+    """A parameter sweep (see ``tricksim sweep --help``): returns (table DataFrame, points, confirmation
+    DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
+    from tricksim.analysis.games.spades.sweep import sweep_table
+    from tricksim.jobs.spades.sweep import sweep as run_sweep
+
+    points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=override_list(rules),
+                                     seed=seed, hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
+                                     threads=threads, engine=engine, scheduler=scheduler,
+                                     echo=echo or (lambda _text: None))
+    return sweep_table(points, metric), points, confirmation
+
+
+def dd(run, *, threads: int | None = None, echo=None) -> dict:
+    """Double-dummy columns for a finished Spades run, written to ``RUN/dd/part-K.parquet`` (see
+    ``tricksim dd --help``); an interrupted call is finished by calling it again."""
+    from tricksim.jobs.spades.dd import add_dd_columns
+
+    return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)
