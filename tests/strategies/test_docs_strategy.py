@@ -11,7 +11,7 @@ from tricksim.simulator.games.spades.cards import card_rank
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.strategies.registry import get, parse_spec
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "strategies.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "strategies.md"
 
 
 def load_example(tmp_path):

@@ -12,7 +12,7 @@ import tricksim
 from tricksim.cli import main
 from tricksim.simulator import errors
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def one_line_error(args, capsys) -> str:

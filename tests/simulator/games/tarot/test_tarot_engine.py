@@ -2,7 +2,7 @@
 resume after a real kill, a rule-breaking strategy, and invariants of random play.
 
 Whole-run legality and every derived column are checked by the reference replay
-(tests/test_tarot_reference.py); these tests cover what the replay cannot see.
+(tests/simulator/games/tarot/test_tarot_reference.py); these tests cover what the replay cannot see.
 """
 import os
 import signal

@@ -248,7 +248,7 @@ def test_the_rules_page_names_every_tarot_flag_and_value():
     """docs/rules.md, "Tarot rule flags" (tests/test_docs.py checks the Spades flags only)."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text()
+    text = (Path(__file__).resolve().parents[4] / "docs" / "rules.md").read_text()
     section = text[text.index("## Tarot rule flags"):]
     assert "`cardavia`" in text
     for flag, values in VALUES.items():

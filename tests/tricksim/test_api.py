@@ -12,7 +12,7 @@ from click.testing import CliRunner
 import tricksim
 from tricksim.cli import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_simulate_returns_a_run_with_pandas_tables(tmp_path):

@@ -26,7 +26,7 @@ import reference_dd as ref
 from tricksim.simulator.games.spades import dd
 from tricksim.simulator.games.spades.rules import SpadesRules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[4]
 
 try:  # an established solver to check against (the `test` extra installs it)
     from endplay.dds import calc_dd_table, solve_board

@@ -17,7 +17,7 @@ from tricksim.analysis.io import AnalysisError, open_run
 from tricksim.simulator import family as families
 from tricksim.simulator.family import Family, LazyFunction, default_game, family, names
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 READ_EVERY_FAMILY = """
 import dataclasses, json, sys
