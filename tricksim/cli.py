@@ -23,13 +23,15 @@ class InputError(click.ClickException):
 
 class Cli(click.Group):
     """The command group: the one place where the tool's errors become ``Error: <message>`` (one line) and an
-    exit code: 2 for bad input, 1 for a failure while working."""
+    exit code: 2 for bad input, 1 for a failure while working. A command runs in ``flag_spelling``, so the
+    options its messages name read as this command line's flags (``--resume``), not the API's keywords."""
 
     def invoke(self, ctx):
-        from tricksim.simulator.errors import TricksimError
+        from tricksim.simulator.errors import TricksimError, flag_spelling
 
         try:
-            return super().invoke(ctx)
+            with flag_spelling():
+                return super().invoke(ctx)
         except TricksimError as e:
             raise InputError(str(e)) from None
 
