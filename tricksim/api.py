@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tricksim.simulator.errors import TricksimError
+from tricksim.simulator.errors import TricksimError, option
 
 __all__ = [
     "TricksimError",
@@ -105,7 +105,7 @@ def plan(game: str | None = None, *, preset: str | None = None, rules=None, hand
     counts = {"hands": hands, "games": games, "deals": deals}
     given = [m for m, k in counts.items() if k is not None]
     if len(given) != 1 or given[0] not in fam.modes:
-        raise TricksimError(f"{game} needs exactly one of " + " or ".join(f"{m} N" for m in fam.modes))
+        raise TricksimError(f"{game} needs exactly one of " + " or ".join(option(m, "N") for m in fam.modes))
     mode = given[0]
     preset = preset or fam.default_preset
     return RunConfig(game=game, rules=fam.build_rules(preset, _rule_list(rules)), preset=preset,

@@ -223,14 +223,6 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
       tricksim simulate spades --preset classic --games 20000 --seed 1 --out data/classic
       tricksim simulate tarot --deals 100000 --seed 1 --out data/tarot
     """
-    from tricksim.simulator.family import family as family_of
-
-    fam = family_of(game)
-    counts = {"hands": hands, "games": games, "deals": deals}
-    given = [m for m, n in counts.items() if n is not None]
-    if len(given) != 1 or given[0] not in fam.modes:
-        raise InputError(f"{game} needs exactly one of " + " or ".join(f"--{m} N" for m in fam.modes))
-    mode = given[0]
     from tricksim import api
     from tricksim.simulator.engine import expected_bytes, size_text
 
@@ -238,7 +230,8 @@ def simulate(game, preset, rules, hands, games, deals, seed, out, strategy, seat
     try:
         seats = _seat_strategies(game, strategy, seat, team)
         cfg = api.plan(game, preset=preset, rules=rules, seed=seed, seats=seats, hand_limit=hand_limit,
-                       record_plays=record_plays, shard_size=shard_size, **{mode: counts[mode]})
+                       record_plays=record_plays, shard_size=shard_size, hands=hands, games=games,
+                       deals=deals)
         size = expected_bytes(cfg)
         if size > 1e9 and not quiet:
             click.echo(f"{out}: about {size_text(size)} on disk when complete", err=True)
