@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tricksim.simulator import family as families
-from tricksim.simulator.errors import AnalysisError
+from tricksim.simulator.errors import AnalysisError, option
 
 __all__ = [
     "DEFAULT_BATCH_ROWS",
@@ -279,7 +279,7 @@ class Run:
             except (pa.ArrowException, OSError) as e:
                 first = str(e).splitlines()[0] if str(e) else type(e).__name__
                 raise _fail(f, f"cannot read Parquet file: {first}; if it is a shard of a tricksim run, "
-                               "rerun the run's command with --resume to repair it") from None
+                               f"rerun the run's command with {option('resume')} to repair it") from None
 
     def iter_hands(self, columns: Sequence[str], batch_rows: int = DEFAULT_BATCH_ROWS) -> Iterator[pa.RecordBatch]:
         """Hand record batches with only ``columns`` (projection; bounded memory)."""
@@ -399,7 +399,7 @@ def open_run(path) -> Run:
 def _check_shards(p: Path, records: list) -> None:
     """The files of a finished run are exactly those its manifest lists, each with its row count (read from
     the Parquet footers, cheap); else one line naming the file. ``tricksim verify`` checks the checksums."""
-    fix = "repair it with the run's own command and --resume"
+    fix = f"repair it with the run's own command and {option('resume')}"
     try:
         expected = {(t, f["name"]): int(f["rows"]) for r in records for t, f in r["files"].items()}
     except (KeyError, TypeError, AttributeError, ValueError):

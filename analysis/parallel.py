@@ -7,10 +7,13 @@ directory must be reachable by every worker (docs/distributed.md).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from typing import Self
 
 import numpy as np
 import pyarrow as pa
+
+from tricksim.simulator.errors import option
 
 from .io import AnalysisError, Run, open_run
 
@@ -60,12 +63,12 @@ class Engine:
         self.engine, self.scheduler, self.files_per_task = engine, scheduler, files_per_task
         self._cluster = self._client = None
 
-    def __enter__(self) -> "Engine":
+    def __enter__(self) -> Self:
         if self.engine == "dask":
             try:
                 from distributed import Client, LocalCluster
             except ImportError:
-                raise AnalysisError("--engine dask needs Dask: pip install 'dask[distributed]'") from None
+                raise AnalysisError(f"{option('engine', 'dask')} needs Dask: pip install 'dask[distributed]'") from None
             try:
                 if not self.scheduler:
                     self._cluster = LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None,

@@ -17,6 +17,7 @@ import os
 import time
 from pathlib import Path
 
+from tricksim.simulator.errors import option
 from tricksim.simulator.rundir import RunDir, commit_shard, stage_shard
 
 
@@ -41,7 +42,8 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise RunError("--engine dask needs Dask: pip install 'dask[distributed]' (or tricksim[dask])") from None
+        raise RunError(f"{option('engine', 'dask')} needs Dask: pip install 'dask[distributed]' (or tricksim[dask])") \
+            from None
 
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
@@ -88,6 +90,6 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     bad = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
     if bad:  # never report success over missing data
-        raise RunError(f"{len(bad)} shard(s) of {out} were not written (first: {bad[0]}); rerun with --resume")
+        raise RunError(f"{len(bad)} shard(s) of {out} were not written (first: {bad[0]}); rerun with {option('resume')}")
     rd.write_manifest(status="complete", **info)
     return info

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from tricksim.simulator import __version__
-from tricksim.simulator.errors import RunError  # noqa: F401  (re-exported)
+from tricksim.simulator.errors import RunError, option
 from tricksim.simulator.family import Family, FamilyError, PolicyFault, SeatPolicy, Tables, default_game, family
 from tricksim.simulator.rundir import RunDir
 
@@ -187,7 +187,7 @@ def check_free_space(cfg: RunConfig, out, units: int) -> None:
     free = shutil.disk_usage(where).free
     if need > free:
         raise RunError(f"the run needs about {size_text(need)} on disk but {where} has {size_text(free)} free: "
-                       "free some space, choose another --out or a smaller run")
+                       f"free some space, choose another {option('out', None)} or a smaller run")
 
 
 def available_memory() -> int | None:
@@ -209,8 +209,8 @@ def check_memory(cfg: RunConfig, workers: int) -> None:
     if per_unit and available is not None and need > available:
         most = max(1, available // (per_unit * workers))
         raise RunError(f"shards of {cfg.shard:,} {cfg.mode} on {workers} worker{'s' if workers > 1 else ''} need "
-                       f"about {size_text(need)} of memory, {size_text(available)} is available: use --shard-size "
-                       f"{most:,} or less")
+                       f"about {size_text(need)} of memory, {size_text(available)} is available: use "
+                       f"{option('shard_size', f'{most:,}')} or less")
 
 
 def size_text(n: float) -> str:
@@ -246,7 +246,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
         return run_on_dask(cfg, out, overwrite=overwrite, resume=resume, scheduler=scheduler,
                            workers=None if threads is None else worker_count(threads), progress=progress)
     if scheduler:
-        raise RunError("--scheduler needs --engine dask")
+        raise RunError(f"{option('scheduler', None)} needs {option('engine', 'dask')}")
     from tqdm import tqdm
 
     workers = worker_count(threads)

@@ -18,9 +18,20 @@ through as it is. A subclass says which layer refused, for code that wants to te
     └── JobError           a study job that cannot run as asked     (tricksim.jobs)
 
 ``ValueError`` stays a base, so code that caught the old errors as ``ValueError`` still does.
-This module imports nothing: every layer, the numba-free analysis included, may use it.
+This module imports nothing of the project: every layer, the numba-free analysis included, may use it.
+
+A message names the problem in the caller's own terms. The same refusal reaches Python API users
+(``execute(cfg, out, resume=True)``) and the command line (``--resume``), so a message outside the
+command line never spells a flag: it names the option with :func:`option`, which reads as the API's
+keyword (``resume=True``, ``out=DIR``) and, while the command line runs (``tricksim.cli.Cli.invoke``
+wraps every command in :func:`flag_spelling`), as its flag (``--resume``, ``--out DIR``). The text is
+fixed when the message is made, so an error re-raised as another (``JobError(str(e))``) and text a job
+echoes keep the spelling of the caller that asked (tests/test_errors.py checks that no message of the
+other layers spells a flag).
 """
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 __all__ = [
     "AnalysisError",
@@ -34,7 +45,34 @@ __all__ = [
     "RunError",
     "StrategyError",
     "TricksimError",
-]
+]  # the classes; option and flag_spelling are imported by name
+
+_flags = False  # True while the command line runs a command: options read as its flags
+
+
+def option(name: str, value: object = True, *, api: str | None = None) -> str:
+    """An option of the tool as a message names it: the Python API's keyword, or the command line's flag
+    while it runs a command (:func:`flag_spelling`). ``name`` is the keyword (``shard_size``; the flag
+    is ``--shard-size``); ``value`` True: a switch (``resume=True`` / ``--resume``); None: the option
+    alone (``out`` / ``--out``); else the value as shown (``out=DIR`` / ``--out DIR``). ``api``: the
+    API's spelling when it is no keyword (a function's name)."""
+    if _flags:
+        flag = "--" + name.replace("_", "-")
+        return flag if value is True or value is None else f"{flag} {value}"
+    if api is not None:
+        return api
+    return name if value is None else f"{name}={value}"
+
+
+@contextmanager
+def flag_spelling():
+    """Within: :func:`option` spells the command line's flags (the command line runs each command in it)."""
+    global _flags
+    before, _flags = _flags, True
+    try:
+        yield
+    finally:
+        _flags = before
 
 
 class TricksimError(ValueError):

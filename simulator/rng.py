@@ -21,7 +21,9 @@ All arithmetic here is ``uint64``; callers only see ``int64`` results.
 Under ``NUMBA_DISABLE_JIT=1`` the same functions run on NumPy ``uint64``
 scalars, which wrap around exactly as compiled code does (so the numbers are
 the same) but warn on every wrap: the functions that wrap on purpose are
-run with NumPy's overflow warning off then (``_wrapping``).
+run with NumPy's overflow warning off then (``_wrapping``). SipHash, dozens of
+operations a key, would be slow so (P35): without the JIT, its public functions
+are bound to plain-int versions (``_py_*``, masked to 64 bits) with the same results.
 """
 from __future__ import annotations
 
@@ -156,6 +158,89 @@ def start_policy_streams(seed, game_id, hand_no, streams):
     prefix = _policy_prefix(seed, game_id, hand_no)
     for s in range(streams.shape[0]):
         streams[s, 0] = _sip_end(prefix, np.uint64(s))
+
+
+# ---------------------------------------------------------------- SipHash on plain ints (no JIT)
+_M64 = (1 << 64) - 1
+_SIP_INIT = tuple(int(c) for c in (SIP_C0, SIP_C1, SIP_C2, SIP_C3))
+_MIX1, _MIX2, _GOLDEN = int(MIX1), int(MIX2), int(GOLDEN)
+_SALT0, _SALT1 = int(POLICY_KEY_SALT0), int(POLICY_KEY_SALT1)
+
+
+def _py_mix64(z):
+    z = (z ^ (z >> 30)) * _MIX1 & _M64
+    z = (z ^ (z >> 27)) * _MIX2 & _M64
+    return z ^ (z >> 31)
+
+
+def _py_sip_rounds(v0, v1, v2, v3, n):
+    for _ in range(n):
+        v0 = (v0 + v1) & _M64
+        v1 = ((v1 << 13) & _M64 | v1 >> 51) ^ v0
+        v0 = (v0 << 32) & _M64 | v0 >> 32
+        v2 = (v2 + v3) & _M64
+        v3 = ((v3 << 16) & _M64 | v3 >> 48) ^ v2
+        v0 = (v0 + v3) & _M64
+        v3 = ((v3 << 21) & _M64 | v3 >> 43) ^ v0
+        v2 = (v2 + v1) & _M64
+        v1 = ((v1 << 17) & _M64 | v1 >> 47) ^ v2
+        v2 = (v2 << 32) & _M64 | v2 >> 32
+    return v0, v1, v2, v3
+
+
+def _py_sip_start(k0, k1, m0, m1):
+    """``_sip_start`` on ints in [0, 2**64)."""
+    v0, v1, v2, v3 = k0 ^ _SIP_INIT[0], k1 ^ _SIP_INIT[1], k0 ^ _SIP_INIT[2], k1 ^ _SIP_INIT[3]
+    for m in (m0, m1):
+        v0, v1, v2, v3 = _py_sip_rounds(v0, v1, v2, v3 ^ m, 2)
+        v0 ^= m
+    return v0, v1, v2, v3
+
+
+def _py_sip_end(v, m2):
+    """``_sip_end`` on ints in [0, 2**64)."""
+    v0, v1, v2, v3 = v
+    for m in (m2, 24 << 56):
+        v0, v1, v2, v3 = _py_sip_rounds(v0, v1, v2, v3 ^ m, 2)
+        v0 ^= m
+    v0, v1, v2, v3 = _py_sip_rounds(v0, v1, v2 ^ 0xFF, v3, 4)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
+def _py_policy_key(seed):
+    s = int(seed) & _M64
+    return _py_mix64(s ^ _SALT0), _py_mix64(s ^ _SALT1)
+
+
+def _py_policy_prefix(seed, game_id, hand_no):
+    return _py_sip_start(*_py_policy_key(seed), int(game_id) & _M64, int(hand_no) & _M64)
+
+
+def _py_siphash24(k0, k1, m0, m1, m2):
+    v = _py_sip_start(int(k0) & _M64, int(k1) & _M64, int(m0) & _M64, int(m1) & _M64)
+    return np.uint64(_py_sip_end(v, int(m2) & _M64))
+
+
+def _py_policy_key_u64(seed):
+    k0, k1 = _py_policy_key(seed)
+    return np.uint64(k0), np.uint64(k1)
+
+
+def _py_policy_stream_key(seed, game_id, hand_no, seat):
+    return np.uint64(_py_sip_end(_py_policy_prefix(seed, game_id, hand_no), int(seat) & _M64))
+
+
+def _py_start_policy_streams(seed, game_id, hand_no, streams):
+    prefix = _py_policy_prefix(seed, game_id, hand_no)
+    for s in range(streams.shape[0]):
+        streams[s, 0] = _py_sip_end(prefix, s)
+
+
+if config.DISABLE_JIT:  # the same keys as compiled (tests/test_hygiene.py), without NumPy scalars
+    siphash24 = _py_siphash24
+    policy_key = _py_policy_key_u64
+    policy_stream_key = _py_policy_stream_key
+    start_policy_streams = _py_start_policy_streams
 
 
 @_wrapping

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from tricksim.simulator.errors import RunDirError  # noqa: F401  (re-exported)
+from tricksim.simulator.errors import RunDirError, option
 
 FORMAT_VERSION = 2  # 2: shard records with checksums
 MANIFEST = "manifest.json"
@@ -46,6 +46,9 @@ class Encoding(NamedTuple):
     run_length: tuple[str, ...] = ()      # RLE
     no_dictionary: tuple[str, ...] = ()   # plain; the rest dictionary-encoded unless delta or RLE
     statistics: tuple[str, ...] = ()      # min/max statistics, only where readers filter
+
+
+PLAIN = Encoding()  # no column compressed, the defaults of every option
 
 
 def required_schema(fields) -> pa.Schema:
@@ -127,7 +130,7 @@ def file_crc32(path: Path) -> int:
     return crc
 
 
-def write_parquet_staged(table: pa.Table, path: Path, how: Encoding = Encoding()) -> Path:
+def write_parquet_staged(table: pa.Table, path: Path, how: Encoding = PLAIN) -> Path:
     """Encode ``table`` into its staging file: written but not yet durable; ``commit`` makes it ``path``."""
     return _write_parquet(table, path, how)[0]
 
@@ -148,7 +151,7 @@ def _write_parquet(table: pa.Table, path: Path, how: Encoding) -> tuple[Path, in
     return tmp, f.bytes, f.crc
 
 
-def write_parquet_atomic(table: pa.Table, path: Path, how: Encoding = Encoding()) -> None:
+def write_parquet_atomic(table: pa.Table, path: Path, how: Encoding = PLAIN) -> None:
     commit(write_parquet_staged(table, path, how))
 
 
@@ -192,7 +195,7 @@ def same_data(a: dict, b: dict) -> bool:
 class RunDir:
     """One run's output directory, opened for writing (fresh, overwrite or resume)."""
 
-    def __init__(self, out: str | os.PathLike, plan: dict, *, tables: tuple[str, ...], encoding: Encoding = Encoding(),
+    def __init__(self, out: str | os.PathLike, plan: dict, *, tables: tuple[str, ...], encoding: Encoding = PLAIN,
                  overwrite: bool = False, resume: bool = False, upgrade=None):
         """``upgrade``: on resume, applied to the plan read back before it is compared with ``plan`` (the engine's
         ``RunConfig.upgrade_plan``: a run directory written before a rule flag existed lacks it)."""
@@ -202,22 +205,22 @@ class RunDir:
         self.tables = tables  # one folder each, one file a shard in each
         self.encoding = encoding
         if overwrite and resume:
-            raise RunDirError("--overwrite and --resume exclude each other: choose one")
+            raise RunDirError(f"{option('overwrite')} and {option('resume')} exclude each other: choose one")
         try:
             self._open(overwrite=overwrite, resume=resume)
         except OSError as e:  # before any work: a place that cannot hold a run
-            raise RunDirError(f"cannot use --out {self.path}: {e.strerror or e}"
+            raise RunDirError(f"cannot use {option('out', self.path)}: {e.strerror or e}"
                               + (f" ({e.filename})" if e.filename and Path(e.filename) != self.path else "")) from None
 
     def _open(self, *, overwrite: bool, resume: bool) -> None:
         if self.path.exists() and not self.path.is_dir():
-            raise RunDirError(f"--out {self.path} exists and is not a directory")
+            raise RunDirError(f"{option('out', self.path)} exists and is not a directory")
         existing = self.path.exists() and any(self.path.iterdir())
         self.started = time.time()
         self.previous_seconds = 0.0
         if existing and resume:
             if not (self.path / MANIFEST).exists():
-                raise RunDirError(f"--resume: {self.path} is not a tricksim run (no {MANIFEST})")
+                raise RunDirError(f"{option('resume')}: {self.path} is not a tricksim run (no {MANIFEST})")
             manifest = read_manifest(self.path)
             old = manifest.get("plan", {})
             if self.upgrade is not None and isinstance(old, dict):
@@ -226,8 +229,8 @@ class RunDir:
                 diff = sorted(k for k in set(self.plan) | set(old) if self.plan.get(k) != old.get(k)
                               and k not in DISPLAY_KEYS)
                 raise RunDirError(
-                    f"--resume: {self.path} was started with different options ({', '.join(diff)}); "
-                    "rerun with the original options or use --overwrite")
+                    f"{option('resume')}: {self.path} was started with different options ({', '.join(diff)}); "
+                    f"rerun with the original options or use {option('overwrite')}")
             self.previous_seconds = float(manifest.get("compute_seconds", 0.0))
             for tmp in self.path.rglob("*.tmp"):
                 tmp.unlink()
@@ -237,7 +240,8 @@ class RunDir:
                 raise RunDirError(f"refusing to overwrite {self.path}: it is not a tricksim run (no {MANIFEST})")
             shutil.rmtree(self.path)
         elif existing:
-            raise RunDirError(f"--out {self.path} is not empty: pass --overwrite to replace it or --resume to finish it")
+            raise RunDirError(f"{option('out', self.path)} is not empty: pass {option('overwrite')} to replace it or "
+                              f"{option('resume')} to finish it")
         for table in (*self.tables, RECORDS):
             (self.path / table).mkdir(parents=True, exist_ok=True)
         if not (self.path / MANIFEST).exists():
@@ -329,7 +333,7 @@ def verify_run(out) -> tuple[int, int, list[str]]:
     if not isinstance(records, list):
         status = manifest.get("status")
         why = "it is still running or was stopped" if status != "complete" else "it predates shard records"
-        raise RunDirError(f"{out}: no shard records to verify ({why}); finish it with --resume")
+        raise RunDirError(f"{out}: no shard records to verify ({why}); finish it with {option('resume')}")
     problems, rows = [], 0
     listed = {(t, f["name"]) for r in records for t, f in r["files"].items()}
     for table in {t for t, _ in listed}:

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tricksim.simulator.errors import TricksimError
+from tricksim.simulator.errors import TricksimError, option
 from tricksim.simulator.rules import override_list
 
 __all__ = [
@@ -91,7 +91,7 @@ def plan(game: str | None = None, *, preset: str | None = None, rules=None, seed
     fam = family(game)
     given = [m for m, k in count.items() if k is not None]
     if len(given) != 1 or given[0] not in fam.modes:
-        raise TricksimError(f"{game} needs exactly one of " + " or ".join(f"{m} N" for m in fam.modes))
+        raise TricksimError(f"{game} needs exactly one of " + " or ".join(option(m, "N") for m in fam.modes))
     mode = given[0]
     preset = preset or fam.default_preset
     return RunConfig(game=game, rules=fam.build_rules(preset, override_list(rules)), preset=preset,
@@ -171,8 +171,8 @@ def compare(*specs: str, game: str | None = None, preset: str | None = None, rul
     jobs = jobs_of(game)
     given = {k: v for k, v in count.items() if v is not None}
     if set(given) - {jobs.match_unit}:
-        raise TricksimError(f"a {game} match is counted in {jobs.match_unit}: give {jobs.match_unit}=N, not "
-                            f"{' or '.join(f'{k}=' for k in sorted(set(given) - {jobs.match_unit}))}")
+        raise TricksimError(f"a {game} match is counted in {jobs.match_unit}: give {option(jobs.match_unit, 'N')}, "
+                            f"not {' or '.join(option(k, None) for k in sorted(set(given) - {jobs.match_unit}))}")
     return jobs.match(list(specs), count=given.get(jobs.match_unit, DEFAULT_MATCH), preset=preset,
                       rules=override_list(rules), seed=seed, hand_limit=hand_limit, out=out, threads=threads,
                       engine=engine, scheduler=scheduler, echo=echo)

@@ -30,8 +30,9 @@ from tricksim.options import (
 
 class Cli(click.Group):
     """The command group: the one place where the tool's errors become ``Error: <message>`` (one line) and an
-    exit code: 2 for bad input, 1 for a failure while working. Besides its own commands it offers those the
-    games add (``tricksim/commands/<game>/``)."""
+    exit code: 2 for bad input, 1 for a failure while working. A command runs in ``flag_spelling``, so the
+    options its messages name read as this command line's flags (``--resume``), not the API's keywords.
+    Besides its own commands it offers those the games add (``tricksim/commands/<game>/``)."""
 
     def list_commands(self, ctx):
         from tricksim.commands import game_commands
@@ -44,10 +45,11 @@ class Cli(click.Group):
         return super().get_command(ctx, name) or game_commands().get(name)
 
     def invoke(self, ctx):
-        from tricksim.simulator.errors import TricksimError
+        from tricksim.simulator.errors import TricksimError, flag_spelling
 
         try:
-            return super().invoke(ctx)
+            with flag_spelling():
+                return super().invoke(ctx)
         except TricksimError as e:
             raise InputError(str(e)) from None
 
@@ -208,13 +210,6 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
       tricksim simulate spades --preset classic --games 20000 --seed 1 --out data/classic
       tricksim simulate tarot --deals 100000 --seed 1 --out data/tarot
     """
-    from tricksim.simulator.family import family as family_of
-
-    fam = family_of(game)
-    given = [m for m, n in counts.items() if n is not None]
-    if len(given) != 1 or given[0] not in fam.modes:
-        raise InputError(f"{game} needs exactly one of " + " or ".join(f"--{m} N" for m in fam.modes))
-    mode = given[0]
     from tricksim import api
     from tricksim.simulator.engine import expected_bytes, size_text
 
@@ -222,7 +217,7 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
     try:
         seats = _seat_strategies(game, strategy, seat, team)
         cfg = api.plan(game, preset=preset, rules=rules, seed=seed, seats=seats, hand_limit=hand_limit,
-                       record_plays=record_plays, shard_size=shard_size, **{mode: counts[mode]})
+                       record_plays=record_plays, shard_size=shard_size, **counts)
         size = expected_bytes(cfg)
         if size > 1e9 and not quiet:
             click.echo(f"{out}: about {size_text(size)} on disk when complete", err=True)
@@ -321,15 +316,10 @@ def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, 
       tricksim compare heuristic random --game tarot --deals 5000
     """
     from tricksim import api
-    from tricksim.jobs import jobs_of
 
     check_engine(engine, scheduler)
-    unit = jobs_of(game).match_unit
-    other = [f"--{k}" for k, v in counts.items() if v is not None and k != unit]
-    if other:
-        raise InputError(f"a {game} match is counted in {unit}: give --{unit} N, not {' or '.join(other)}")
     api.compare(*specs, game=game, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit, out=out,
-                threads=threads, engine=engine, scheduler=scheduler, echo=click.echo, **{unit: counts[unit]})
+                threads=threads, engine=engine, scheduler=scheduler, echo=click.echo, **counts)
 
 
 # --------------------------------------------------------------- rules, strategies

@@ -135,7 +135,7 @@ def test_bad_config_is_refused():
 def test_out_dir_rules(tmp_path):
     out = tmp_path / "run"
     run(cfg(count=100), out, progress=False)
-    with pytest.raises(RunDirError, match="is not empty: pass --overwrite"):
+    with pytest.raises(RunDirError, match="is not empty: pass overwrite=True"):
         run(cfg(count=100), out, progress=False)
     with pytest.raises(RunDirError, match="started with different options \\(count"):
         run(cfg(count=200), out, resume=True, progress=False)

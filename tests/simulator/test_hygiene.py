@@ -80,9 +80,88 @@ def reference_siphash24(key: bytes, msg: bytes) -> int:
     return v[0] ^ v[1] ^ v[2] ^ v[3]
 
 
+# The 64-bit SipHash-2-4 test vectors of the reference implementation (github.com/veorq/SipHash,
+# vectors.h, vectors_sip64 read as little-endian words): key 00 01 .. 0f, message 00 01 .. (n-1), n = 0..63.
+SIP64_VECTORS = (
+    0x726FDB47DD0E0E31, 0x74F839C593DC67FD, 0x0D6C8009D9A94F5A, 0x85676696D7FB7E2D,
+    0xCF2794E0277187B7, 0x18765564CD99A68D, 0xCBC9466E58FEE3CE, 0xAB0200F58B01D137,
+    0x93F5F5799A932462, 0x9E0082DF0BA9E4B0, 0x7A5DBBC594DDB9F3, 0xF4B32F46226BADA7,
+    0x751E8FBC860EE5FB, 0x14EA5627C0843D90, 0xF723CA908E7AF2EE, 0xA129CA6149BE45E5,
+    0x3F2ACC7F57C29BDB, 0x699AE9F52CBE4794, 0x4BC1B3F0968DD39C, 0xBB6DC91DA77961BD,
+    0xBED65CF21AA2EE98, 0xD0F2CBB02E3B67C7, 0x93536795E3A33E88, 0xA80C038CCD5CCEC8,
+    0xB8AD50C6F649AF94, 0xBCE192DE8A85B8EA, 0x17D835B85BBB15F3, 0x2F2E6163076BCFAD,
+    0xDE4DAAACA71DC9A5, 0xA6A2506687956571, 0xAD87A3535C49EF28, 0x32D892FAD841C342,
+    0x7127512F72F27CCE, 0xA7F32346F95978E3, 0x12E0B01ABB051238, 0x15E034D40FA197AE,
+    0x314DFFBE0815A3B4, 0x027990F029623981, 0xCADCD4E59EF40C4D, 0x9ABFD8766A33735C,
+    0x0E3EA96B5304A7D0, 0xAD0C42D6FC585992, 0x187306C89BC215A9, 0xD4A60ABCF3792B95,
+    0xF935451DE4F21DF2, 0xA9538F0419755787, 0xDB9ACDDFF56CA510, 0xD06C98CD5C0975EB,
+    0xE612A3CB9ECBA951, 0xC766E62CFCADAF96, 0xEE64435A9752FE72, 0xA192D576B245165A,
+    0x0A8787BF8ECB74B2, 0x81B3E73D20B49B6F, 0x7FA8220BA3B2ECEA, 0x245731C13CA42499,
+    0xB78DBFAF3A8D83BD, 0xEA1AD565322A1A0B, 0x60E61C23A3795013, 0x6606D7E446282B93,
+    0x6CA4ECB15C5F91E1, 0x9F626DA15C9625F3, 0xE51B38608EF25F57, 0x958A324CEB064572,
+)
+VECTOR_KEY = (0x0706050403020100, 0x0F0E0D0C0B0A0908)  # the bytes 00..0f as the two little-endian key words
+
+
+def test_reference_gives_the_official_vectors():
+    for n, expected in enumerate(SIP64_VECTORS):
+        assert reference_siphash24(bytes(range(16)), bytes(range(n))) == expected, n
+
+
+def test_siphash_gives_the_official_vector_of_24_bytes():
+    """The one message length the simulator hashes (three words), in this process's mode and as plain ints."""
+    words = [int.from_bytes(bytes(range(i, i + 8)), "little") for i in (0, 8, 16)]
+    assert int(rng.siphash24(*(np.uint64(x) for x in VECTOR_KEY), *(np.uint64(w) for w in words))) == \
+        SIP64_VECTORS[24]
+    assert int(rng._py_siphash24(*VECTOR_KEY, *words)) == SIP64_VECTORS[24]
+
+
+# Keys in one mode of Numba: siphash24 on random words, policy_key, policy_stream_key and
+# start_policy_streams on random hands and on the edges of their ranges; the function kind says the mode.
+KEYS_CODE = """
+import json, random, sys
+import numpy as np
+from tricksim.simulator import rng
+r = random.Random(int(sys.argv[1]))
+edges = [0, 1, (1 << 62) - 1, (1 << 63) - 1]
+hands = [(r.randrange(1 << 63), r.randrange(1 << 40), r.randrange(1 << 20)) for _ in range(300)]
+hands += [(a, b, c) for a in edges for b in edges for c in edges[:2]]
+out = {"kind": type(rng.policy_stream_key).__name__, "sip": [], "key": [], "seat": [], "streams": []}
+streams = np.zeros((5, 1), np.uint64)
+for _ in range(300):
+    words = [np.uint64(r.randrange(1 << 64)) for _ in range(5)]
+    out["sip"].append(int(rng.siphash24(*words)))
+for seed, game, hand in hands:
+    out["key"].append([int(k) for k in rng.policy_key(seed)])
+    out["seat"].append([int(rng.policy_stream_key(seed, game, hand, s)) for s in range(4)])
+    rng.start_policy_streams(seed, game, hand, streams)
+    out["streams"].append([int(x) for x in streams[:, 0]])
+print(json.dumps(out))
+"""
+
+
+def _keys(disable_jit: str) -> dict:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_DISABLE_JIT": disable_jit}
+    done = subprocess.run([sys.executable, "-c", KEYS_CODE, "27"], env=env, capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def test_no_jit_keys_are_the_compiled_keys():
+    """Without the JIT, SipHash runs on plain ints (rng._py_*): the same keys as the compiled functions."""
+    plain, compiled = _keys("1"), _keys("0")
+    assert plain.pop("kind") == "function" and compiled.pop("kind") == "CPUDispatcher"
+    assert len(plain["seat"]) == 300 + 32
+    for part in plain:
+        assert plain[part] == compiled[part], part
+
+
 def test_siphash_is_the_reference():
-    # the paper's test vector (appendix A): key 00..0f, message 00..0e
-    assert reference_siphash24(bytes(range(16)), bytes(range(15))) == 0xA129CA6149BE45E5
     r = random.Random(25)
     for _ in range(200):
         key, msg = r.randbytes(16), r.randbytes(24)

@@ -2,6 +2,7 @@
 line's parameter types check a value's form without loading a strategy or a kernel."""
 import ast
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -107,3 +108,81 @@ def test_a_bad_form_is_refused_without_loading_numba(tmp_path):
             "assert r.exit_code == 2 and 'bag_mode' in r.output, r.output; print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ a message names the caller's option (#25)
+FLAG = re.compile(r"(?<![\w-])--[a-z][\w-]*")
+CLI_TEXT = re.compile(r"\btricksim [a-z]")  # a literal that shows a command line ("tricksim nil --what-if")
+
+
+def flag_literals(source: str, name: str = "<source>") -> list[str]:
+    """The string literals of ``source`` (f-strings' parts included; docstrings and comments not) that spell
+    a command-line flag, except those that show a whole ``tricksim ...`` command line."""
+    tree = ast.parse(source)
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [f"{name}:{node.lineno}: {node.value!r}" for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs
+            and FLAG.search(node.value) and not CLI_TEXT.search(node.value)]
+
+
+def test_the_flag_finder_finds_a_planted_flag():
+    planted = ('"""Module: run with --resume."""\n'
+               'def f(out):\n'
+               '    """Like ``tricksim simulate --out DIR``."""\n'
+               '    # rerun with --resume\n'
+               '    help = "for studies: tricksim nil --what-if"\n'
+               '    raise RunDirError(f"{out} is not empty: pass --overwrite")\n'
+               'def g():\n'
+               '    raise RunError("rerun with --resume")\n')
+    found = flag_literals(planted)
+    assert sorted(line.split(":")[1] for line in found) == ["6", "8"], found
+    assert flag_literals('raise RunError(f"rerun with {option(\'resume\')}")') == []
+
+
+def test_no_message_outside_the_command_line_spells_a_flag():
+    """The core, strategies, analysis and jobs name options with errors.option(): their messages reach Python
+    API users too, for whom ``--resume`` is no spelling (the command line renders the flags)."""
+    found = []
+    for folder in ("simulator", "strategies", "analysis", "tricksim/jobs"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            found += flag_literals(path.read_text(), str(path.relative_to(ROOT)))
+    assert not found, found
+
+
+def test_option_spells_the_keyword_and_in_the_command_line_the_flag():
+    assert (errors.option("resume"), errors.option("out", "data/x"), errors.option("out", None)) == \
+        ("resume=True", "out=data/x", "out")
+    assert errors.option("what_if", api="nil_what_if") == "nil_what_if"
+    with errors.flag_spelling():
+        assert (errors.option("resume"), errors.option("out", "data/x"), errors.option("out", None)) == \
+            ("--resume", "--out data/x", "--out")
+        assert (errors.option("shard_size", "9"), errors.option("what_if", api="nil_what_if")) == \
+            ("--shard-size 9", "--what-if")
+    assert errors.option("resume") == "resume=True"  # after the command, the API's spelling again
+
+
+def test_a_non_empty_out_folder_reads_in_the_callers_terms(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    err = one_line_error(["simulate", "spades", "--hands", "10", "--out", str(out)], capsys)
+    assert err == f"Error: --out {out} is not empty: pass --overwrite to replace it or --resume to finish it\n"
+    with pytest.raises(tricksim.TricksimError) as e:
+        tricksim.api.execute(tricksim.api.plan("spades", hands=10), out)
+    assert str(e.value) == f"out={out} is not empty: pass overwrite=True to replace it or resume=True to finish it"
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_resuming_another_run_reads_in_the_callers_terms(tmp_path, capsys):
+    out = tmp_path / "run"
+    tricksim.api.execute(tricksim.api.plan("spades", hands=50, seed=1, seats="random"), out)
+    err = one_line_error(["simulate", "spades", "--hands", "50", "--seed", "2", "--strategy", "random", "--out",
+                          str(out), "--resume"], capsys)
+    assert err == (f"Error: --resume: {out} was started with different options (seed); rerun with the original "
+                   "options or use --overwrite\n")
+    with pytest.raises(tricksim.TricksimError) as e:
+        tricksim.api.execute(tricksim.api.plan("spades", hands=50, seed=2, seats="random"), out, resume=True)
+    assert str(e.value) == (f"resume=True: {out} was started with different options (seed); rerun with the original "
+                            "options or use overwrite=True")

@@ -14,7 +14,7 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from tricksim.simulator.errors import JobError
+from tricksim.simulator.errors import JobError, option
 from tricksim.simulator.games import game_folders
 
 __path__ += game_folders("tricksim/jobs")  # the games kept outside the repository (simulator/games/__init__.py)
@@ -74,7 +74,7 @@ def match_header(*, game: str, preset: str, preset_given: bool, rule_set, seed: 
 
     base = family(game).presets[preset].to_dict()
     diff = {k: v for k, v in rule_set.to_dict().items() if base.get(k) != v}
-    lines = [f"preset {preset}" + ("" if preset_given else " (the default: choose one with --preset)")
+    lines = [f"preset {preset}" + ("" if preset_given else f" (the default: choose one with {option('preset', None)})")
              + "; rules " + (", ".join(f"{k}={v}" for k, v in diff.items()) + " on top of it" if diff
                              else "as the preset")
              + f"; seed {seed}; {count:,} {unit}"]

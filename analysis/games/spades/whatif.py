@@ -30,6 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from tricksim.simulator.errors import option
+
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_run
 from ...plots import rate_bars, save_figure
 from ...stats import ClusterRatio, fmt_int, fmt_rate_interval, wilson_interval
@@ -95,13 +97,18 @@ class WhatIfSample:
         return np.sort(self.game_id[self.seat == seat])
 
 
+def what_if() -> str:
+    """The study as the caller names it: ``--what-if`` on the command line, ``nil_what_if`` in Python."""
+    return option("what_if", api="nil_what_if")
+
+
 def check_run(run: Run) -> None:
     """Raise :class:`AnalysisError` unless ``run`` can be replayed hand by hand with forced Nils."""
     if run.is_games:
-        raise AnalysisError(f"{run.path}: --what-if needs a hands-mode run (simulate --hands N): in a games-mode "
-                            "run a hand depends on the score so far, so it cannot be replayed on its own")
+        raise AnalysisError(f"{run.path}: {what_if()} needs a hands-mode run (simulate {option('hands', 'N')}): in a "
+                            "games-mode run a hand depends on the score so far, so it cannot be replayed on its own")
     if not rule(run.rules, "nil"):
-        raise AnalysisError(f"{run.path}: --what-if needs a run whose rules allow Nil (nil=false here)")
+        raise AnalysisError(f"{run.path}: {what_if()} needs a run whose rules allow Nil (nil=false here)")
 
 
 def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: str = "dealt",

@@ -26,7 +26,7 @@ from enum import IntEnum
 import numpy as np
 
 from tricksim.simulator.bits import cards_of, lowest_bit, mask_of, popcount
-from tricksim.simulator.errors import IllegalAction  # noqa: F401  (re-exported)
+from tricksim.simulator.errors import IllegalAction
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
 from tricksim.simulator.games.spades.kernel import deck_template, passed_rule_bits
@@ -42,6 +42,7 @@ from tricksim.simulator.games.spades.policy import (
 )
 from tricksim.simulator.games.spades.rules import SpadesRules
 from tricksim.simulator.games.spades.scoring import END_NAMES, END_NONE
+from tricksim.simulator.step import Event, StepState
 
 BID_0 = 54
 BLIND_NIL = 68
@@ -55,13 +56,6 @@ class Phase(IntEnum):
     EXCHANGE = 2   # a seat passes cards, one action a card
     PLAY = 3
     DONE = 4
-
-
-@dataclass(frozen=True)
-class Event:
-    seat: int
-    phase: Phase
-    action: int
 
 
 @dataclass(frozen=True)
@@ -81,7 +75,7 @@ def action_name(action: int) -> str:
     return {BLIND_NIL: "Blind Nil", NO_BLIND_NIL: "no Blind Nil"}.get(action, f"action {action}?")
 
 
-class SpadesState:
+class SpadesState(StepState):
     """One hand of Spades, from the deal to the score.
 
     ``dealer`` defaults to the dealer of hand ``hand_no`` of game ``game_id`` in a run
@@ -120,17 +114,6 @@ class SpadesState:
         self._start_bid()
 
     # ---------------------------------------------------------------- queries
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    def current_player(self) -> int:
-        """The seat to act, or -1 when the hand is over."""
-        return -1 if self._phase == Phase.DONE else self._seat
-
-    def is_terminal(self) -> bool:
-        return self._phase == Phase.DONE
-
     def legal_actions(self) -> list[int]:
         p, s = self._phase, self._seat
         if p == Phase.BLIND_NIL:
@@ -156,9 +139,9 @@ class SpadesState:
             raise IllegalAction("the hand is not over yet")
         return int(self.points[0]), int(self.points[1])
 
-    def next_hand(self) -> "SpadesState | None":
+    def next_hand(self) -> SpadesState | None:
         """The next hand of the same game, or None when the game ends after this one (RULES.md 1.5)."""
-        winner, end = self.game_end()
+        _winner, end = self.game_end()
         if end != "":
             return None
         return SpadesState(self.rules, seed=self.seed, game_id=self.game_id, hand_no=self.hand_no + 1,
@@ -198,8 +181,7 @@ class SpadesState:
         """The decision the seat's strategy makes here, asked exactly as the batch kernel asks it
         (``SeatPolicy``: functions in the slots blind_nil, bid, exchange, play). For the exchange: the
         cards it passes, as that many actions. Draws from the seat's own stream, as in the kernel."""
-        blind_nil, bid, exchange, play = seat_policy.functions
-        s, params, view, rng = np.int64(self._seat), seat_policy.params, self.view, self.streams[self._seat]
+        (blind_nil, bid, exchange, play), s, params, view, rng = self._policy_call(seat_policy)
         view[V_PASSED] = self.passed[s]  # as the kernel stores it before the seat's calls
         if self._phase == Phase.BLIND_NIL:
             return BLIND_NIL if blind_nil(s, view, params, rng) != 0 else NO_BLIND_NIL
@@ -207,12 +189,10 @@ class SpadesState:
             return BID_0 + int(bid(s, self.hands[s], view, params, rng))
         if self._phase == Phase.EXCHANGE:
             return cards_of(exchange(s, self.hands[s], view, params, rng))
-        if self._phase == Phase.PLAY:
-            legal = self._legalcards_of()
-            if legal & (legal - 1) == 0:
-                return int(lowest_bit(legal))  # one legal card: the kernel does not ask
-            return int(play(s, self.hands[s], legal, view, params, rng))
-        raise IllegalAction("the hand is over")
+        legal = self._legalcards_of()  # the play
+        if legal & (legal - 1) == 0:
+            return int(lowest_bit(legal))  # one legal card: the kernel does not ask
+        return int(play(s, self.hands[s], legal, view, params, rng))
 
     # ------------------------------------------------------------- internals
     def _start_bid(self) -> None:

@@ -35,6 +35,7 @@ from tricksim.simulator.games.tarot.policy import V_BID, VIEW_SIZE
 from tricksim.simulator.games.tarot.rules import TarotRules
 from tricksim.simulator.games.tarot.scoring import CONTRACT_NAMES
 from tricksim.simulator.rng import start_policy_streams
+from tricksim.simulator.step import Event, StepState
 
 BID_0 = 78
 CHELEM = 83
@@ -51,13 +52,6 @@ class Phase(IntEnum):
     POIGNEE = 3
     PLAY = 4
     DONE = 5
-
-
-@dataclass(frozen=True)
-class Event:
-    seat: int
-    phase: Phase
-    action: int
 
 
 @dataclass(frozen=True)
@@ -89,12 +83,14 @@ def card_ids(suits: int, trumps: int) -> list[int]:
     return cards_in(*join(suits, trumps))
 
 
-class TarotState:
+class TarotState(StepState):
     """One deal of Tarot for four, from the deal to the settlement.
 
     ``deal_id`` sets the dealer and the random streams as in a run (the deal ``deal_id`` of seed
     ``seed``); ``deck`` deals 78 chosen card ids in that order instead (``batch.play_decks``).
     """
+
+    OVER = "the deal is over"
 
     def __init__(self, rules: TarotRules, *, seed: int = 0, deal_id: int = 0, deck=None):
         self.rules = rules
@@ -140,17 +136,6 @@ class TarotState:
         self._start_bid()
 
     # ---------------------------------------------------------------- queries
-    @property
-    def phase(self) -> Phase:
-        return self._phase
-
-    def current_player(self) -> int:
-        """The seat to act, or -1 when the deal is over."""
-        return -1 if self._phase == Phase.DONE else self._seat
-
-    def is_terminal(self) -> bool:
-        return self._phase == Phase.DONE
-
     def legal_actions(self) -> list[int]:
         p = self._phase
         if p == Phase.BID:
@@ -210,10 +195,7 @@ class TarotState:
         """The decision the seat's strategy makes here, asked exactly as the batch kernel asks it
         (``SeatPolicy``: functions in the slots bid, discard, chelem, poignee, play). Draws from the
         seat's own random stream like the kernel; one card of a discard at a time."""
-        if self._phase == Phase.DONE:
-            raise IllegalAction("the deal is over")
-        bid, discard, chelem, poignee, play = seat_policy.functions
-        s, params, view, rng = np.int64(self._seat), seat_policy.params, self.view, self.streams[self._seat]
+        (bid, discard, chelem, poignee, play), s, params, view, rng = self._policy_call(seat_policy)
         hand = (self.suits[s], self.trumps[s])
         if self._phase == Phase.BID:
             return BID_0 + int(bid(s, *hand, view, params, rng))

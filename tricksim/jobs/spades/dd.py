@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tricksim.jobs import JobError
+from tricksim.simulator.errors import option
 
 DD_DIR = "dd"
 
@@ -53,7 +54,7 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         if run.game != "spades":
             raise JobError(f"{run.path}: a {run.game} run: tricksim dd solves Spades hands")
         if run.status not in ("complete",):
-            raise JobError(f"{run.path}: the run is not finished (status {run.status}): finish it with --resume first")
+            raise JobError(f"{run.path}: the run is not finished (status {run.status}): finish it with {option('resume')} first")
         rules = SpadesRules.from_dict(run.rules)
     except AnalysisError as e:
         raise JobError(str(e)) from None

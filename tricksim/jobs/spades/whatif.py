@@ -7,7 +7,7 @@ from tricksim.jobs import JobError
 def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt", save=None, chart=None) -> str:
     """Sample ``n`` non-Nil seat-hands of a hands-mode run (analysis), replay them forced to Nil (engine),
     and report how often the Nil would have made (analysis)."""
-    from tricksim.analysis.games.spades.whatif import check_run, sample_non_nil, what_if_report
+    from tricksim.analysis.games.spades.whatif import check_run, sample_non_nil, what_if, what_if_report
     from tricksim.analysis.io import open_run
     from tricksim.simulator.engine import RunConfig, RunError, replay_units
     from tricksim.simulator.games.spades.rules import SpadesRules
@@ -29,7 +29,7 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt",
     for s in seats:
         if "force_nil" not in (p.name for p in s.strategy.params):
             able = [k for k, v in available().items() if "force_nil" in (p.name for p in v.params)]
-            raise JobError(f"strategy {s.strategy.name!r} has no force_nil parameter, so --what-if cannot force it "
+            raise JobError(f"strategy {s.strategy.name!r} has no force_nil parameter, so {what_if()} cannot force it "
                            f"to Nil (strategies with one: {' | '.join(able) or 'none'})")
         forced.append(SeatStrategy(s.strategy, {**s.values, "force_nil": 1.0}))
     sample = sample_non_nil(run, n, seed=seed, by=by, hand=hand)

@@ -109,6 +109,8 @@ def test_actions_legality_observation_and_log():
     assert sorted(s.plays) == sorted(c for h in s.held for c in cards_of(h))
     assert sum(s.tricks) == 13 and len(s.events) == 1 + 2 * 3 + 6 + 52
     assert s.legal_actions() == [] and s.current_player() == -1
+    with pytest.raises(IllegalAction, match="^the hand is over$"):  # nothing left to ask a strategy
+        s.policy_action(parse_spec("random"))
     bids = [b for b, _ in s.bids()]
     want, _ = score_hand(s.rules, bids, [bl for _, bl in s.bids()], list(s.tricks))
     assert s.scores() == want

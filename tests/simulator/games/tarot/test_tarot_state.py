@@ -171,6 +171,8 @@ def test_illegal_actions_are_refused():
         s.apply(rnd.choice(s.legal_actions()))
     with pytest.raises(IllegalAction, match="allowed none \\(the deal is over\\)"):
         s.apply(s.plays[0])
+    with pytest.raises(IllegalAction, match="^the deal is over$"):  # nothing left to ask a strategy
+        s.policy_action(parse_spec("random", "tarot"))
 
 
 def test_observation_shows_only_the_seats_own_hand_and_the_public_view():
