@@ -31,7 +31,6 @@ from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
     N_SEATS,
-    N_TRICKS,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -63,7 +62,6 @@ from tricksim.simulator.games.spades.policy import (
     V_VOID,
     V_WINNING_CARD,
     V_WINNING_SEAT,
-    VIEW_SIZE,
 )
 from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY
 from tricksim.simulator.games.spades.scoring import END_MERCY, END_NONE, END_TARGET, MERCY_BEFORE_TARGET
@@ -105,13 +103,10 @@ def deal_cards(rng, dealer, deck_tpl, deck, hands):
 def start_view(rules, view, dealer, hand_no, totals, bags, deck_mask):
     """The public view as the hand begins: no bids, no cards played, the score before the hand, the rules
     record (policy.py)."""
-    for i in range(VIEW_SIZE):
+    for i in range(V_BID_ORDER):
         view[i] = 0
-    for i in range(N_SEATS):
-        view[V_BID_ORDER + i] = -1
-    for i in range(N_SEATS * N_TRICKS):
-        view[V_PLAY_CARD + i] = -1
-        view[V_PLAY_SEAT + i] = -1
+    for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet
+        view[i] = -1
     write_rules(rules, view, V_RULES)
     view[V_DEALER] = dealer
     view[V_HAND_NO] = hand_no

@@ -38,7 +38,6 @@ from tricksim.simulator.games.tarot.cards import (
     TRUMPS_ONLY,
 )
 from tricksim.simulator.games.tarot.policy import (
-    N_DECK,
     N_SEATS,
     V_BID,
     V_BID_ORDER,
@@ -71,7 +70,6 @@ from tricksim.simulator.games.tarot.policy import (
     V_VOIDS,
     V_WINNING_CARD,
     V_WINNING_SEAT,
-    VIEW_SIZE,
 )
 from tricksim.simulator.games.tarot.rules import CHOICES
 from tricksim.simulator.record import write_rules
@@ -168,13 +166,10 @@ def start_deal(rules, view, tally, dealer):
     tally[T_EXCEPTION] = 0
     tally[T_POIGNEE] = 0
     tally[T_HELD_OUDLERS] = 0
-    for i in range(VIEW_SIZE):
+    for i in range(V_BID_ORDER):
         view[i] = 0
-    for i in range(N_SEATS):
-        view[V_BID_ORDER + i] = -1
-    for i in range(N_DECK):
-        view[V_PLAY_CARD + i] = -1
-        view[V_PLAY_SEAT + i] = -1
+    for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet
+        view[i] = -1
     write_rules(rules, view, V_RULES)
     view[V_DEALER] = dealer
     view[V_TAKER] = -1
