@@ -10,7 +10,7 @@ Sampling (``sampler_setup``, ``sample_hands``; docs/strategies.md has the method
     The unseen cards (the deck less its own hand and every card played) go to the other seats in
     the numbers each still holds, never in a suit a seat has shown void in (``V_VOID``; a spade led
     before spades were broken, with ``breaking``, shows the leader holds nothing else), and the
-    cards this seat passed in the Blind Nil exchange stay with the partner (``V_PASSED``). Among
+    cards this seat passed in the Blind Nil exchange stay with the partner (``V_PASSED``, the cards only). Among
     those deals it draws uniformly: a table of the number of deals per split of each suit (a small
     dynamic programme over the suits) picks how many cards of each suit each seat gets, then the
     cards. Bids are evidence: a deal is accepted with the likelihood of every other seat's bid
@@ -42,16 +42,29 @@ Bidding (``bid_mode=search``)
 Blind Nil (``blind_mode=search``, ``blind_gain``)
     Before the seat sees its cards: over ``blind_samples`` uniform deals, the hand played out twice from
     here (``play_out``: Blind Nil, or the ordinary bid; every later decision the heuristic's, in the kernel's
-    order), on the same deal and random draws; Blind Nil when the mean gain in this side's hand score minus
-    the other side's exceeds ``blind_gain``. Play-outs, not the solver: a played-out hand costs microseconds,
+    order with the game's own phases, ``phases.exchange_steps`` for the exchange), on the same deal and
+    random draws, under the run's rules; Blind Nil when the mean gain in this side's hand score minus the
+    other side's exceeds ``blind_gain``. Play-outs, not the solver: a played-out hand costs microseconds,
     a whole-deal solve milliseconds to seconds. ``blind_mode=heuristic``: the heuristic's margin rule.
+
+Rules
+    Every rule comes from the view's rules record (``policy.rules_of``: the run's ``KernelRules``): the
+    solver's rules (``breaking``, ``forced_spade_lead_breaks``, ``first_lead``), the hand score it values
+    (Nil and Blind Nil values, ``nil_tricks``, bags, ``bag_points``, ``nil_trick_points``, the bag limit and
+    penalty, ``bag_overflow``) and the play-outs (who may bid Blind Nil, the exchange's size and order, the
+    smallest team bid). Nothing is taken from a preset.
 
 Random draws come from a private stream seeded by one draw of the seat's stream mixed with
 ``stream``: every run is reproducible from its seed, and ``stream`` gives other samples.
 
-Limits: the view does not carry the numeric scoring flags ``bag_points``, ``nil_trick_points`` and
-``bag_penalty``; the search assumes the presets' values (1, 1, 100). The play-outs also take the classic
-preset's exchange (3 cards, the partner first), Blind Nil offered to every seat and no smallest team bid.
+Limits: the search values this hand's score, not the game (the target and the mercy rule are not looked
+ahead to). Bids are read through the heuristic's bid model and the other seats are played as the heuristic
+in the play-outs, whoever sits there. Of the public history (the order of the plays, ``V_PLAY_CARD``) only
+what the view's other fields sum up is used (cards played, voids, a forced spade lead); no inference is drawn
+from which card a seat chose. ``play_out`` is a second sequencing of a hand beside the kernel's
+(``kernel.play_hand``), on the same phases: the kernel deals from the run's streams, asks each seat's own
+functions and writes output rows, while a play-out starts mid-bidding on a sampled deal with this seat's
+Blind Nil fixed; ``tests/test_pimc.py`` proves the two identical on recorded runs under four rule sets.
 """
 import numpy as np
 from numba import njit

@@ -53,15 +53,15 @@ V_PLAYED = 25       # V_PLAYED + s: mask of cards seat s has played this hand
 V_VOID = 29         # V_VOID + s: bit u set when seat s has shown void in suit u
 V_SCORE = 33        # V_SCORE + t: team t running total before this hand (team = seat & 1)
 V_BAGS = 35         # V_BAGS + t: team t running bags before this hand
-V_TARGET = 37       # rules: game target
-V_BAG_LIMIT = 38    # rules: bag limit
+V_TARGET = 37       # rules: game target (also in the rules record, R_TARGET)
+V_BAG_LIMIT = 38    # rules: bag limit (R_BAG_LIMIT)
 V_NIL_ALLOWED = 39  # bidding: 1 when this seat may bid Nil now
 V_MIN_BID = 40      # bidding: smallest numeric bid this seat may make now (min team bid)
 V_EXCHANGE_ROLE = 41  # exchange: 1 = partner passing to the Blind Nil bidder, 2 = Blind Nil bidder passing back
 V_EXCHANGE_N = 42   # exchange: number of cards to pass
 V_DECK = 43         # mask of the cards in this deck (jokers variant differs)
-V_NIL_VALUE = 44    # rules: Nil value
-V_BLIND_NIL_VALUE = 45
+V_NIL_VALUE = 44    # rules: Nil value (R_NIL_VALUE)
+V_BLIND_NIL_VALUE = 45  # rules: Blind Nil value (R_BLIND_NIL_VALUE)
 V_WINNING_CARD = 46  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
 V_PASSED = 47       # the cards (bits 0..53) this seat passed in the Blind Nil exchange, 0 if none: set for
 #                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere
