@@ -714,13 +714,13 @@ def play_out(seat, blind, view0, deal, rules, hp, rng):
         phases.start_trick(view, t, leader)
         s = leader
         c = _heuristic_card(s, hands, phases.legal_leads(rules, t, hands[s], broken), view, passed, hp, rng)
-        led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
+        led, broken = phases.apply_lead(rules, view, hands, t, s, c, broken)
         win_seat = s
         win_card = c
         for k in range(1, 4):
             s = (leader + k) & 3
             c = _heuristic_card(s, hands, phases.legal_follows(hands[s], led), view, passed, hp, rng)
-            win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
+            win_seat, win_card, broken = phases.apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken)
         leader = phases.end_trick(view, tricks, win_seat)
     points = np.zeros(2, np.int64)
     phases.score(rules, view, tricks, totals, bags, points)

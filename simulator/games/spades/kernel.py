@@ -246,7 +246,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                        streams, error, True, passed)
         if c < 0:
             return False
-        led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
+        led, broken = phases.apply_lead(rules, view, hands, t, s, c, broken)
         win_seat = s
         win_card = c
         if record_plays:
@@ -258,7 +258,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                            streams, error, False, passed)
             if c < 0:
                 return False
-            win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
+            win_seat, win_card, broken = phases.apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken)
             if record_plays:
                 plays[row, 4 * t + k] = c
         leader = phases.end_trick(view, tricks, win_seat)

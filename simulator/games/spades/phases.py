@@ -278,12 +278,12 @@ def legal_follows(hand, led):
 
 
 @njit(inline="always", cache=True)
-def show_card(view, k, s, c, win_seat, win_card, broken):
-    """Card ``c`` of seat ``s``, the ``k``-th of the trick, on the table: the view's trick fields as they
-    stand after it."""
+def show_card(view, t, k, s, c, win_seat, win_card, broken):
+    """Card ``c`` of seat ``s``, the ``k``-th of trick ``t``, on the table: the view's trick fields as they
+    stand after it, and the card in the history."""
     view[V_TRICK + s] = c
     view[V_PLAYED + s] |= np.int64(1) << c
-    i = N_SEATS * view[V_TRICK_NO] + k
+    i = N_SEATS * t + k
     view[V_PLAY_CARD + i] = c
     view[V_PLAY_SEAT + i] = s
     view[V_NPLAYED] = k + 1
@@ -293,9 +293,9 @@ def show_card(view, k, s, c, win_seat, win_card, broken):
 
 
 @njit(inline="always", cache=True)
-def apply_lead(rules, view, hands, s, c, broken):
-    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). With ``breaking``, a spade led before spades
-    are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
+def apply_lead(rules, view, hands, t, s, c, broken):
+    """Seat ``s`` leads ``c`` (legal) to trick ``t``; returns (suit led, broken). With ``breaking``, a spade led
+    before spades are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
     ``forced_spade_lead_breaks`` says so. Without ``breaking`` any spade may be led, so whether a lead was
     forced is the leader's secret: it breaks nothing (and the view, the one place ``broken`` then shows,
     shows only what is public)."""
@@ -304,13 +304,13 @@ def apply_lead(rules, view, hands, s, c, broken):
     if led == SPADES and broken == 0 and rules.breaking != 0 and rules.forced_spade_lead_breaks != 0:
         broken = 1
     view[V_LED_SUIT] = led
-    show_card(view, 0, s, c, s, c, broken)
+    show_card(view, t, 0, s, c, s, c, broken)
     return led, broken
 
 
 @njit(inline="always", cache=True)
-def apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken):
-    """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of the trick; returns (winning seat, winning card,
+def apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken):
+    """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of trick ``t``; returns (winning seat, winning card,
     broken). A card off the suit led shows a void, and a spade so played breaks spades."""
     hands[s] ^= np.int64(1) << c
     suit = card_suit(c)
@@ -321,7 +321,7 @@ def apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken):
     if beats(c, win_card):
         win_seat = s
         win_card = c
-    show_card(view, k, s, c, win_seat, win_card, broken)
+    show_card(view, t, k, s, c, win_seat, win_card, broken)
     return win_seat, win_card, broken
 
 

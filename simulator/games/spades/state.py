@@ -256,11 +256,13 @@ class SpadesState:
         s = self._seat
         self.plays.append(c)
         if self._k == 0:
-            self._led, self._broken = phases.apply_lead(self.compiled_rules, self.view, self.hands, s, c, self._broken)
+            self._led, self._broken = phases.apply_lead(self.compiled_rules, self.view, self.hands, self._trick, s, c,
+                                                        self._broken)
             self._win_seat, self._win_card = s, c
         else:
             self._win_seat, self._win_card, self._broken = phases.apply_follow(
-                self.view, self.hands, self._k, s, c, self._led, self._win_seat, self._win_card, self._broken)
+                self.view, self.hands, self._trick, self._k, s, c, self._led, self._win_seat, self._win_card,
+                self._broken)
         self._k += 1
         if self._k < 4:
             self._turn()
