@@ -241,3 +241,42 @@ def test_tarot_kernel_gives_the_rules_record_and_a_consistent_history():
                            mode="deals", count=40)
     deals = engine.run_to_tables(cfg)["deals"]  # a failed audit stops the run with an error
     assert deals.num_rows == 40 and sum(t >= 0 for t in deals["taker"].to_pylist()) >= 10
+
+
+# ------------------------------------------------------------------ the record follows the rules' fields
+@pytest.mark.parametrize("game", ["spades", "tarot"])
+def test_the_record_is_laid_out_by_the_rules_fields(game):
+    """One slot per field of the family's KernelRules, in field order, at the end of the view: the R_* offsets
+    are the field indices, so a flag added to the rules needs no edit to the layout or to a strategy."""
+    from tricksim.simulator.games.spades import policy as spades_policy
+    from tricksim.simulator.games.spades.rules import KernelRules as SpadesKernelRules
+    from tricksim.simulator.games.tarot.rules import KernelRules as TarotKernelRules
+
+    P, kr = (spades_policy, SpadesKernelRules) if game == "spades" else (tarot_policy, TarotKernelRules)
+    assert P.N_RULES == len(kr._fields) and P.VIEW_SIZE == P.V_RULES + P.N_RULES
+    for i, name in enumerate(kr._fields):
+        assert getattr(P, f"R_{name.upper()}") == i
+
+
+def test_a_flag_added_to_the_rules_reaches_a_compiled_policy_unchanged():
+    """The record's writer and reader take any all-int64 named tuple: a rules type with one more field than
+    Spades' is written into a view and read back, field by field, inside compiled code, with no code that
+    names a field (what adding a flag to a family's rules relies on)."""
+    from typing import NamedTuple
+
+    from tricksim.simulator.games.spades.rules import KernelRules as SpadesKernelRules
+    from tricksim.simulator.record import rule_offsets, rules_reader, write_rules
+
+    Longer = NamedTuple("Longer", [(f, int) for f in SpadesKernelRules._fields] + [("new_flag", int)])
+    offsets = rule_offsets(Longer)
+    read = rules_reader(Longer, 7)
+    new_flag = offsets["R_NEW_FLAG"]
+
+    @njit
+    def round_trip(rules, view):
+        write_rules(rules, view, 7)
+        return read(view), view[7 + new_flag]
+
+    rules = Longer(*range(100, 100 + len(Longer._fields)))
+    back, flag = round_trip(rules, np.zeros(7 + len(Longer._fields), np.int64))
+    assert back == rules and flag == rules.new_flag and new_flag == len(SpadesKernelRules._fields)
