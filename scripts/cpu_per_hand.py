@@ -1,11 +1,12 @@
-"""CPU time per Spades hand, end to end in one process (deal, bid, play, score, Arrow tables; no files):
-the figure to compare two versions of the kernel side by side on a shared, noisy machine.
+"""CPU time per Spades hand (or Tarot deal), end to end in one process (deal, bid, play, score, Arrow tables;
+no files): the figure to compare two versions of the kernel side by side on a shared, noisy machine.
 
 CPU time (``time.process_time``, all threads) moves less with the host's load than wall time. Each
 strategy plays ``--hands`` hands once to warm up, then ``--repeat`` times; the best is printed. To
 compare versions, run it in two checkouts, each with its own installation, taking turns::
 
     python scripts/cpu_per_hand.py simple heuristic     # in one checkout, then in the other; repeat
+    python scripts/cpu_per_hand.py --game tarot heuristic random
 """
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from tricksim.api import plan
 from tricksim.simulator.engine import run_to_tables
 
 
-def cpu_per_hand(strategy: str, hands: int, repeat: int, preset: str) -> float:
-    """The least CPU time a hand of ``strategy`` (all four seats) took over ``repeat`` runs, in ns."""
-    cfg = plan("spades", preset=preset, hands=hands, seed=5, seats=strategy)
+def cpu_per_hand(strategy: str, hands: int, repeat: int, preset: str | None, game: str = "spades") -> float:
+    """The least CPU time a hand (Tarot: a deal) of ``strategy`` (all four seats) took over ``repeat`` runs,
+    in ns."""
+    unit = {"deals": hands} if game == "tarot" else {"hands": hands}
+    cfg = plan(game, preset=preset, seed=5, seats=strategy, **unit)
     run_to_tables(cfg)  # compiles or loads the kernel, touches the memory
     best = float("inf")
     for _ in range(repeat):
@@ -33,11 +36,13 @@ def main() -> None:
     ap.add_argument("strategies", nargs="+", help="strategy specs, each at all four seats")
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--preset", default="cardems")
+    ap.add_argument("--preset", default=None, help="default: the game's default preset")
+    ap.add_argument("--game", default="spades", choices=("spades", "tarot"))
     args = ap.parse_args()
+    unit = "deal" if args.game == "tarot" else "hand"
     for s in args.strategies:
-        print(f"{s}: {cpu_per_hand(s, args.hands, args.repeat, args.preset):,.0f} ns CPU a hand "
-              f"(best of {args.repeat} runs of {args.hands:,} hands)")
+        print(f"{s}: {cpu_per_hand(s, args.hands, args.repeat, args.preset, args.game):,.0f} ns CPU a {unit} "
+              f"(best of {args.repeat} runs of {args.hands:,} {unit}s)")
 
 
 if __name__ == "__main__":

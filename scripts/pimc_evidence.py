@@ -220,8 +220,7 @@ def decision_speed(spec: str, hands: int, seed: int) -> list[str]:
 def blind_speed(spec: str, n: int, seed: int) -> str:
     """Time ``n`` Blind Nil decisions (classic, a view as the first bidder of a hand sees it) on this thread."""
     from tricksim.simulator.games.spades import phases
-    from tricksim.simulator.games.spades.kernel import passed_rule_bits
-    from tricksim.simulator.games.spades.policy import V_PASSED, VIEW_SIZE
+    from tricksim.simulator.games.spades.policy import VIEW_SIZE
     from tricksim.simulator.games.spades.rules import PRESETS
     from tricksim.strategies.registry import parse_spec
     from tricksim.strategies.spades import pimc
@@ -234,8 +233,7 @@ def blind_speed(spec: str, n: int, seed: int) -> str:
     times, bids = [], 0
     for i in range(n + 1):  # the first warms up
         phases.start_view(rules, view, np.int64(i & 3), np.int64(0), zeros, zeros, np.int64((1 << 52) - 1))
-        phases.start_bid(rules, view, zeros, np.int64((i + 1) & 3))
-        view[V_PASSED] = passed_rule_bits(rules)
+        phases.start_bid(rules, view, zeros, np.int64((i + 1) & 3))  # the rules record: start_view's
         t = time.perf_counter()
         b = pimc.blind_nil(np.int64((i + 1) & 3), view, p.params, rng)
         if i:

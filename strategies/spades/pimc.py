@@ -10,7 +10,7 @@ Sampling (``sampler_setup``, ``sample_hands``; docs/strategies.md has the method
     The unseen cards (the deck less its own hand and every card played) go to the other seats in
     the numbers each still holds, never in a suit a seat has shown void in (``V_VOID``; a spade led
     before spades were broken, with ``breaking``, shows the leader holds nothing else), and the
-    cards this seat passed in the Blind Nil exchange stay with the partner (``V_PASSED``). Among
+    cards this seat passed in the Blind Nil exchange stay with the partner (``V_PASSED``, the cards only). Among
     those deals it draws uniformly: a table of the number of deals per split of each suit (a small
     dynamic programme over the suits) picks how many cards of each suit each seat gets, then the
     cards. Bids are evidence: a deal is accepted with the likelihood of every other seat's bid
@@ -42,16 +42,29 @@ Bidding (``bid_mode=search``)
 Blind Nil (``blind_mode=search``, ``blind_gain``)
     Before the seat sees its cards: over ``blind_samples`` uniform deals, the hand played out twice from
     here (``play_out``: Blind Nil, or the ordinary bid; every later decision the heuristic's, in the kernel's
-    order), on the same deal and random draws; Blind Nil when the mean gain in this side's hand score minus
-    the other side's exceeds ``blind_gain``. Play-outs, not the solver: a played-out hand costs microseconds,
+    order with the game's own phases, ``phases.exchange_steps`` for the exchange), on the same deal and
+    random draws, under the run's rules; Blind Nil when the mean gain in this side's hand score minus the
+    other side's exceeds ``blind_gain``. Play-outs, not the solver: a played-out hand costs microseconds,
     a whole-deal solve milliseconds to seconds. ``blind_mode=heuristic``: the heuristic's margin rule.
+
+Rules
+    Every rule comes from the view's rules record (``policy.rules_of``: the run's ``KernelRules``): the
+    solver's rules (``breaking``, ``forced_spade_lead_breaks``, ``first_lead``), the hand score it values
+    (Nil and Blind Nil values, ``nil_tricks``, bags, ``bag_points``, ``nil_trick_points``, the bag limit and
+    penalty, ``bag_overflow``) and the play-outs (who may bid Blind Nil, the exchange's size and order, the
+    smallest team bid). Nothing is taken from a preset.
 
 Random draws come from a private stream seeded by one draw of the seat's stream mixed with
 ``stream``: every run is reproducible from its seed, and ``stream`` gives other samples.
 
-Limits: the view does not carry the numeric scoring flags ``bag_points``, ``nil_trick_points`` and
-``bag_penalty``; the search assumes the presets' values (1, 1, 100). The play-outs also take the classic
-preset's exchange (3 cards, the partner first), Blind Nil offered to every seat and no smallest team bid.
+Limits: the search values this hand's score, not the game (the target and the mercy rule are not looked
+ahead to). Bids are read through the heuristic's bid model and the other seats are played as the heuristic
+in the play-outs, whoever sits there. Of the public history (the order of the plays, ``V_PLAY_CARD``) only
+what the view's other fields sum up is used (cards played, voids, a forced spade lead); no inference is drawn
+from which card a seat chose. ``play_out`` is a second sequencing of a hand beside the kernel's
+(``kernel.play_hand``), on the same phases: the kernel deals from the run's streams, asks each seat's own
+functions and writes output rows, while a play-out starts mid-bidding on a sampled deal with this seat's
+Blind Nil fixed; ``tests/test_pimc.py`` proves the two identical on recorded runs under four rule sets.
 """
 import numpy as np
 from numba import njit
@@ -62,23 +75,12 @@ from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, card_rank,
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
-    EXCHANGE_GIVE_BACK,
-    EXCHANGE_GIVE_FIRST,
     EXCHANGE_SIG,
-    PASSED_BREAKING,
-    PASSED_CARDS,
-    PASSED_FORCED_BREAKS,
-    PASSED_NIL_BAGS_WHEN_SET,
-    PASSED_NIL_TRICKS_CONTRACT,
-    PASSED_OVERFLOW_RESET,
-    PASSED_RULES,
-    PASSED_TWO_OF_CLUBS,
     PLAY_SIG,
-    V_BAG_LIMIT,
+    R_BREAKING,
     V_BAGS,
     V_BID,
     V_BLIND,
-    V_BLIND_NIL_VALUE,
     V_BROKEN,
     V_DEALER,
     V_DECK,
@@ -86,18 +88,18 @@ from tricksim.simulator.games.spades.policy import (
     V_LED_SUIT,
     V_MIN_BID,
     V_NIL_ALLOWED,
-    V_NIL_VALUE,
     V_NPLAYED,
     V_PASSED,
     V_PLAYED,
+    V_RULES,
     V_SCORE,
     V_SEAT,
-    V_TARGET,
     V_TRICK,
     V_TRICKS,
     V_VOID,
+    rules_of,
 )
-from tricksim.simulator.games.spades.rules import CHOICES, KernelRules
+from tricksim.simulator.games.spades.rules import CHOICES
 from tricksim.simulator.rng import mix64, next_u64, rand_below, rand_float, shuffle
 from tricksim.strategies.registry import Param, Strategy, register
 from tricksim.strategies.spades import heuristic
@@ -186,26 +188,7 @@ def _private_stream(rng, params):
     return local
 
 
-@njit(cache=True)
-def _rule_bits(view):
-    """view[V_PASSED]'s rule bits; a view without them (hand-built) reads as the cardems preset."""
-    x = view[V_PASSED]
-    if x & PASSED_RULES == 0:
-        return PASSED_RULES | PASSED_BREAKING | PASSED_NIL_BAGS_WHEN_SET
-    return x
-
-
-@njit(cache=True)
-def _kernel_rules(view, bits):
-    """The scoring rules as the solver's score tables read them (bag_points, nil_trick_points and
-    bag_penalty are not in the view: the presets' 1, 1 and 100)."""
-    return KernelRules(np.int64(1), view[V_NIL_VALUE], np.int64(0), view[V_BLIND_NIL_VALUE], np.int64(0),
-                       np.int64(0), np.int64(0), np.int64(0), np.int64((bits & PASSED_NIL_TRICKS_CONTRACT) != 0),
-                       np.int64((bits & PASSED_NIL_BAGS_WHEN_SET) != 0), np.int64(1), np.int64(1),
-                       max(np.int64(1), view[V_BAG_LIMIT]), np.int64(100),
-                       np.int64((bits & PASSED_OVERFLOW_RESET) != 0), np.int64((bits & PASSED_FORCED_BREAKS) != 0),
-                       np.int64((bits & PASSED_TWO_OF_CLUBS) != 0), np.int64(0), np.int64(0), np.int64(0),
-                       np.int64(0), np.int64(0), np.int64(0), np.int64((bits & PASSED_BREAKING) != 0))
+TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
 
 
 # ------------------------------------------------------------------ sampling
@@ -353,9 +336,8 @@ def sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, 
         deck = FULL_DECK
     played = view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3]
     unseen = deck & ~hand & ~played
-    bits = _rule_bits(view)
     partner = seat ^ 2
-    gave = view[V_PASSED] & PASSED_CARDS & ~view[V_PLAYED + partner] & ~hand & unseen
+    gave = view[V_PASSED] & ~view[V_PLAYED + partner] & ~hand & unseen
     n_deck = popcount(deck)
     per_seat = n_deck // 4
     for j in range(3):
@@ -370,7 +352,7 @@ def sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, 
         voids[j] = view[V_VOID + others[j]]
     # a spade led before spades were broken (breaking on): the leader held nothing else. Without a forced
     # break the view still shows unbroken spades after such a lead.
-    if view[V_NPLAYED] > 0 and view[V_LED_SUIT] == SPADES and view[V_BROKEN] == 0 and (bits & PASSED_BREAKING) != 0:
+    if view[V_NPLAYED] > 0 and view[V_LED_SUIT] == SPADES and view[V_BROKEN] == 0 and view[V_RULES + R_BREAKING] != 0:
         leader = view[V_LEADER]
         for j in range(3):
             if others[j] == leader:
@@ -474,13 +456,13 @@ def _tt_bits(r):
 
 
 @njit(cache=True)
-def _workspace(r, bits):
+def _workspace(r, rules):
     tb = _tt_bits(r)
     tt = np.zeros(dd.TT_WORDS << tb, np.int64)
     ws = np.zeros(dd.WS_SIZE, np.int64)
     ws[dd.W_TTMASK] = (1 << tb) - 1
     ws[dd.W_PROBE] = 16
-    dd.set_rules_nb(ws, np.int64((bits & PASSED_BREAKING) != 0), np.int64((bits & PASSED_FORCED_BREAKS) != 0))
+    dd.set_rules_nb(ws, np.int64(rules.breaking != 0), np.int64(rules.forced_spade_lead_breaks != 0))
     return tt, ws
 
 
@@ -519,8 +501,8 @@ def search_card(seat, hand, legal, view, params, rng, stats):
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_card
-    bits = _rule_bits(view)
-    tt, ws = _workspace(r, bits)
+    rules = rules_of(view)
+    tt, ws = _workspace(r, rules)
     if mode == MODE_SCORE:
         bids = np.empty(4, np.int64)
         blind = np.empty(4, np.int64)
@@ -532,7 +514,7 @@ def search_card(seat, hand, legal, view, params, rng, stats):
         bags = np.empty(2, np.int64)
         bags[0] = view[V_BAGS]
         bags[1] = view[V_BAGS + 1]
-        dd.score_setup_nb(ws, _kernel_rules(view, bits), r, bids, blind, taken, bags)
+        dd.score_setup_nb(ws, rules, r, bids, blind, taken, bags)
     elif mode == MODE_NIL:
         dd.nil_setup_nb(ws, r, nil_seat)
     # nil mode: value 1 when the Nil ends as this side wants (made for its own side's Nil, set otherwise)
@@ -619,9 +601,9 @@ def search_bid(seat, hand, view, params, rng, stats):
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_bid
-    bits = _rule_bits(view)
+    rules = rules_of(view)
     r = popcount(hand)
-    tt, ws = _workspace(r, bits)
+    tt, ws = _workspace(r, rules)
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
@@ -629,7 +611,7 @@ def search_bid(seat, hand, view, params, rng, stats):
     p_bid = view[V_BID + partner]
     nil_ok = view[V_NIL_ALLOWED] == 1 and p_bid != 0 and heuristic.nil_danger(hand) <= params[P_NIL_SCREEN]
     leader = (view[V_DEALER] + 1) & 3
-    two_clubs = (bits & PASSED_TWO_OF_CLUBS) != 0
+    two_clubs = rules.first_lead == TWO_OF_CLUBS
     pos = np.zeros(dd.P_SIZE, np.int64)
     hands = np.zeros(4, np.int64)
     n_samples = max(np.int64(1), np.int64(params[P_BID_SAMPLES]))
@@ -685,22 +667,6 @@ def search_bid(seat, hand, view, params, rng, stats):
 
 
 # ------------------------------------------------------------------ Blind Nil by simulation
-ELIGIBLE_ALWAYS = CHOICES["blind_nil_eligibility"].index("always")
-PARTNER_FIRST = CHOICES["exchange_order"].index("partner_first")
-
-
-@njit(cache=True)
-def _rollout_rules(view, bits):
-    """The rules of a played-out hand: the view's, plus what it does not show, as the classic preset has
-    them (a 3-card exchange, the partner passing first; Blind Nil offered to every seat; no smallest team bid)."""
-    r = _kernel_rules(view, bits)
-    return KernelRules(view[V_NIL_ALLOWED], r.nil_value, np.int64(1), r.blind_nil_value, np.int64(3),
-                       np.int64(ELIGIBLE_ALWAYS), np.int64(0), np.int64(PARTNER_FIRST), r.nil_tricks,
-                       r.nil_bags_when_set, r.nil_trick_points, r.bag_points, r.bag_limit, r.bag_penalty,
-                       r.bag_overflow, r.forced_spade_lead_breaks, r.first_lead, view[V_TARGET], r.mercy,
-                       r.mercy_check, np.int64(0), r.jokers, r.joker_removes, r.breaking)
-
-
 @njit(cache=True)
 def _heuristic_card(s, hands, legal, view, passed, hp, rng):
     view[V_SEAT] = s
@@ -711,35 +677,36 @@ def _heuristic_card(s, hands, legal, view, passed, hp, rng):
 
 
 @njit(cache=True)
-def play_out(seat, blind, view0, deal, rules, bits, hp, rng):
+def play_out(seat, blind, view0, deal, rules, hp, rng):
     """This side's hand score minus the other side's when seat ``seat`` bids Blind Nil (``blind`` 1) or
-    not (0) on the deal ``deal`` (four hands as dealt), every later decision the heuristic's: the bids
-    from ``seat`` on, the exchange and the play (phases.py, as the kernel plays a hand)."""
+    not (0) on the deal ``deal`` (four hands as dealt), under the rules ``rules`` (the run's: the view's
+    record), every later decision the heuristic's: the bids from ``seat`` on, the exchange and the play,
+    in the kernel's order with the game's own phases (phases.py: who bids, who passes to whom and in which
+    order, who leads, what is legal, the score)."""
     view = view0.copy()
     hands = deal.copy()
     dealer = view[V_DEALER]
     totals = np.array([view[V_SCORE], view[V_SCORE + 1]], np.int64)
     bags = np.array([view[V_BAGS], view[V_BAGS + 1]], np.int64)
-    passed = np.full(4, bits, np.int64)
+    passed = np.zeros(4, np.int64)
     for k in range(4):
         s = phases.bidder(dealer, k)
         if view[V_BID + s] >= 0:
             continue  # bid before this seat
         offered = phases.start_bid(rules, view, totals, s)[1]  # sets the view for this bidder
-        view[V_PASSED] = bits
+        view[V_PASSED] = 0
         b_blind = blind if s == seat else (heuristic.blind_nil(np.int64(s), view, hp, rng) if offered else 0)
         b = np.int64(0) if b_blind else heuristic.bid(np.int64(s), hands[s], view, hp, rng)
         phases.record_bid(view, s, b, np.int64(1) if b_blind else np.int64(0))
     phases.end_bidding(view)
-    for k in range(4):
-        b_seat = phases.bidder(dealer, k)
-        if phases.exchanging_team(view, b_seat):
-            for giver, role in ((b_seat ^ 2, EXCHANGE_GIVE_FIRST), (b_seat, EXCHANGE_GIVE_BACK)):
-                phases.start_exchange(rules, view, giver, role)
-                view[V_PASSED] = passed[giver]
-                cards = heuristic.exchange(np.int64(giver), hands[giver], view, hp, rng)
-                phases.apply_exchange(rules, view, hands, giver, giver ^ 2, cards)
-                passed[giver] |= cards
+    n_steps, steps = phases.exchange_steps(rules, view, dealer)
+    for i in range(n_steps):
+        giver, receiver, role = phases.exchange_step(steps, i)
+        phases.start_exchange(rules, view, giver, role)
+        view[V_PASSED] = passed[giver]
+        cards = heuristic.exchange(np.int64(giver), hands[giver], view, hp, rng)
+        phases.apply_exchange(rules, view, hands, giver, receiver, cards)
+        passed[giver] |= cards
     leader = phases.first_leader(rules, dealer, hands)
     broken = np.int64(0)
     tricks = np.zeros(4, np.int64)
@@ -747,13 +714,13 @@ def play_out(seat, blind, view0, deal, rules, bits, hp, rng):
         phases.start_trick(view, t, leader)
         s = leader
         c = _heuristic_card(s, hands, phases.legal_leads(rules, t, hands[s], broken), view, passed, hp, rng)
-        led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
+        led, broken = phases.apply_lead(rules, view, hands, t, s, c, broken)
         win_seat = s
         win_card = c
         for k in range(1, 4):
             s = (leader + k) & 3
             c = _heuristic_card(s, hands, phases.legal_follows(hands[s], led), view, passed, hp, rng)
-            win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
+            win_seat, win_card, broken = phases.apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken)
         leader = phases.end_trick(view, tricks, win_seat)
     points = np.zeros(2, np.int64)
     phases.score(rules, view, tricks, totals, bags, points)
@@ -767,8 +734,7 @@ def blind_gain(seat, view, params, rng):
     as the heuristic, over ``blind_samples`` deals each played out both ways (the same deal and the same
     random draws for both: paired). The deals are uniform: seat does not know its own cards yet."""
     local = _private_stream(rng, params)
-    bits = _rule_bits(view)
-    rules = _rollout_rules(view, bits)
+    rules = rules_of(view)
     hp = _heuristic_params()
     deck = view[V_DECK]
     if deck == 0:
@@ -791,9 +757,9 @@ def blind_gain(seat, view, params, rng):
             hands[(dealer + 1 + p) & 3] |= np.int64(1) << cards[p]
         state[0] = next_u64(local)
         rng_a = state.copy()
-        with_blind = play_out(seat, np.int64(1), view, hands, rules, bits, hp, rng_a)
+        with_blind = play_out(seat, np.int64(1), view, hands, rules, hp, rng_a)
         rng_b = state.copy()
-        without = play_out(seat, np.int64(0), view, hands, rules, bits, hp, rng_b)
+        without = play_out(seat, np.int64(0), view, hands, rules, hp, rng_b)
         total += with_blind - without
     return total / n
 

@@ -469,6 +469,114 @@ def test_hidden_cards_do_not_reach_a_policy(preset):
         assert (oa.hand, oa.view.tobytes()) == (ob.hand, ob.view.tobytes())
 
 
+# ------------------------------------------------------------------ hidden cards, mid-hand: the history and the record
+def _swap_hidden(hands, seat, excluded, masks):
+    """Two seats other than ``seat`` and one card each of a suit both still hold (none of ``excluded``): the
+    swap that changes hidden cards only. Returns (x, y, card of x, card of y) or None."""
+    others = [s for s in range(len(hands)) if s != seat]
+    for i, x in enumerate(others):
+        for y in others[i + 1:]:
+            for m in masks:
+                cx, cy = int(hands[x]) & m & ~excluded, int(hands[y]) & m & ~excluded
+                if cx and cy:
+                    return x, y, (cx & -cx).bit_length() - 1, (cy & -cy).bit_length() - 1
+    return None
+
+
+@pytest.mark.parametrize("preset", ["cardems", "classic"])
+def test_hidden_cards_do_not_reach_a_policy_mid_hand(preset):
+    """Mid-hand, with the view's public history and rules record filled in: a hand played by the heuristic to
+    the first choice from the third card of the sixth trick on, and the same hand dealt with one card of a suit
+    swapped between two other seats that still hold that suit (so every action taken is as legal), replayed
+    action for action.
+    Everything the seat to act is given (seat, hand, view, stream state; its observation) is equal bit for bit."""
+    from tricksim.simulator.games.spades.cards import SUIT_MASKS
+    from tricksim.simulator.games.spades.state import Phase
+
+    rules = build_rules(preset)
+    heuristic = parse_spec("heuristic")  # draws no random number: the streams agree without its calls in b
+    checked = 0
+    for game in range(10):
+        a = SpadesState(rules, seed=23, game_id=game)
+        while not a.is_terminal() and not (a.phase == Phase.PLAY and len(a.plays) >= 4 * 5 + 2
+                                           and len(a.legal_actions()) > 1):
+            decision = a.policy_action(heuristic)
+            for action in decision if isinstance(decision, list) else [decision]:
+                a.apply(action)
+        if a.is_terminal():
+            continue
+        seat = a.current_player()
+        passed = sum(1 << e.action for e in a.events if e.phase == Phase.EXCHANGE)
+        swap = _swap_hidden(a.hands, seat, passed, [int(m) for m in SUIT_MASKS])
+        if swap is None:
+            continue
+        x, y, cx, cy = swap
+        b = SpadesState(rules, seed=23, game_id=game)
+        b.hands[x] ^= (1 << cx) | (1 << cy)
+        b.hands[y] ^= (1 << cx) | (1 << cy)
+        for e in a.events:
+            b.apply(e.action)
+        assert b.hands[x] != a.hands[x] and b.hands[seat] == a.hands[seat] and b.plays == a.plays
+        (sa, ha, va, ra, oa), (sb, hb, vb, rb, ob) = _first_inputs(a), _first_inputs(b)
+        assert (sa, ha, va, ra) == (sb, hb, vb, rb)
+        assert (oa.hand, oa.view.tobytes()) == (ob.hand, ob.view.tobytes())
+        checked += 1
+    assert checked >= 5
+
+
+def test_tarot_hidden_cards_do_not_reach_a_policy_mid_deal():
+    """Tarot, the same: a deal played by the heuristic to the first choice from the second card of the fifth
+    trick on, and the same deal
+    with one plain-suit card swapped between two seats that are neither the taker nor the seat to act and still
+    hold that suit, replayed action for action: the seat to act is given bit-identical inputs (its hand, the
+    view with the chien, poignées, bids and plays shown, the rules record, its stream state)."""
+    from tricksim.simulator.games.tarot.cards import SUIT_CARDS
+    from tricksim.simulator.games.tarot.state import Phase, TarotState
+
+    heuristic = parse_spec("heuristic", "tarot")
+    calls = []
+
+    def wrap(fn):
+        def call(*args):
+            calls.append(tuple(int(x) for x in args[:-3]) + (args[-3].tobytes(), int(args[-1][0])))
+            return fn(*args)
+        return call
+
+    class Seat:
+        params = heuristic.params
+        functions = tuple(wrap(f) for f in heuristic.functions)
+
+    def inputs(st):
+        calls.clear()
+        st.policy_action(Seat)
+        obs = st.observation(st.current_player())
+        return calls[0], obs.suits, obs.trumps, obs.view.tobytes()
+
+    masks = [((1 << SUIT_CARDS) - 1) << (SUIT_CARDS * u) for u in range(4)]
+    checked = 0
+    for deal in range(20):
+        a = TarotState(TAROT, seed=29, deal_id=deal)
+        while not a.is_terminal() and not (a.phase == Phase.PLAY and len(a.plays) >= 4 * 4 + 1
+                                           and len(a.legal_actions()) > 1):
+            a.apply(a.policy_action(heuristic))
+        if a.is_terminal():
+            continue
+        seat = a.current_player()
+        swap = _swap_hidden([a.suits[s] if s != a.taker else 0 for s in range(4)], seat, 0, masks)
+        if swap is None:
+            continue
+        x, y, cx, cy = swap
+        b = TarotState(TAROT, seed=29, deal_id=deal)
+        b.suits[x] ^= (1 << cx) | (1 << cy)
+        b.suits[y] ^= (1 << cx) | (1 << cy)
+        for e in a.events:
+            b.apply(e.action)
+        assert b.suits[x] != a.suits[x] and b.plays == a.plays
+        assert inputs(a) == inputs(b)
+        checked += 1
+    assert checked >= 5
+
+
 # ------------------------------------------------------------------ the broken flag
 def _spade_lead_inputs(only_spades: bool):
     """breaking=false, forced_spade_lead_breaks=true: the leader leads the A♠ holding 13 spades, or 12 spades

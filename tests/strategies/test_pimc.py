@@ -19,12 +19,8 @@ from tricksim.simulator.bits import cards_of, mask_of, popcount
 from tricksim.simulator.games.spades import dd
 from tricksim.simulator.games.spades.cards import SUIT_MASKS, card_suit, parse_card
 from tricksim.simulator.games.spades.policy import (
-    PASSED_BREAKING,
-    PASSED_CARDS,
-    PASSED_FORCED_BREAKS,
-    PASSED_NIL_BAGS_WHEN_SET,
-    PASSED_RULES,
     PLAY_SIG,
+    V_BAGS,
     V_BID,
     V_BLIND,
     V_BROKEN,
@@ -33,8 +29,9 @@ from tricksim.simulator.games.spades.policy import (
     V_LED_SUIT,
     V_NPLAYED,
     V_PASSED,
-    V_SCORE,
     V_PLAYED,
+    V_RULES,
+    V_SCORE,
     V_TRICK,
     V_TRICK_NO,
     V_TRICKS,
@@ -45,6 +42,7 @@ from tricksim.simulator.games.spades.policy import (
 )
 from tricksim.simulator.games.spades.rules import PRESETS, build_rules
 from tricksim.simulator.games.spades.state import Phase, SpadesState
+from tricksim.simulator.record import write_rules
 from tricksim.strategies.registry import SeatStrategy, Strategy, parse_spec
 from tricksim.strategies.spades import pimc
 
@@ -128,21 +126,18 @@ def test_the_stream_parameter_draws_other_samples():
 
 # ------------------------------------------------------------------ the exchange slot of the view
 @pytest.mark.parametrize("preset", ["classic", "cardems"])
-def test_view_passed_holds_the_rules_and_the_cards_passed(preset):
-    """At every play, view[V_PASSED] carries the rule bits of the run, and cards only for a seat of a team
-    that exchanged (exactly blind_nil_exchange of them, none of them still in its hand unless given back)."""
+def test_view_passed_holds_the_cards_passed(preset):
+    """At every play, view[V_PASSED] holds cards only for a seat of a team that exchanged (exactly
+    blind_nil_exchange of them), and nothing else (no rule bits: the rules are the view's record)."""
     rules = PRESETS[preset]
-    want = (PASSED_RULES | PASSED_BREAKING | PASSED_NIL_BAGS_WHEN_SET
-            | (PASSED_FORCED_BREAKS if rules.forced_spade_lead_breaks else 0))
 
     from numba import njit
 
     @njit(PLAY_SIG)
     def audited(seat, hand, legal, view, params, rng):
-        x = view[V_PASSED]
-        passed = x & PASSED_CARDS
+        passed = view[V_PASSED]
         exchanged = (view[V_BLIND + seat] + view[V_BLIND + (seat ^ 2)]) == 1
-        ok = (x & ~PASSED_CARDS) == want
+        ok = (passed & ~((np.int64(1) << 54) - 1)) == 0
         n = popcount(passed)
         if exchanged:
             ok = ok and n == 3
@@ -172,18 +167,19 @@ def test_step_api_observation_shows_only_the_seats_own_passes():
             if e.phase == Phase.EXCHANGE:
                 gave[e.seat] |= 1 << e.action
         for s in range(4):
-            x = int(st.observation(s).view[V_PASSED])
-            assert x & PASSED_RULES
-            assert x & PASSED_CARDS == gave[s]
+            assert int(st.observation(s).view[V_PASSED]) == gave[s]
         if any(gave.values()):
             return
     pytest.fail("no exchange in 40 hands")
 
 
 # ------------------------------------------------------------------ the sampler
-def _view(played=(0, 0, 0, 0), voids=(0, 0, 0, 0), bids=(3, 3, 3, 3), trick=(), leader=0, passed=0, broken=1):
-    """A hand-built view: cards played by each seat, shown voids, bids, the current trick from ``leader``."""
+def _view(played=(0, 0, 0, 0), voids=(0, 0, 0, 0), bids=(3, 3, 3, 3), trick=(), leader=0, passed=0, broken=1,
+          rules=PRESETS["cardems"]):
+    """A hand-built view: cards played by each seat, shown voids, bids, the current trick from ``leader``, the
+    rules record of ``rules``."""
     v = np.zeros(VIEW_SIZE, np.int64)
+    write_rules(rules.to_kernel(), v, V_RULES)
     v[V_DECK] = (1 << 52) - 1
     for s in range(4):
         v[V_PLAYED + s] = played[s]
@@ -478,22 +474,26 @@ def test_bid_mode_search_gives_legal_bids_and_ignores_the_hidden_split():
 
 
 # ------------------------------------------------------------------ Blind Nil by simulation
-def test_play_out_is_the_kernels_hand():
+@pytest.mark.parametrize("overrides", [(), ("exchange_order=bidder_first", "blind_nil_exchange=2"),
+                                       ("blind_nil_exchange=0", "bag_penalty=50", "nil_value=50"),
+                                       ("blind_nil_eligibility=trailing", "blind_nil_deficit=0", "min_team_bid=4",
+                                        "blind_nil_exchange=1")])
+def test_play_out_is_the_kernels_hand(overrides):
     """``play_out`` (the Blind Nil simulations), every decision the heuristic's, plays a hand as the kernel
-    does: each hand of a classic run of the heuristic at every seat (Blind Nil whenever not ahead, so the
-    exchange is often played), replayed from the score before it, the cards as dealt and the first bidder's
-    stream, gives the recorded hand points of both teams."""
+    does, under the run's rules read from the view's record: each hand of a run of the heuristic at every
+    seat (Blind Nil whenever not ahead, so the exchange is often played), replayed from the score before
+    it, the cards as dealt and the first bidder's stream, gives the recorded hand points of both teams.
+    The rule sets vary what the play-outs once took from the classic preset (the exchange's size and order,
+    who may bid Blind Nil, the smallest team bid, the scoring values)."""
     from tricksim.simulator.games.spades import phases
-    from tricksim.simulator.games.spades.kernel import passed_rule_bits
     from tricksim.simulator.rng import policy_stream_key
 
-    rules = PRESETS["classic"]
+    rules = build_rules("classic", list(overrides))
     spec = parse_spec("heuristic:blind_nil_margin=0")
     cfg = engine.RunConfig(rules=rules, seats=(spec,) * 4, seed=21, mode="games", count=10)
     hands = engine.run_to_tables(cfg)["hands"].to_pandas()
     kr = rules.to_kernel()
-    bits = np.int64(passed_rule_bits(kr))
-    blinds = 0
+    exchanges = 0
     prev = {}
     for row in hands.itertuples():
         totals = np.array(prev.get(row.game_id, ((0, 0), (0, 0)))[0], np.int64)
@@ -503,15 +503,18 @@ def test_play_out_is_the_kernels_hand():
                           np.int64((1 << 52) - 1))
         first = (row.dealer + 1) % 4
         phases.start_bid(kr, view, totals, np.int64(first))  # the view as the first bidder's Blind Nil call sees it
+        assert pimc.rules_of(view) == kr
         deal = np.array([getattr(row, f"dealt_{s}") for s in range(4)], np.int64)
         rng = np.array([policy_stream_key(21, row.game_id, row.hand_no, first)], np.uint64)
         diff = pimc.play_out(np.int64(first), np.int64(getattr(row, f"blind_{first}")), view, deal,
-                             pimc._rollout_rules(view, bits), bits, spec.params, rng)
+                             pimc.rules_of(view), spec.params, rng)
         team = first & 1
         assert diff == getattr(row, f"score_{team}") - getattr(row, f"score_{1 - team}"), row
-        blinds += sum(bool(getattr(row, f"blind_{s}")) for s in range(4))
+        blind = [getattr(row, f"blind_{s}") for s in range(4)]
+        exchanges += any(blind[s] + blind[s ^ 2] == 1 for s in range(4))
         prev[row.game_id] = ((row.total_0, row.total_1), (row.bags_0, row.bags_1))
-    assert blinds >= 5 and len(hands) >= 20
+    assert len(hands) >= 20
+    assert exchanges >= 3  # hands with a team of one Blind Nil bidder (an exchange unless blind_nil_exchange=0)
 
 
 def test_blind_nil_by_simulation():
@@ -519,13 +522,11 @@ def test_blind_nil_by_simulation():
     the same stream gives the same gain; blind_mode=heuristic is the heuristic's margin rule."""
     rules = PRESETS["classic"].to_kernel()
     from tricksim.simulator.games.spades import phases
-    from tricksim.simulator.games.spades.kernel import passed_rule_bits
 
     view = np.zeros(VIEW_SIZE, np.int64)
     zeros = np.zeros(2, np.int64)
     phases.start_view(rules, view, np.int64(0), np.int64(0), zeros, zeros, np.int64((1 << 52) - 1))
     phases.start_bid(rules, view, zeros, np.int64(1))
-    view[V_PASSED] = passed_rule_bits(rules)
     p = parse_spec("pimc:blind_samples=16").params
     g1 = pimc.blind_gain(np.int64(1), view, p, np.array([5], np.uint64))
     g2 = pimc.blind_gain(np.int64(1), view, p, np.array([5], np.uint64))
@@ -538,3 +539,110 @@ def test_blind_nil_by_simulation():
     assert pimc.blind_nil(np.int64(1), view, rule, np.array([5], np.uint64)) == 0  # 0-0: not trailing by 100
     view[V_SCORE] = 150  # team 0 leads by 150: seat 1's team trails
     assert pimc.blind_nil(np.int64(1), view, rule, np.array([5], np.uint64)) == 1
+
+
+# ------------------------------------------------------------------ the run's rules, from the view's record
+RULED = ("bag_penalty=50", "nil_value=50", "blind_nil_exchange=0")
+BIDS, BAGS = (4, 0, 4, 5), (0, 8)
+
+
+def test_a_pimc_seat_reads_the_runs_rules():
+    """Under classic with bag_penalty=50, nil_value=50, blind_nil_exchange=0, every decision of a pimc seat in
+    the batch kernel is given a view whose rules record reads back as the run's rules (the scoring values
+    included, which the view once lacked), and the record pimc searches with (``rules_of``) is that one."""
+    from numba import njit
+
+    from tricksim.simulator.games.spades.policy import BID_SIG, R_BAG_PENALTY, R_BLIND_NIL_EXCHANGE, R_NIL_VALUE
+
+    rules = build_rules("classic", list(RULED))
+    want = rules.to_kernel()
+    assert (want.bag_penalty, want.nil_value, want.blind_nil_exchange) == (50, 50, 0)
+
+    @njit(PLAY_SIG)
+    def audited_play(seat, hand, legal, view, params, rng):
+        r = pimc.rules_of(view)
+        if r != want or view[V_RULES + R_BAG_PENALTY] != 50 or view[V_RULES + R_NIL_VALUE] != 50:
+            return np.int64(-1)
+        return pimc.play(seat, hand, legal, view, params, rng)
+
+    @njit(BID_SIG)
+    def audited_bid(seat, hand, view, params, rng):
+        if pimc.rules_of(view) != want or view[V_RULES + R_BLIND_NIL_EXCHANGE] != 0:
+            return np.int64(-1)
+        return pimc.bid(seat, hand, view, params, rng)
+
+    base = parse_spec(SMALL).strategy
+    audited = Strategy(name="pimc_audited", description="test", params=base.params,
+                       policies={**base.policies, "play": audited_play, "bid": audited_bid})
+    seats = (SeatStrategy(audited, {"samples": 4, "depth": 3}), parse_spec(HEURISTIC)) * 2
+    cfg = engine.RunConfig(rules=rules, seats=seats, seed=3, count=4)
+    hands = engine.run_to_tables(cfg)["hands"]  # a record that is not the run's stops the run with an error
+    assert hands.num_rows == 4
+
+
+def _nil_or_contract_position(rules):
+    """Seat 0 to lead the 12th trick (two cards each left). Bids: seat 0 4, seat 2 4 (contract 8, 6 tricks
+    taken: two short), seat 1 Nil (no trick yet), seat 3 5 (5 tricks: made exactly); seats 1 and 3 have 8 bags
+    from earlier hands (the bag limit is 10), seats 0 and 2 none. Seat 0 holds A♥ 2♥; the
+    shown voids leave one deal up to the four low diamonds: seat 1 K♥ 3♣, seats 2 and 3 two of 2♦ 3♦ 4♦ 5♦
+    each, spades all played. What each lead gives follows from the cards (no choice is left to the others
+    that changes who wins a trick):
+
+    * lead 2♥: seat 1 must cover with the K♥ and wins, then wins its 3♣ (nobody else has a club or a spade):
+      seat 1's Nil is set with 2 tricks (2 bags: the bag limit is reached), seats 0 and 2 take nothing more
+      (their contract is set);
+    * lead A♥: it wins, the K♥ falls under it, then the 2♥ wins (the others have no heart or spade): seats 0
+      and 2 make their contract with both tricks, seat 1's Nil is made."""
+    hand = cards("AH", "2H")
+    hidden = cards("KH", "3C", "2D", "3D", "4D", "5D")
+    rest = [c for c in range(52) if not (hand | hidden) >> c & 1]
+    played = [mask_of(rest[11 * s:11 * s + 11]) for s in range(4)]
+    C, D, H, S = 1, 2, 4, 8  # void bits by suit
+    view = _view(played=played, voids=(0, D | S, H | C | S, H | C | S), bids=BIDS, rules=rules)
+    for s, t in enumerate((4, 0, 2, 5)):
+        view[V_TRICKS + s] = t
+    view[V_BAGS + 1] = BAGS[1]
+    lead_2h = {"tricks": (4, 2, 2, 5), "card": parse_card("2H")}
+    lead_ah = {"tricks": (6, 0, 2, 5), "card": parse_card("AH")}
+    return hand, view, (lead_2h, lead_ah)
+
+
+@pytest.mark.parametrize("overrides", [(), RULED, ("nil_value=50",)])
+def test_pimc_searches_under_the_runs_rules(overrides):
+    """The same position, two rule sets: the card pimc leads is the one whose hand score (this side's minus
+    the other's) is higher under the run's rules, scored by the plain-Python referee (tests/reference_spades.py)
+    from the tricks each lead gives. Under classic (Nil 100, bag penalty 100) setting seat 1's Nil (and
+    pushing its side to the bag penalty) is worth more than making the contract of 8; with Nil and the bag
+    penalty worth 50 it is not (and with Nil 50 but the bag penalty the presets' 100, as pimc once assumed,
+    it would still be), so the two rule sets ask for different cards."""
+    rules = build_rules("classic", list(overrides))
+    hand, view, leads = _nil_or_contract_position(rules)
+    ways, _ = _sampler(0, hand, view)
+    assert ways == 6.0  # the diamonds' split alone is unknown, and it changes no trick
+
+    def margin(lead):
+        (ours, theirs), _ = ref.score_hand(rules, BIDS, (0, 0, 0, 0), lead["tricks"], BAGS)
+        return ours - theirs
+
+    values = [margin(lead) for lead in leads]
+    assert values[0] != values[1]
+    want = leads[int(np.argmax(values))]["card"]
+    legal = np.int64(hand)
+    for stream in range(3):
+        p = parse_spec(f"pimc:samples=4,stream={stream}").params
+        c = pimc.search_card(np.int64(0), np.int64(hand), legal, view, p, np.array([stream + 1], np.uint64),
+                             np.zeros(3, np.int64))
+        assert c == want
+
+
+def test_the_two_rule_sets_ask_for_different_cards():
+    """The position above tells the two rule sets apart: by the referee's scores, classic wants the 2♥ and
+    classic with nil_value=50 and bag_penalty=50 wants the A♥, and with nil_value=50 alone (the bag penalty
+    pimc once assumed) the 2♥ again: the test above checks that pimc follows the record, not a preset."""
+    wanted = []
+    for overrides in [(), RULED, ("nil_value=50",)]:
+        rules = build_rules("classic", list(overrides))
+        _, _, leads = _nil_or_contract_position(rules)
+        margins = [ref.score_hand(rules, BIDS, (0, 0, 0, 0), lead["tricks"], BAGS)[0] for lead in leads]
+        wanted.append(leads[int(np.argmax([a - b for a, b in margins]))]["card"])
+    assert wanted == [parse_card("2H"), parse_card("AH"), parse_card("2H")]

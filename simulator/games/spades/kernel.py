@@ -32,15 +32,6 @@ from tricksim.simulator.games.spades.policy import (
     BID_FN,
     BLIND_NIL_FN,
     EXCHANGE_FN,
-    EXCHANGE_GIVE_BACK,
-    EXCHANGE_GIVE_FIRST,
-    PASSED_BREAKING,
-    PASSED_FORCED_BREAKS,
-    PASSED_NIL_BAGS_WHEN_SET,
-    PASSED_NIL_TRICKS_CONTRACT,
-    PASSED_OVERFLOW_RESET,
-    PASSED_RULES,
-    PASSED_TWO_OF_CLUBS,
     PLAY_FN,
     V_BID,
     V_BLIND,
@@ -48,7 +39,7 @@ from tricksim.simulator.games.spades.policy import (
     V_SEAT,
     VIEW_SIZE,
 )
-from tricksim.simulator.games.spades.rules import CHOICES, KernelRules, SpadesRules
+from tricksim.simulator.games.spades.rules import KernelRules, SpadesRules
 from tricksim.simulator.games.spades.scoring import (  # noqa: F401 (END_* are the kernel's output codes)
     END_LIMIT,
     END_MERCY,
@@ -141,22 +132,6 @@ _lead_inlined = _inlined(2, lead=True)
 
 
 # ------------------------------------------------------------------ one hand
-_NIL_TRICKS_CONTRACT = CHOICES["nil_tricks"].index("contract")
-_OVERFLOW_RESET = CHOICES["bag_overflow"].index("reset")
-_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
-
-
-@njit(inline="always", cache=True)
-def passed_rule_bits(rules):
-    """The rule flags of ``view[V_PASSED]`` (policy.PASSED_*): what a seat knows before it passes a card."""
-    return (PASSED_RULES | PASSED_BREAKING * np.int64(rules.breaking != 0)
-            | PASSED_FORCED_BREAKS * np.int64(rules.forced_spade_lead_breaks != 0)
-            | PASSED_NIL_TRICKS_CONTRACT * np.int64(rules.nil_tricks == _NIL_TRICKS_CONTRACT)
-            | PASSED_NIL_BAGS_WHEN_SET * np.int64(rules.nil_bags_when_set != 0)
-            | PASSED_OVERFLOW_RESET * np.int64(rules.bag_overflow == _OVERFLOW_RESET)
-            | PASSED_TWO_OF_CLUBS * np.int64(rules.first_lead == _TWO_OF_CLUBS))
-
-
 @njit(cache=True)
 def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, streams, passed):
     """One side of the Blind Nil exchange; returns False if the policy broke the rules. ``passed[giver]``
@@ -201,7 +176,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
     filled) when a policy returned an illegal bid, exchange or card. ``passed[s]``: seat s's
-    ``view[V_PASSED]`` (the rule bits, then the cards it passed), stored in the view before each of its calls.
+    ``view[V_PASSED]`` (the cards it passed), stored in the view before each of its calls.
     ``policy_kind``: how to call the seat policies (see ``policy_kind_of``). ``streams[s]``: seat s's policy
     stream, the only one its policies are given; ``streams[phases.DEAL_STREAM]``: the deal's. (The deal's
     stream shares the seats' array because CPython passes more than 30 arguments as ``*args``, which
@@ -211,16 +186,15 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
     for s in range(4):
         cards[s, row] = hands[s]
     phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
-    rule_bits = passed_rule_bits(rules)
     for s in range(4):
-        passed[s] = rule_bits
+        passed[s] = 0
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
     for k in range(4):
         s = phases.bidder(dealer, k)
         min_bid, offered = phases.start_bid(rules, view, totals, s)
-        view[V_PASSED] = rule_bits  # no cards passed yet: the rule bits only
+        view[V_PASSED] = 0  # no cards passed yet
         blind = 0
         if offered:
             if policy_kind == PER_SEAT:
@@ -246,24 +220,13 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
 
     # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder)
     if rules.blind_nil_exchange > 0:
-        for k in range(4):
-            b_seat = phases.bidder(dealer, k)
-            p_seat = b_seat ^ 2
-            if phases.exchanging_team(view, b_seat):
-                if rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
-                                   streams, passed)
-                    ok = ok and _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
-                                          streams, passed)
-                else:
-                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
-                                   streams, passed)
-                    ok = ok and _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
-                                          streams, passed)
-                if not ok:
-                    error[0] = ERR_EXCHANGE
-                    error[2] = view[V_SEAT]
-                    return False
+        n_steps, steps = phases.exchange_steps(rules, view, dealer)
+        for i in range(n_steps):
+            giver, receiver, role = phases.exchange_step(steps, i)
+            if not _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, streams, passed):
+                error[0] = ERR_EXCHANGE
+                error[2] = view[V_SEAT]
+                return False
     for s in range(4):
         cards[4 + s, row] = hands[s]
 
@@ -283,7 +246,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                        streams, error, True, passed)
         if c < 0:
             return False
-        led, broken = phases.apply_lead(rules, view, hands, s, c, broken)
+        led, broken = phases.apply_lead(rules, view, hands, t, s, c, broken)
         win_seat = s
         win_card = c
         if record_plays:
@@ -295,7 +258,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                            streams, error, False, passed)
             if c < 0:
                 return False
-            win_seat, win_card, broken = phases.apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken)
+            win_seat, win_card, broken = phases.apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken)
             if record_plays:
                 plays[row, 4 * t + k] = c
         leader = phases.end_trick(view, tricks, win_seat)

@@ -28,9 +28,13 @@ from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.spades import scoring
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
 from tricksim.simulator.games.spades.policy import (
+    EXCHANGE_GIVE_BACK,
+    EXCHANGE_GIVE_FIRST,
+    N_SEATS,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
+    V_BID_ORDER,
     V_BLIND,
     V_BLIND_NIL_VALUE,
     V_BROKEN,
@@ -45,7 +49,10 @@ from tricksim.simulator.games.spades.policy import (
     V_NIL_ALLOWED,
     V_NIL_VALUE,
     V_NPLAYED,
+    V_PLAY_CARD,
+    V_PLAY_SEAT,
     V_PLAYED,
+    V_RULES,
     V_SCORE,
     V_SEAT,
     V_TARGET,
@@ -55,10 +62,10 @@ from tricksim.simulator.games.spades.policy import (
     V_VOID,
     V_WINNING_CARD,
     V_WINNING_SEAT,
-    VIEW_SIZE,
 )
 from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY
 from tricksim.simulator.games.spades.scoring import END_MERCY, END_NONE, END_TARGET, MERCY_BEFORE_TARGET
+from tricksim.simulator.record import write_rules
 from tricksim.simulator.rng import STREAM_DEAL, shuffle, start_policy_streams, stream_key
 
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
@@ -94,9 +101,13 @@ def deal_cards(rng, dealer, deck_tpl, deck, hands):
 
 @njit(inline="always", cache=True)
 def start_view(rules, view, dealer, hand_no, totals, bags, deck_mask):
-    """The public view as the hand begins: no bids, no cards played, the score before the hand."""
-    for i in range(VIEW_SIZE):
+    """The public view as the hand begins: no bids, no cards played, the score before the hand, the rules
+    record (policy.py)."""
+    for i in range(V_BID_ORDER):
         view[i] = 0
+    for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet
+        view[i] = -1
+    write_rules(rules, view, V_RULES)
     view[V_DEALER] = dealer
     view[V_HAND_NO] = hand_no
     for s in range(4):
@@ -150,8 +161,10 @@ def bid_is_legal(rules, b, min_bid):
 
 @njit(inline="always", cache=True)
 def record_bid(view, s, b, blind):
+    """Seat ``s`` bids ``b`` (``blind`` 1: Blind Nil): its fields, and the bid in speaking order."""
     view[V_BID + s] = b
     view[V_BLIND + s] = blind
+    view[V_BID_ORDER + ((s - view[V_DEALER] - 1) & 3)] = b
 
 
 @njit(inline="always", cache=True)
@@ -165,6 +178,36 @@ def end_bidding(view):
 def exchanging_team(view, b_seat):
     """True when ``b_seat`` bid Blind Nil and its partner did not: that pair exchanges cards."""
     return view[V_BLIND + b_seat] == 1 and view[V_BLIND + (b_seat ^ 2)] == 0
+
+
+@njit(inline="always", cache=True)
+def exchange_steps(rules, view, dealer):
+    """The sides of the Blind Nil exchange in the order they are played, once the bids are in: returns
+    ``(n, steps)``, side ``i < n`` packed in bits ``6 * i ..`` of ``steps`` (``exchange_step`` unpacks it).
+    Each team with exactly one Blind Nil bidder exchanges, in bidding order of the Blind Nil bidders; the
+    partner passes first (``partner_first``) or the bidder does (``bidder_first``); none when
+    ``blind_nil_exchange`` is 0."""
+    n = np.int64(0)
+    steps = np.int64(0)
+    if rules.blind_nil_exchange > 0:
+        for k in range(4):
+            b_seat = bidder(dealer, k)
+            if exchanging_team(view, b_seat):
+                first = (b_seat ^ 2) | (EXCHANGE_GIVE_FIRST << 2)
+                back = b_seat | (EXCHANGE_GIVE_BACK << 2)
+                if rules.exchange_order == EXCHANGE_BIDDER_FIRST:
+                    first, back = back, first
+                steps |= (first | (back << 6)) << (6 * n)
+                n += 2
+    return n, steps
+
+
+@njit(inline="always", cache=True)
+def exchange_step(steps, i):
+    """Side ``i`` of ``exchange_steps``: (giver, receiver, role); the receiver is the giver's partner."""
+    x = (steps >> (6 * i)) & 63
+    giver = x & 3
+    return giver, giver ^ 2, x >> 2
 
 
 @njit(inline="always", cache=True)
@@ -235,11 +278,14 @@ def legal_follows(hand, led):
 
 
 @njit(inline="always", cache=True)
-def show_card(view, k, s, c, win_seat, win_card, broken):
-    """Card ``c`` of seat ``s``, the ``k``-th of the trick, on the table: the view's trick fields as they
-    stand after it."""
+def show_card(view, t, k, s, c, win_seat, win_card, broken):
+    """Card ``c`` of seat ``s``, the ``k``-th of trick ``t``, on the table: the view's trick fields as they
+    stand after it, and the card in the history."""
     view[V_TRICK + s] = c
     view[V_PLAYED + s] |= np.int64(1) << c
+    i = N_SEATS * t + k
+    view[V_PLAY_CARD + i] = c
+    view[V_PLAY_SEAT + i] = s
     view[V_NPLAYED] = k + 1
     view[V_WINNING_SEAT] = win_seat
     view[V_WINNING_CARD] = win_card
@@ -247,9 +293,9 @@ def show_card(view, k, s, c, win_seat, win_card, broken):
 
 
 @njit(inline="always", cache=True)
-def apply_lead(rules, view, hands, s, c, broken):
-    """Seat ``s`` leads ``c`` (legal); returns (suit led, broken). With ``breaking``, a spade led before spades
-    are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
+def apply_lead(rules, view, hands, t, s, c, broken):
+    """Seat ``s`` leads ``c`` (legal) to trick ``t``; returns (suit led, broken). With ``breaking``, a spade led
+    before spades are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
     ``forced_spade_lead_breaks`` says so. Without ``breaking`` any spade may be led, so whether a lead was
     forced is the leader's secret: it breaks nothing (and the view, the one place ``broken`` then shows,
     shows only what is public)."""
@@ -258,13 +304,13 @@ def apply_lead(rules, view, hands, s, c, broken):
     if led == SPADES and broken == 0 and rules.breaking != 0 and rules.forced_spade_lead_breaks != 0:
         broken = 1
     view[V_LED_SUIT] = led
-    show_card(view, 0, s, c, s, c, broken)
+    show_card(view, t, 0, s, c, s, c, broken)
     return led, broken
 
 
 @njit(inline="always", cache=True)
-def apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken):
-    """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of the trick; returns (winning seat, winning card,
+def apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken):
+    """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of trick ``t``; returns (winning seat, winning card,
     broken). A card off the suit led shows a void, and a spade so played breaks spades."""
     hands[s] ^= np.int64(1) << c
     suit = card_suit(c)
@@ -275,7 +321,7 @@ def apply_follow(view, hands, k, s, c, led, win_seat, win_card, broken):
     if beats(c, win_card):
         win_seat = s
         win_card = c
-    show_card(view, k, s, c, win_seat, win_card, broken)
+    show_card(view, t, k, s, c, win_seat, win_card, broken)
     return win_seat, win_card, broken
 
 

@@ -14,11 +14,26 @@ stream. Nothing else of the game state is reachable from a policy.
 kernel updates it in place as the hand goes on; every field is something all
 four players can see at the table, except ``V_PASSED``: what only the seat
 being asked knows (the cards it passed in the Blind Nil exchange), stored
-for that seat just before each of its calls, with the rules a search needs.
+for that seat just before each of its calls. It has three parts:
+
+* the state of the hand (``V_SEAT`` .. ``V_PASSED``);
+* the public history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``): the bids in speaking order and
+  every card played so far, in play order, with the seat that played it. Card ``k`` (0..3) of trick
+  ``t`` is entry ``4 * t + k`` (``N_SEATS * t + k``: the layout of every seat count); an entry not yet
+  played is -1. The seat that bids ``k``-th is ``(dealer + 1 + k) & 3``;
+* the rules record (``V_RULES``): the run's rules, one slot per field of ``rules.KernelRules`` in its
+  field order (enums as their index in ``rules.CHOICES``, ``mercy`` none as ``rules.NO_MERCY``).
+  ``view[V_RULES + R_BAG_PENALTY]`` reads one flag; ``rules_of(view)`` gives the whole record back as a
+  ``KernelRules``. The offsets are made from the field order, so a flag added to the rules reaches every
+  policy with no edit here or in any strategy. Read-only: the kernel writes it at the start of each hand
+  and never reads it back.
 """
 from __future__ import annotations
 
 from numba import types
+
+from tricksim.simulator.games.spades.rules import KernelRules
+from tricksim.simulator.record import rule_offsets, rules_reader
 
 # ----------------------------------------------------------- public view layout
 V_SEAT = 0          # the seat being asked (0..3); partner = seat ^ 2
@@ -38,31 +53,34 @@ V_PLAYED = 25       # V_PLAYED + s: mask of cards seat s has played this hand
 V_VOID = 29         # V_VOID + s: bit u set when seat s has shown void in suit u
 V_SCORE = 33        # V_SCORE + t: team t running total before this hand (team = seat & 1)
 V_BAGS = 35         # V_BAGS + t: team t running bags before this hand
-V_TARGET = 37       # rules: game target
-V_BAG_LIMIT = 38    # rules: bag limit
+V_TARGET = 37       # rules: game target (also in the rules record, R_TARGET)
+V_BAG_LIMIT = 38    # rules: bag limit (R_BAG_LIMIT)
 V_NIL_ALLOWED = 39  # bidding: 1 when this seat may bid Nil now
 V_MIN_BID = 40      # bidding: smallest numeric bid this seat may make now (min team bid)
 V_EXCHANGE_ROLE = 41  # exchange: 1 = partner passing to the Blind Nil bidder, 2 = Blind Nil bidder passing back
 V_EXCHANGE_N = 42   # exchange: number of cards to pass
 V_DECK = 43         # mask of the cards in this deck (jokers variant differs)
-V_NIL_VALUE = 44    # rules: Nil value
-V_BLIND_NIL_VALUE = 45
+V_NIL_VALUE = 44    # rules: Nil value (R_NIL_VALUE)
+V_BLIND_NIL_VALUE = 45  # rules: Blind Nil value (R_BLIND_NIL_VALUE)
 V_WINNING_CARD = 46  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
-V_PASSED = 47       # what this seat knows besides the table: bits 0..53 the cards it passed in the Blind Nil
-#                     exchange (0 if none); bits PASSED_RULES.. the rules a search needs (PASSED_* below). Set for
-#                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere.
-VIEW_SIZE = 48
+V_PASSED = 47       # the cards (bits 0..53) this seat passed in the Blind Nil exchange, 0 if none: set for
+#                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere
 
-# bits of view[V_PASSED] above the cards: rule flags the rest of the view does not show (the numeric scoring
-# flags bag_points, nil_trick_points and bag_penalty are not in the view)
-PASSED_CARDS = (1 << 54) - 1            # mask of the card bits
-PASSED_RULES = 1 << 56                  # set when the flags below were filled in (a hand-built view may lack them)
-PASSED_BREAKING = 1 << 57               # rules.breaking
-PASSED_FORCED_BREAKS = 1 << 58          # rules.forced_spade_lead_breaks
-PASSED_NIL_TRICKS_CONTRACT = 1 << 59    # rules.nil_tricks == contract
-PASSED_NIL_BAGS_WHEN_SET = 1 << 60      # rules.nil_bags_when_set
-PASSED_OVERFLOW_RESET = 1 << 61         # rules.bag_overflow == reset
-PASSED_TWO_OF_CLUBS = 1 << 62           # rules.first_lead == two_of_clubs
+# ----------------------------------------------------------- public history
+N_SEATS = 4
+N_TRICKS = 13
+V_BID_ORDER = 48    # V_BID_ORDER + k: the k-th bid in speaking order (seat (dealer + 1 + k) & 3), -1 before it;
+#                     0 = Nil (Blind Nil when V_BLIND of that seat is 1)
+V_PLAY_CARD = 52    # V_PLAY_CARD + N_SEATS * t + k: the k-th card played to trick t, -1 before it is played
+V_PLAY_SEAT = V_PLAY_CARD + N_SEATS * N_TRICKS   # (104) V_PLAY_SEAT + N_SEATS * t + k: the seat that played it
+# ----------------------------------------------------------- the rules record (read-only)
+V_RULES = V_PLAY_SEAT + N_SEATS * N_TRICKS       # (156) V_RULES + R_<FLAG>: the run's rules, KernelRules' order
+N_RULES = len(KernelRules._fields)
+VIEW_SIZE = V_RULES + N_RULES
+
+R_OFFSETS = rule_offsets(KernelRules)  # R_NIL = 0, R_NIL_VALUE = 1, ... R_BREAKING: one per field, in field order
+globals().update(R_OFFSETS)
+rules_of = rules_reader(KernelRules, V_RULES)  # rules_of(view) -> KernelRules: the record read back
 
 EXCHANGE_GIVE_FIRST = 1
 EXCHANGE_GIVE_BACK = 2

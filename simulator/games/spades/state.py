@@ -29,11 +29,9 @@ from tricksim.simulator.bits import cards_of, lowest_bit, mask_of, popcount
 from tricksim.simulator.errors import IllegalAction
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
-from tricksim.simulator.games.spades.kernel import deck_template, passed_rule_bits
+from tricksim.simulator.games.spades.kernel import deck_template
 from tricksim.simulator.games.spades.phases import check_game_end
 from tricksim.simulator.games.spades.policy import (
-    EXCHANGE_GIVE_BACK,
-    EXCHANGE_GIVE_FIRST,
     V_BID,
     V_BLIND,
     V_PASSED,
@@ -102,8 +100,8 @@ class SpadesState(StepState):
                     self.streams)
         self.dealt = self.hands.copy()
         phases.start_view(self.compiled_rules, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
-        # each seat's view[V_PASSED]: the rule bits, then the cards it passed in the exchange (policy.py)
-        self.passed = np.full(4, passed_rule_bits(self.compiled_rules), np.int64)
+        # each seat's view[V_PASSED]: the cards it passed in the exchange (policy.py)
+        self.passed = np.zeros(4, np.int64)
         self.held = None           # the hands after the exchange, once play begins
         self.first_leader = -1
         self.plays: list[int] = []  # the cards in play order
@@ -208,14 +206,8 @@ class SpadesState(StepState):
             self._start_bid()
             return
         phases.end_bidding(self.view)
-        if self.compiled_rules.blind_nil_exchange > 0:
-            for k in range(4):
-                b_seat = int(phases.bidder(self.dealer, k))
-                if phases.exchanging_team(self.view, b_seat):
-                    first = (b_seat ^ 2, b_seat, EXCHANGE_GIVE_FIRST)
-                    back = (b_seat, b_seat ^ 2, EXCHANGE_GIVE_BACK)
-                    bidder_first = self.compiled_rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST
-                    self._gives += [back, first] if bidder_first else [first, back]
+        n_steps, steps = phases.exchange_steps(self.compiled_rules, self.view, self.dealer)
+        self._gives = [tuple(int(x) for x in phases.exchange_step(steps, i)) for i in range(n_steps)]
         self._next_give()
 
     def _next_give(self) -> None:
@@ -244,11 +236,13 @@ class SpadesState(StepState):
         s = self._seat
         self.plays.append(c)
         if self._k == 0:
-            self._led, self._broken = phases.apply_lead(self.compiled_rules, self.view, self.hands, s, c, self._broken)
+            self._led, self._broken = phases.apply_lead(self.compiled_rules, self.view, self.hands, self._trick, s, c,
+                                                        self._broken)
             self._win_seat, self._win_card = s, c
         else:
             self._win_seat, self._win_card, self._broken = phases.apply_follow(
-                self.view, self.hands, self._k, s, c, self._led, self._win_seat, self._win_card, self._broken)
+                self.view, self.hands, self._trick, self._k, s, c, self._led, self._win_seat, self._win_card,
+                self._broken)
         self._k += 1
         if self._k < 4:
             self._turn()

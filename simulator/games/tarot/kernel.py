@@ -97,7 +97,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
         return True
 
     # ---- bidding: each seat once, right of the dealer first
-    phases.start_deal(view, tally, dealer)
+    phases.start_deal(rules, view, tally, dealer)
     taker = -1
     contract = 0
     for k in range(N_SEATS):

@@ -38,7 +38,9 @@ from tricksim.simulator.games.tarot.cards import (
     TRUMPS_ONLY,
 )
 from tricksim.simulator.games.tarot.policy import (
+    N_SEATS,
     V_BID,
+    V_BID_ORDER,
     V_CHELEM,
     V_CHIEN_S,
     V_CHIEN_T,
@@ -50,11 +52,14 @@ from tricksim.simulator.games.tarot.policy import (
     V_LED_SUIT,
     V_MIN_BID,
     V_NPLAYED,
+    V_PLAY_CARD,
+    V_PLAY_SEAT,
     V_PLAYED_S,
     V_PLAYED_T,
     V_POIGNEE,
     V_POIGNEE_MAX,
     V_POIGNEE_T,
+    V_RULES,
     V_SEAT,
     V_TAKER,
     V_TAKER_HALF,
@@ -65,12 +70,11 @@ from tricksim.simulator.games.tarot.policy import (
     V_VOIDS,
     V_WINNING_CARD,
     V_WINNING_SEAT,
-    VIEW_SIZE,
 )
 from tricksim.simulator.games.tarot.rules import CHOICES
+from tricksim.simulator.record import write_rules
 from tricksim.simulator.rng import STREAM_DEAL, shuffle, stream_key
 
-N_SEATS = 4
 HAND_CARDS = 18
 CHIEN_CARDS = 6
 N_TRICKS = 18
@@ -152,8 +156,9 @@ def petit_sec(trumps):
 
 
 @njit(inline="always", cache=True)
-def start_deal(view, tally, dealer):
-    """The public view and the tally as the bidding begins: no bid, no card played."""
+def start_deal(rules, view, tally, dealer):
+    """The public view and the tally as the bidding begins: no bid, no card played, the rules record
+    (policy.py)."""
     tally[T_EXCUSE_OWNER] = -1
     tally[T_EXCUSE_TRICK] = -1
     tally[T_PETIT_TRICK] = -1
@@ -161,8 +166,11 @@ def start_deal(view, tally, dealer):
     tally[T_EXCEPTION] = 0
     tally[T_POIGNEE] = 0
     tally[T_HELD_OUDLERS] = 0
-    for i in range(VIEW_SIZE):
+    for i in range(V_BID_ORDER):
         view[i] = 0
+    for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet
+        view[i] = -1
+    write_rules(rules, view, V_RULES)
     view[V_DEALER] = dealer
     view[V_TAKER] = -1
     for s in range(N_SEATS):
@@ -199,6 +207,7 @@ def bid_is_legal(b, highest):
 def apply_bid(view, s, b, taker, highest):
     """Seat ``s`` bids ``b`` (legal); returns the (taker, contract) so far (-1, 0 while all pass)."""
     view[V_BID + s] = b
+    view[V_BID_ORDER + (s - view[V_DEALER] - 1) % N_SEATS] = b
     if b > 0:
         view[V_CONTRACT] = b
         return s, b
@@ -410,6 +419,9 @@ def apply_card(view, suits, trumps, s, c, led, win_seat, win_card, high):
     k = view[V_NPLAYED]
     view[V_TRICK + s] = c
     view[V_NPLAYED] = k + 1
+    i = N_SEATS * view[V_TRICK_NO] + k
+    view[V_PLAY_CARD + i] = c
+    view[V_PLAY_SEAT + i] = s
     if c < FIRST_TRUMP:
         suits[s] &= ~(np.int64(1) << c)
         view[V_PLAYED_S] |= np.int64(1) << c

@@ -6,11 +6,28 @@ first-class function types (as in Spades: ``games/spades/policy.py``). A hand is
 parameters and its own random stream, nothing else.
 
 ``view`` is an ``int64`` array laid out by the ``V_*`` offsets below; the kernel keeps it up
-to date; every field is public at the table.
+to date; every field is public at the table. It has three parts:
+
+* the state of the deal (``V_SEAT`` .. ``V_MIN_BID``), with the cards shown so far: the chien when it
+  is shown (``V_CHIEN_S``/``_T``), the trumps the taker discarded (``V_DISCARD_T``), the poignées
+  (``V_POIGNEE``, ``V_POIGNEE_T``);
+* the public history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``): the bids in speaking order and
+  every card played so far, in play order, with the seat that played it. Card ``k`` of trick ``t`` is
+  entry ``N_SEATS * t + k``, so the layout holds any seat count of the game (3, 4 or 5 seats: 72, 72 or
+  75 cards in tricks; room is kept for ``MAX_SEATS`` bids and the 78 cards); an entry not yet made is -1.
+  The seat that speaks ``k``-th is ``(dealer + 1 + k) % N_SEATS`` (phases.bidder);
+* the rules record (``V_RULES``): the run's rules, one slot per field of ``rules.KernelRules`` in its field
+  order (enums as their index in ``rules.CHOICES``). ``view[V_RULES + R_EXCUSE_LEAD]`` reads one flag;
+  ``rules_of(view)`` gives the whole record back as a ``KernelRules``. The offsets are made from the field
+  order, so a flag added to the rules reaches every policy with no edit here or in any strategy.
+  Read-only: the kernel writes it at the start of each deal and never reads it back.
 """
 from __future__ import annotations
 
 from numba import types
+
+from tricksim.simulator.games.tarot.rules import KernelRules
+from tricksim.simulator.record import rule_offsets, rules_reader
 
 # ----------------------------------------------------------- public view layout
 V_SEAT = 0          # the seat being asked (0..3): seats are numbered in the order of play
@@ -40,7 +57,22 @@ V_TAKER_HALF = 41   # half-points won in tricks so far by the taker (the Excuse 
 V_TO_DISCARD = 42   # discard: cards still to discard
 V_POIGNEE_MAX = 43  # poignée: the highest level this seat may show now (0 none)
 V_MIN_BID = 44      # bidding: the lowest contract this seat may bid (pass is always allowed)
-VIEW_SIZE = 48
+
+# ----------------------------------------------------------- public history
+N_SEATS = 4         # seats of this game (the 3- and 5-player variants will set theirs)
+MAX_SEATS = 5
+N_DECK = 78
+V_BID_ORDER = 48    # V_BID_ORDER + k: the k-th bid in speaking order (0 pass, 1..4 a contract), -1 before it
+V_PLAY_CARD = V_BID_ORDER + MAX_SEATS   # (53) V_PLAY_CARD + N_SEATS * t + k: card k of trick t, -1 before it
+V_PLAY_SEAT = V_PLAY_CARD + N_DECK      # (131) V_PLAY_SEAT + N_SEATS * t + k: the seat that played it
+# ----------------------------------------------------------- the rules record (read-only)
+V_RULES = V_PLAY_SEAT + N_DECK          # (209) V_RULES + R_<FLAG>: the run's rules, KernelRules' order
+N_RULES = len(KernelRules._fields)
+VIEW_SIZE = V_RULES + N_RULES
+
+R_OFFSETS = rule_offsets(KernelRules)  # R_PETIT_SEC_REDEAL = 0, ... R_EXCUSE_LEAD: one per field, in field order
+globals().update(R_OFFSETS)
+rules_of = rules_reader(KernelRules, V_RULES)  # rules_of(view) -> KernelRules: the record read back
 
 # ----------------------------------------------------------- policy signatures
 _i64 = types.int64

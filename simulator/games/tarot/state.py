@@ -132,7 +132,7 @@ class TarotState(StepState):
             self.void = phases.VOID_PETIT_SEC
             self._phase = Phase.DONE
             return
-        phases.start_deal(self.view, self.tally, self.dealer)
+        phases.start_deal(self.compiled_rules, self.view, self.tally, self.dealer)
         self._start_bid()
 
     # ---------------------------------------------------------------- queries

@@ -177,7 +177,7 @@ def test_a_spade_lead_breaks_spades_only_when_forced(overrides, hand, lead, brok
     rules = build_rules("cardems", overrides).to_kernel()
     view, hands = np.zeros(VIEW_SIZE, np.int64), np.zeros(4, np.int64)
     hands[1] = cards(*hand)
-    led, broken = phases.apply_lead(rules, view, hands, 1, parse_card(lead), 0)
+    led, broken = phases.apply_lead(rules, view, hands, 0, 1, parse_card(lead), 0)
     assert (led, broken, view[V_BROKEN]) == (card_suit(parse_card(lead)), broken_after, broken_after)
     assert hands[1] == cards(*hand) & ~cards(lead)
 
