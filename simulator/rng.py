@@ -13,7 +13,7 @@ Two kinds of stream, keyed differently:
 * each seat's policy stream (``policy_stream_key``): SipHash-2-4, a keyed
   pseudo-random function, of ``(game_id, hand_no, seat)`` under a 128-bit key
   derived from the seed. Without the seed, a policy's stream tells it nothing
-  about the deal's key or another seat's stream (tests/test_hygiene.py).
+  about the deal's key or another seat's stream (tests/simulator/test_hygiene.py).
 
 State lives in a ``uint64[1]`` array so policies can draw from it in place.
 All arithmetic here is ``uint64``; callers only see ``int64`` results.
@@ -236,7 +236,7 @@ def _py_start_policy_streams(seed, game_id, hand_no, streams):
         streams[s, 0] = _py_sip_end(prefix, s)
 
 
-if config.DISABLE_JIT:  # the same keys as compiled (tests/test_hygiene.py), without NumPy scalars
+if config.DISABLE_JIT:  # the same keys as compiled (tests/simulator/test_hygiene.py), without NumPy scalars
     siphash24 = _py_siphash24
     policy_key = _py_policy_key_u64
     policy_stream_key = _py_policy_stream_key

@@ -64,7 +64,7 @@ what the view's other fields sum up is used (cards played, voids, a forced spade
 from which card a seat chose. ``play_out`` is a second sequencing of a hand beside the kernel's
 (``kernel.play_hand``), on the same phases: the kernel deals from the run's streams, asks each seat's own
 functions and writes output rows, while a play-out starts mid-bidding on a sampled deal with this seat's
-Blind Nil fixed; ``tests/test_pimc.py`` proves the two identical on recorded runs under four rule sets.
+Blind Nil fixed; ``tests/strategies/test_pimc.py`` proves the two identical on recorded runs under four rule sets.
 """
 import numpy as np
 from numba import njit

@@ -317,7 +317,7 @@ def kernel_for(policy_kind: int):
         with warnings.catch_warnings():
             # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
             # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
-            # still agrees with the reference engine hand for hand (tests/test_reference_replay.py)
+            # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
             warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
             _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
     return _ENTRY_POINTS[policy_kind]

@@ -15,7 +15,7 @@ Action space (``N_ACTIONS`` = 70):
 
 The same seed gives the same hand as the batch kernel: ``policy_action`` asks a
 seat's strategy exactly as the kernel does (same view, the seat's own random
-stream ``streams[seat]``, no question when only one card is legal), and ``tests/test_state.py`` checks that
+stream ``streams[seat]``, no question when only one card is legal), and ``tests/simulator/games/spades/test_state.py`` checks that
 whole runs agree row for row.
 """
 from __future__ import annotations

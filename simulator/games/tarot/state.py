@@ -18,7 +18,7 @@ Action space (``N_ACTIONS`` = 89):
 A deal voided by Petit sec is over as soon as it is dealt; one where all four pass, after the
 bidding. The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
 a seat's strategy exactly as the kernel does (same view, the seat's own random stream, no question when
-only one card is legal), and ``tests/test_tarot_state.py`` checks that whole runs agree row for row.
+only one card is legal), and ``tests/simulator/games/tarot/test_tarot_state.py`` checks that whole runs agree row for row.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``, policy.py of eac
 saw: here every view a seat is given in runs of each game is checked against the run's recorded data
 (``record_plays``: the plays column in play order, the bids), the seat of each card worked out from the
 first leader and the trick winners by the plain-Python referees. The step API asks the strategies exactly as
-the kernel does (tests/test_state.py, tests/test_tarot_state.py prove the same hands come out); inside the
+the kernel does (tests/simulator/games/spades/test_state.py, tests/simulator/games/tarot/test_tarot_state.py prove the same hands come out); inside the
 batch kernel an auditing policy checks each view it is given against the view's other public fields.
 The rules record (``V_RULES``) reads back as the run's rules in both games, from inside the kernels.
 """
