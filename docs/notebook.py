@@ -2,7 +2,7 @@
 # # A small study in Python: does avoiding bags pay under the zone rules?
 #
 # A script of notebook cells (`# %%`): open it in Jupyter (jupytext), VS Code or Spyder and run it cell by
-# cell, or run it whole with `python docs/notebook.py`. The test suite runs it (tests/tricksim/test_api.py) with
+# cell, or run it whole with `python docs/notebook.py`. The test suite runs it (tests/tool/test_api.py) with
 # `TRICKSIM_NOTEBOOK_SIZE=small`. Everything here is also a command (`tricksim --help`): the command
 # line is a thin layer over these functions.
 

@@ -26,7 +26,7 @@ command line never spells a flag: it names the option with :func:`option`, which
 keyword (``resume=True``, ``out=DIR``) and, while the command line runs (``tricksim.cli.Cli.invoke``
 wraps every command in :func:`flag_spelling`), as its flag (``--resume``, ``--out DIR``). The text is
 fixed when the message is made, so an error re-raised as another (``JobError(str(e))``) and text a job
-echoes keep the spelling of the caller that asked (tests/tricksim/test_errors.py checks that no message of the
+echoes keep the spelling of the caller that asked (tests/tool/test_errors.py checks that no message of the
 other layers spells a flag).
 """
 from __future__ import annotations

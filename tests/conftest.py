@@ -1,5 +1,9 @@
 """Shared test setup.
 
+The tests mirror the packages: ``tests/simulator`` (``games/spades``, ``games/tarot``), ``tests/strategies``,
+``tests/analysis``, and ``tests/tool`` for the ``tricksim/`` folder (jobs, API, command line): not named
+``tricksim``, as ``tests/`` is on ``sys.path`` and a folder of that name would shadow the package.
+
 - Makes ``simulator``/``strategies`` (the repository root) and the helper
   modules of ``tests/`` (``reference_spades``) importable however pytest is
   started.

@@ -199,3 +199,9 @@ def test_the_game_checks_can_fail(tmp_path):
     f = tmp_path / "x.py"
     f.write_text(src)
     assert [game_of_module(n) for _, n in imports(f, "tricksim.analysis.x")] == ["spades"]
+
+
+def test_no_test_folder_shadows_the_package():
+    # tests/ is on sys.path (conftest.py): a folder tests/tricksim would be imported as the package
+    # itself under the bare `pytest` launcher, whose sys.path lacks the repository
+    assert not (ROOT / "tests" / "tricksim").exists()

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tricksim.simulator.bits import cards_of
 from tricksim.simulator.engine import RunConfig, run_to_tables
@@ -12,6 +13,16 @@ from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.strategies.registry import get, parse_spec
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "strategies.md"
+
+
+@pytest.fixture(autouse=True)
+def example_unregistered():
+    """The example registers itself in the process's registry: gone after the test, so later tests (the
+    command line's list of strategies) see the built-ins only."""
+    from tricksim.strategies import registry
+
+    yield
+    registry._REGISTRY.pop(("spades", "greedy"), None)
 
 
 def load_example(tmp_path):

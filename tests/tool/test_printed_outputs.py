@@ -4,12 +4,12 @@ Refactors of the analysis, the jobs, the API and the command line must change no
 that a user reads: ``summary``, ``nil`` (with ``--what-if``), ``bidding``, ``compare`` (a Spades match,
 a round robin, a Tarot rotation) and ``report`` (its HTML and Markdown; the SVG charts embed a date
 and random ids, so they are left out) are run on small fixed runs and their output is compared, text
-for text, with ``tests/tricksim/printed_outputs/``. Every player here never draws a random number, so a change
+for text, with ``tests/tool/printed_outputs/``. Every player here never draws a random number, so a change
 of the policies' random streams leaves these outputs as they are.
 
 A change that must change what is printed (a bug fix) rewrites the files in its own commit, naming them:
 
-    python tests/tricksim/test_printed_outputs.py --write
+    python tests/tool/test_printed_outputs.py --write
 """
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_the_expected_files_are_exactly_the_captured_ones(printed):
 @pytest.mark.parametrize("name", sorted(p.name for p in EXPECTED.iterdir()) if EXPECTED.is_dir() else [])
 def test_printed_output_unchanged(printed, name):
     expected = (EXPECTED / name).read_text(encoding="utf-8")
-    assert printed.get(name) == expected, f"{name} differs from tests/tricksim/printed_outputs/{name}"
+    assert printed.get(name) == expected, f"{name} differs from tests/tool/printed_outputs/{name}"
 
 
 def main(argv: list[str]) -> int:
