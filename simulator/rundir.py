@@ -607,14 +607,19 @@ def _pages_problem(path: Path) -> str | None:
 def verify_run(out) -> tuple[int, int, list[str]]:
     """Every file of a finished run against the manifest: the manifest's own checksum, each shard file's
     checksum, identity (run id and shard index) and Parquet page checksums, and the same of the double-dummy
-    files (``dd/``) where there are any. Returns (shards, rows, problems: one line each)."""
+    files (``dd/``) where there are any. Returns (shards, rows, problems: one line each); a run that cannot be
+    verified at all (no manifest, one that fails its checksum, no shard records) is one problem, so that a
+    caller given several runs checks every one."""
     out = Path(out)
-    manifest = read_manifest(out)
+    try:
+        manifest = read_manifest(out)
+    except RunDirError as e:
+        return 0, 0, [str(e)]
     records = manifest.get("shards")
     if not isinstance(records, list):
         status = manifest.get("status")
         why = "it is still running or was stopped" if status != "complete" else "it predates shard records"
-        raise RunDirError(f"{out}: no shard records to verify ({why}); finish it with {option('resume')}")
+        return 0, 0, [f"{out}: no shard records to verify ({why}); finish it with {option('resume')}"]
     run_id = manifest.get("run_id") if is_identified(manifest) else None
     problems, rows = [], 0
     listed = {(t, f["name"]) for r in records for t, f in r["files"].items()}
