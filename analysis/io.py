@@ -62,8 +62,7 @@ def atomic_output(path) -> Iterator[Path]:
     """A staging path through which to write the file ``path`` (a chart, a table, a report): it
     becomes ``path``, flushed to disk, only when the block ends without an error, and is removed
     otherwise, so a crash never leaves a half-written file. It keeps the suffix, from which writers
-    such as matplotlib take the format. (Run shards have their own staging: simulator/rundir.py,
-    which this package does not import.)"""
+    such as matplotlib take the format. (Run shards have their own staging: simulator/rundir.py.)"""
     final = Path(path)
     tmp = final.with_name(f".{final.stem}.{secrets.token_hex(6)}.tmp{final.suffix}")  # hidden, new each time
     try:
