@@ -138,13 +138,6 @@ def test_a_foreign_or_damaged_dd_file_is_named_and_replaced(tmp_path):
     simulate(b, hands=10, seed=6)  # the same hand ids (0..9) in the same files, other cards
     for run in (a, b):
         assert CliRunner().invoke(cli, ["dd", str(run)]).exit_code == 0
-    m = json.loads((a / "manifest.json").read_text())
-    files = sorted((a / "dd").glob("*.parquet"))
-    assert [r["name"] for r in m["dd"]] == [f.name for f in files] == ["part-000000.parquet", "part-000001.parquet"]
-    for k, (f, r) in enumerate(zip(files, m["dd"])):
-        kv = pq.ParquetFile(f).metadata.metadata
-        assert (kv[b"tricksim.run_id"].decode(), kv[b"tricksim.shard"]) == (m["run_id"], str(k).encode())
-        assert (r["bytes"], r["rows"]) == (f.stat().st_size, 5)
     good = read(a, "dd")
     want = nil_study([a])
 
@@ -170,16 +163,27 @@ def test_a_foreign_or_damaged_dd_file_is_named_and_replaced(tmp_path):
     assert res.exit_code == 0 and "(5 solved now" in res.output, res.output
     assert read(a, "dd").equals(good) and nil_study([a]).equals(want)
 
+    # each file carries the run's id and its shard in its footer; the manifest lists them with size and checksum
+    m = json.loads((a / "manifest.json").read_text())
+    files = sorted((a / "dd").glob("*.parquet"))
+    assert [r["name"] for r in m["dd"]] == [f.name for f in files] == ["part-000000.parquet", "part-000001.parquet"]
+    for k, (f, r) in enumerate(zip(files, m["dd"])):
+        kv = pq.ParquetFile(f).metadata.metadata
+        assert (kv[b"tricksim.run_id"].decode(), kv[b"tricksim.shard"]) == (m["run_id"], str(k).encode())
+        assert (r["bytes"], r["rows"]) == (f.stat().st_size, 5)
+    assert CliRunner().invoke(cli, ["verify", str(a)]).exit_code == 0
+
 
 def test_dd_refuses_a_run_another_process_writes(tmp_path):
-    from tricksim.simulator.rundir import Lock
+    import fcntl
+    import os
 
     simulate(tmp_path / "r", hands=10)
-    lock = Lock(tmp_path / "r")
-    lock.acquire()  # as a process writing the run would (another open file: flock refuses this one too)
+    fd = os.open(tmp_path / "r" / ".lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # as a process writing the run does (another open file: flock refuses dd's)
     try:
         res = CliRunner().invoke(cli, ["dd", str(tmp_path / "r")])
     finally:
-        lock.release()
+        os.close(fd)
     assert res.exit_code == 2 and "another process" in res.output and len(res.output.strip().splitlines()) == 1
     assert not (tmp_path / "r" / "dd").exists()
