@@ -278,6 +278,9 @@ class Run:
                 # memory grew with the number of files (tricksim nil on 20M hands: 746 MB -> 194 MB peak)
                 # page checksums (written by the engine) catch bytes damaged inside a file, at CRC32 cost
                 with pq.ParquetFile(str(f), page_checksum_verification=True) as reader:
+                    why = _identity_problem(reader.metadata, self.run_id, shard_index(f.name))
+                    if why:  # replaced since the run was opened: the footer is read anyway
+                        raise _fail(f, f"{why}; {FIX.format(option('resume'))}")
                     for batch in reader.iter_batches(batch_size=batch_rows, columns=columns, use_threads=True):
                         if batch.num_rows:
                             yield batch

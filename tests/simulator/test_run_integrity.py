@@ -229,6 +229,18 @@ def test_a_shard_of_another_run_with_the_same_name_and_rows_is_named(clean, othe
     assert read(d).equals(read(clean)) and cli(["verify", str(d)], capsys)[0] == 0
 
 
+def test_a_shard_replaced_after_the_run_was_opened_is_named_when_read(clean, other, tmp_path):
+    from tricksim.analysis.io import AnalysisError, open_run
+
+    d = tmp_path / "run"
+    shutil.copytree(clean, d)
+    run = open_run(d)
+    shutil.copy(other / "hands" / "part-000002.parquet", d / "hands" / "part-000002.parquet")
+    with pytest.raises(AnalysisError, match=r"part-000002.parquet: belongs to another run"):
+        for _ in run.iter_hands(["score_0"]):
+            pass
+
+
 def test_a_shard_renamed_within_its_run_is_named(clean, tmp_path, capsys):
     d = tmp_path / "run"
     shutil.copytree(clean, d)
@@ -279,6 +291,19 @@ def test_a_copy_of_a_run_given_with_it_is_refused(clean, tmp_path, capsys):
 
     with pytest.raises(AnalysisError, match="are the same run"):
         open_runs([copy, clean])
+
+
+def test_a_copy_of_a_tarot_run_given_with_it_is_refused(tmp_path, capsys):
+    a, copy = tmp_path / "A", tmp_path / "Acopy"
+    assert cli(["simulate", "tarot", "--deals", "40", "--seed", "2", "--quiet", "--out", str(a)], capsys)[0] == 0
+    shutil.copytree(a, copy)
+    code, out, err = cli(["bidding", str(a), str(copy)], capsys)
+    assert code == 2 and err.count("\n") == 1 and f"{a} and {copy} are the same run" in err and out == ""
+    from tricksim.analysis.games.tarot.bidding import bidding_table
+    from tricksim.analysis.io import AnalysisError
+
+    with pytest.raises(AnalysisError, match="are the same run"):
+        bidding_table([a, copy])
 
 
 def test_verify_checks_every_run_it_is_given(clean, tmp_path, capsys):
