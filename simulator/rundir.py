@@ -491,8 +491,10 @@ class RunDir:
         self.lock.acquire("resume" if self.action == "resume" else "write")
         self._check(locked=True)  # again under the lock: the folder may have changed since
         if self.action in ("fresh", "overwrite"):
-            for entry in self.path.iterdir():  # all but the lock file, which other writers may be waiting on
-                if entry.name != LOCK:
+            # all but the lock file, which other writers may be waiting on, and the manifest, which the new one
+            # replaces in one rename below: a folder killed while it is cleared is still a run (--overwrite again)
+            for entry in self.path.iterdir():
+                if entry.name not in (LOCK, MANIFEST):
                     shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
         else:
             for tmp in self.path.rglob("*.tmp"):
