@@ -443,3 +443,17 @@ def test_a_run_written_before_run_ids_is_read_and_not_resumed(clean, tmp_path, c
     assert code == 2 and "are the same run (shard checksums" in err
     code, _, err = cli(ARGS + ["--out", str(d), "--resume"], capsys)
     assert code == 2 and "written before runs had ids (format 2)" in err and err.count("\n") == 1
+
+
+def test_resume_keeps_the_run_id_and_overwrite_makes_a_new_one(clean, tmp_path, capsys):
+    d = tmp_path / "run"
+    shutil.copytree(clean, d)
+    run_id = lambda: json.loads((d / "manifest.json").read_text())["run_id"]
+    first = run_id()
+    (d / "hands" / "part-000001.parquet").unlink()
+    assert cli(ARGS + ["--out", str(d), "--resume"], capsys)[0] == 0
+    assert run_id() == first == pq.ParquetFile(d / "hands" / "part-000001.parquet").metadata.metadata[
+        b"tricksim.run_id"].decode()
+    assert cli(ARGS + ["--out", str(d), "--overwrite"], capsys)[0] == 0
+    assert run_id() != first and cli(["verify", str(d)], capsys)[0] == 0
+    assert {pq.ParquetFile(f).metadata.metadata[b"tricksim.run_id"].decode() for f in (d / "hands").iterdir()} == {run_id()}
