@@ -42,6 +42,7 @@ import pyarrow.parquet as pq
 
 from tricksim.simulator import family as families
 from tricksim.simulator.errors import AnalysisError, option
+from tricksim.simulator.rundir import MANIFEST, file_identity, is_identified, manifest_problem, shard_index
 
 __all__ = [
     "DEFAULT_BATCH_ROWS",
@@ -61,8 +62,7 @@ def atomic_output(path) -> Iterator[Path]:
     """A staging path through which to write the file ``path`` (a chart, a table, a report): it
     becomes ``path``, flushed to disk, only when the block ends without an error, and is removed
     otherwise, so a crash never leaves a half-written file. It keeps the suffix, from which writers
-    such as matplotlib take the format. (Run shards have their own staging: simulator/rundir.py,
-    which this package does not import.)"""
+    such as matplotlib take the format. (Run shards have their own staging: simulator/rundir.py.)"""
     final = Path(path)
     tmp = final.with_name(f".{final.stem}.{secrets.token_hex(6)}.tmp{final.suffix}")  # hidden, new each time
     try:
@@ -140,6 +140,11 @@ class Run:
     @property
     def mode(self) -> str:
         return self.manifest["mode"]
+
+    @property
+    def run_id(self) -> str | None:
+        """The id the run got when it was created (None for a run written before format 3)."""
+        return self.manifest.get("run_id") if is_identified(self.manifest) else None
 
     @property
     def game(self) -> str:
@@ -273,6 +278,9 @@ class Run:
                 # memory grew with the number of files (tricksim nil on 20M hands: 746 MB -> 194 MB peak)
                 # page checksums (written by the engine) catch bytes damaged inside a file, at CRC32 cost
                 with pq.ParquetFile(str(f), page_checksum_verification=True) as reader:
+                    why = _identity_problem(reader.metadata, self.run_id, shard_index(f.name))
+                    if why:  # replaced since the run was opened: the footer is read anyway
+                        raise _fail(f, f"{why}; {FIX.format(option('resume'))}")
                     for batch in reader.iter_batches(batch_size=batch_rows, columns=columns, use_threads=True):
                         if batch.num_rows:
                             yield batch
@@ -318,11 +326,19 @@ class Run:
         """Per hands file: ``columns`` and the double-dummy columns (``dd_tricks_0``, ``dd_nil_S``) as numpy
         arrays, row by row the same hands (a whole shard at a time: shards are sized to fit in memory)."""
         dd_cols = ["game_id", "hand_no", "dd_tricks_0"] + [f"dd_nil_{s}" for s in range(4)]
+        records = {r.get("name"): r for r in self.manifest.get("dd") or [] if isinstance(r, dict)}
         for f, d in zip(self.hand_files, self.dd_files or ()):
             a = batch_arrays(self.subset([f.name]).read_hands(list(dict.fromkeys([*columns, "game_id", "hand_no"]))),
                              list(dict.fromkeys([*columns, "game_id", "hand_no"])))
             try:
-                t = pq.read_table(d, columns=dd_cols)
+                with pq.ParquetFile(d, page_checksum_verification=True) as reader:
+                    why = _identity_problem(reader.metadata, self.run_id, shard_index(d.name))
+                    rec = records.get(d.name)
+                    if why is None and rec is not None and d.stat().st_size != rec.get("bytes"):
+                        why = f"has {d.stat().st_size:,} bytes, the manifest says {rec.get('bytes'):,}"
+                    if why:
+                        raise _fail(d, f"{why}: rerun tricksim dd to replace it")
+                    t = reader.read(columns=dd_cols)
             except (OSError, pa.ArrowException) as e:
                 raise _fail(d, f"cannot read double-dummy file ({str(e).splitlines()[0]}): rerun tricksim dd") from None
             b = batch_arrays(t, dd_cols)
@@ -358,7 +374,7 @@ def open_run(path) -> Run:
         raise _fail(p, "no such run directory")
     if not p.is_dir():
         raise _fail(p, "not a directory (expected a tricksim run directory with manifest.json)")
-    mf = p / "manifest.json"
+    mf = p / MANIFEST
     if not mf.is_file():
         raise _fail(p, "not a tricksim run: manifest.json is missing")
     try:
@@ -367,6 +383,10 @@ def open_run(path) -> Run:
         raise _fail(mf, f"manifest is not valid JSON ({e.__class__.__name__}: {str(e).splitlines()[0]})") from None
     if not isinstance(manifest, dict):
         raise _fail(mf, "manifest is not a JSON object")
+    problem = manifest_problem(manifest)
+    if problem:
+        raise _fail(mf, f"the manifest {problem}: its figures cannot be trusted; restore it, or run the run again "
+                        f"with {option('overwrite')}")
     game = manifest.get("game")
     if game is None or "mode" not in manifest:
         raise _fail(mf, "not a tricksim manifest (needs keys 'game' and 'mode')")
@@ -387,23 +407,66 @@ def open_run(path) -> Run:
     hand_files = tuple(sorted((p / units).glob("*.parquet")))
     if not hand_files:
         raise _fail(p, f"no data: {units}/*.parquet is empty or missing (was the run interrupted?)")
+    run_id = manifest.get("run_id") if is_identified(manifest) else None
+    cache: dict = {}  # the footers opened here, kept for the Run's metadata reads
     if isinstance(manifest.get("shards"), list):
-        _check_shards(p, manifest["shards"])
+        _check_shards(p, manifest["shards"], run_id, cache)
+    elif run_id is not None:  # a run still written (or stopped): its files so far, each the run's own
+        for table in fam.tables[mode]:
+            for f in sorted((p / table).glob("*.parquet")):
+                _check_identity(p, f, run_id, cache)
     for table in fam.tables[mode]:  # the mode's other tables (Spades games mode: games)
         if table != units and not any((p / table).glob("*.parquet")):
             raise _fail(p, f"mode={mode!r} but {table}/*.parquet is empty or missing (was the run interrupted?)")
     game_files = tuple(sorted((p / "games").glob("*.parquet")))
-    return Run(path=p, manifest=manifest, hand_files=hand_files, game_files=game_files)
+    return Run(path=p, manifest=manifest, hand_files=hand_files, game_files=game_files, _files_cache=cache)
 
 
-def _check_shards(p: Path, records: list) -> None:
-    """The files of a finished run are exactly those its manifest lists, each with its row count (read from
-    the Parquet footers, cheap); else one line naming the file. ``tricksim verify`` checks the checksums."""
-    fix = f"repair it with the run's own command and {option('resume')}"
+FIX = "repair it with the run's own command and {}"
+
+
+def _identity_problem(meta: pq.FileMetaData, run_id: str | None, index: int | None) -> str | None:
+    """Why a file whose footer is ``meta`` is not shard ``index`` of run ``run_id`` (None: it is; or the run has
+    no id, written before format 3)."""
+    if run_id is None:
+        return None
+    rid, k = file_identity(meta)
+    if rid != run_id:
+        return (f"belongs to another run ({f'run id {rid[:12]}' if rid else 'no run id'}; this run's is "
+                f"{run_id[:12]})")
+    if index is not None and k != index:
+        return f"is shard {k} of this run, not shard {index} (renamed)"
+    return None
+
+
+def _footer(p: Path, path: Path, cache: dict) -> pq.ParquetFile:
     try:
-        expected = {(t, f["name"]): int(f["rows"]) for r in records for t, f in r["files"].items()}
+        reader = pq.ParquetFile(path)
+    except (OSError, pa.ArrowException) as e:
+        raise _fail(p, f"{path.parent.name}/{path.name} is unreadable ({str(e).splitlines()[0][:80]}); "
+                       f"{FIX.format(option('resume'))}") from None
+    cache[str(path)] = reader
+    return reader
+
+
+def _check_identity(p: Path, path: Path, run_id: str, cache: dict) -> pq.ParquetFile:
+    reader = _footer(p, path, cache)
+    why = _identity_problem(reader.metadata, run_id, shard_index(path.name))
+    if why:
+        raise _fail(p, f"{path.parent.name}/{path.name} {why}; {FIX.format(option('resume'))}")
+    return reader
+
+
+def _check_shards(p: Path, records: list, run_id: str | None, cache: dict) -> None:
+    """The files of a finished run are exactly those its manifest lists, each with its size, its row count and
+    (format 3) the run's id and its shard index, read from the Parquet footers (cheap); else one line naming
+    the file. The Parquet page checksums are verified as the pages are read; ``tricksim verify`` checks each
+    file's checksum too."""
+    fix = FIX.format(option('resume'))
+    try:
+        expected = {(t, f["name"]): (int(f["rows"]), f.get("bytes")) for r in records for t, f in r["files"].items()}
     except (KeyError, TypeError, AttributeError, ValueError):
-        raise _fail(p / "manifest.json", "the manifest's shard list is damaged") from None
+        raise _fail(p / MANIFEST, "the manifest's shard list is damaged") from None
     for table in {t for t, _ in expected}:
         present = {f.name for f in (p / table).glob("*.parquet")}
         names = {n for t, n in expected if t == table}
@@ -414,11 +477,12 @@ def _check_shards(p: Path, records: list) -> None:
         if present - names:
             raise _fail(p, f"{table}/{min(present - names)} is not one of the run's files (the manifest "
                            "lists every shard): remove it")
-    for (table, name), rows in sorted(expected.items()):
-        try:
-            found = pq.ParquetFile(p / table / name).metadata.num_rows
-        except (OSError, pa.ArrowException) as e:
-            raise _fail(p, f"{table}/{name} is unreadable ({str(e).splitlines()[0][:80]}); {fix}") from None
+    for (table, name), (rows, size) in sorted(expected.items()):
+        path = p / table / name
+        reader = _footer(p, path, cache) if run_id is None else _check_identity(p, path, run_id, cache)
+        if isinstance(size, int) and path.stat().st_size != size:
+            raise _fail(p, f"{table}/{name} has {path.stat().st_size:,} bytes, the manifest says {size:,}; {fix}")
+        found = reader.metadata.num_rows
         if found != rows:
             raise _fail(p, f"{table}/{name} has {found:,} rows, the manifest says {rows:,}; {fix}")
 
@@ -447,13 +511,31 @@ def open_runs(paths) -> list[Run]:
     runs = [open_run(p) for p in paths]
     if not runs:
         raise AnalysisError("no run directories given")
-    seen = {}
+    seen, ids = {}, {}
     for r in runs:
         key = r.path.resolve()
         if key in seen:
             raise AnalysisError(f"the run {r.path} is given twice (as {seen[key]} too): give each run once")
         seen[key] = r.path
+        same = _identity(r)
+        if same is not None and same in ids:
+            raise AnalysisError(f"{ids[same]} and {r.path} are the same run ({same[0]} {same[1][:12]}): one is a copy "
+                                "of the other; give each run once")
+        if same is not None:
+            ids[same] = r.path
     return runs
+
+
+def _identity(run: Run) -> tuple[str, str] | None:
+    """What makes a run itself: its id; for a run written before ids (format 2), the checksums of its shards."""
+    if run.run_id is not None:
+        return "run id", run.run_id
+    shards = run.manifest.get("shards")
+    try:
+        crcs = [f["crc32"] for r in shards for f in r["files"].values()] if isinstance(shards, list) else []
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return ("shard checksums", "-".join(f"{c:08x}" for c in crcs)) if crcs else None
 
 
 def _to_numpy(col) -> np.ndarray:

@@ -247,16 +247,22 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
                            workers=None if threads is None else worker_count(threads), progress=progress)
     if scheduler:
         raise RunError(f"{option('scheduler', None)} needs {option('engine', 'dask')}")
-    from tqdm import tqdm
-
     workers = worker_count(threads)
     check_memory(cfg, workers)
     reuse_freed_memory()
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
-                resume=resume, upgrade=cfg.upgrade_plan)
+                resume=resume, upgrade=cfg.upgrade_plan)  # checks only: every refusal before the folder is touched
+    check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in rd.pending(cfg.n_shards)))
+    with rd.open():  # the writer lock, held to the end of the run
+        return _run_local(cfg, rd, workers, progress)
+
+
+def _run_local(cfg: RunConfig, rd: RunDir, workers: int, progress: bool | None) -> dict:
+    from tqdm import tqdm
+
+    fam = cfg.family
     todo = [i for i in range(cfg.n_shards) if not rd.shard_done(i)]
-    check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
     done_before = sum(cfg.shard_range(i)[1] for i in range(cfg.n_shards)) - sum(cfg.shard_range(i)[1] for i in todo)
     per_shard = 1 if len(todo) >= workers else workers  # threads working inside one shard
     in_flight = max(1, workers // per_shard)            # shards computed at once

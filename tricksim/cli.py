@@ -253,11 +253,12 @@ def summary(run_dir, engine, scheduler):
 @cli.command()
 @click.argument("run_dirs", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False))
 def verify(run_dirs):
-    """Check every file of finished runs against the checksums their manifests record."""
+    """Check every file of finished runs (double-dummy files included) against their manifests: the manifest's
+    own checksum, each file's checksum, run id and shard index."""
     from tricksim.simulator.rundir import verify_run
 
     bad = 0
-    for run_dir in run_dirs:
+    for run_dir in run_dirs:  # every run given, whatever the ones before it hold
         shards, rows, problems = verify_run(run_dir)
         for p in problems:
             click.echo(f"Error: {p}", err=True)
@@ -265,7 +266,8 @@ def verify(run_dirs):
         if not problems:
             click.echo(f"{run_dir}: {shards:,} shards, {rows:,} rows: every checksum matches")
     if bad:
-        raise InputError(f"{bad} damaged or unknown file(s): rerun the run's own command with --resume to repair")
+        raise InputError(f"{bad} problem(s) found: rerun a damaged run's own command with --resume to repair it "
+                         "(a double-dummy file: tricksim dd RUN)")
 
 
 # ------------------------------------------------------------------ analysis

@@ -47,8 +47,18 @@ def test_a_dask_run_writes_the_local_run(cluster, tmp_path, name):
     for table in cfg.family.tables[cfg.mode]:
         assert read(tmp_path / "dask", table).equals(read(tmp_path / "local", table))
     local, dask = (json.loads((tmp_path / d / "manifest.json").read_text()) for d in ("local", "dask"))
-    timing = {"compute_seconds", "threads", "engine", "finished_at"}
+    # apart from timings and the engine, only the run's own id differs, and what it is written into: the manifest's
+    # checksum and each file's CRC-32 (the id is in every footer, the same length: the same sizes)
+    timing = {"compute_seconds", "threads", "engine", "finished_at", "run_id", "manifest_sha256", "shards"}
     assert {k: v for k, v in local.items() if k not in timing} == {k: v for k, v in dask.items() if k not in timing}
+    assert local["run_id"] != dask["run_id"]
+
+    def same(m):
+        assert all(r["run_id"] == m["run_id"] for r in m["shards"])
+        return [(r["index"], {t: {k: v for k, v in f.items() if k != "crc32"} for t, f in r["files"].items()})
+                for r in m["shards"]]
+
+    assert same(local) == same(dask)
 
 
 def _drop(d: Path, table: str, shards):

@@ -258,7 +258,7 @@ def test_a_run_written_before_the_breaking_flag_resumes_as_breaking_true(tmp_pat
     for plan in (manifest, manifest["plan"]):
         del plan["rules"]["breaking"]
     manifest["status"] = "running"
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    rundir.write_manifest_file(out, manifest)  # as that run wrote it: with the checksum of its content
     (out / rundir.RECORDS / "part-000001.json").unlink()  # shard 1 unfinished: to be computed again
     assert c.upgrade_plan(manifest["plan"]) == c.plan()
     with pytest.raises(RunDirError, match=r"started with different options \(rules\)"):
@@ -272,7 +272,7 @@ def test_a_run_written_before_the_breaking_flag_resumes_as_breaking_true(tmp_pat
     manifest = read_manifest(out)
     for plan in (manifest, manifest["plan"]):
         del plan["rules"]["breaking"]
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    rundir.write_manifest_file(out, manifest)
     before = (out / "hands" / "part-000000.parquet").stat().st_mtime_ns
     run_kept(c, out, threads=1)
     assert (out / "hands" / "part-000000.parquet").stat().st_mtime_ns == before

@@ -12,7 +12,7 @@ from tricksim.simulator.columns import dictionary_column
 from tricksim.simulator.engine import RunConfig, run, run_to_tables
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.tables import ENCODING
-from tricksim.simulator.rundir import _staging, commit, write_parquet_atomic, write_parquet_staged
+from tricksim.simulator.rundir import _staging, commit, write_manifest_file, write_parquet_atomic, write_parquet_staged
 from tricksim.strategies.registry import parse_spec
 
 
@@ -107,7 +107,7 @@ def test_resume_adds_the_earlier_compute_time(tmp_path):
     manifest = out / "manifest.json"
     data = json.loads(manifest.read_text())
     data["compute_seconds"] = 1000.0  # as if the interrupted first part had taken that long
-    manifest.write_text(json.dumps(data))
+    write_manifest_file(out, data)
     (out / "hands" / "part-000003.parquet").unlink()
     info = run(cfg, out, resume=True, progress=False)
     assert info["shards_written_this_session"] == 1 and 1000.0 < info["compute_seconds"] < 1100.0

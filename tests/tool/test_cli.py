@@ -116,13 +116,13 @@ def test_a_write_failing_mid_run_is_one_line_and_resume_finishes(capsys, tmp_pat
     assert run_main(args + ["--out", str(whole)], capsys)[0] == 0
     real, calls, half = rundir._write_parquet, [], []
 
-    def fills_up(table, path, how):
+    def fills_up(table, path, how, meta=None):
         calls.append(path)
         if len(calls) == 4:  # the disk fills up halfway through the fourth file
             half.append(rundir._staging(path))
             half[0].write_bytes(b"PAR1 half a file")
             raise OSError(errno.ENOSPC, "No space left on device", str(half[0]))
-        return real(table, path, how)
+        return real(table, path, how, meta)
 
     monkeypatch.setattr(rundir, "_write_parquet", fills_up)
     code, _, err = run_main(args + ["--out", str(broken)], capsys)

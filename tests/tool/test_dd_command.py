@@ -26,8 +26,8 @@ def pbn(hands) -> str:
                                     for s in (3, 2, 1, 0)) for h in hands)
 
 
-def simulate(out, *rules, hands=12, preset="cardems"):
-    args = ["simulate", "spades", "--hands", str(hands), "--seed", "5", "--out", str(out), "--shard-size", "5",
+def simulate(out, *rules, hands=12, preset="cardems", seed=5):
+    args = ["simulate", "spades", "--hands", str(hands), "--seed", str(seed), "--out", str(out), "--shard-size", "5",
             "--preset", preset, "--quiet"] + [x for r in rules for x in ("--rule", r)]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
@@ -112,3 +112,78 @@ def test_nil_and_report_show_the_double_dummy_view(tmp_path):
     assert key.loc["tricks double dummy a hand, team 0 (tricksim dd)"].iloc[0].startswith(want)
     taken1 = (h["tricks_1"] + h["tricks_3"]).mean()
     assert key.loc["tricks taken a hand, team 1"].iloc[0].startswith(f"{taken1:.2f}")
+
+
+def _flip_last_byte(path, column):
+    """One byte of ``column``'s last data page changed (its values): the footer still reads."""
+    meta = pq.ParquetFile(path).metadata.row_group(0)
+    chunk = next(meta.column(i) for i in range(meta.num_columns) if meta.column(i).path_in_schema == column)
+    at = (chunk.dictionary_page_offset or chunk.data_page_offset) + chunk.total_compressed_size - 1
+    data = bytearray(path.read_bytes())
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@JIT
+def test_a_foreign_or_damaged_dd_file_is_named_and_replaced(tmp_path):
+    """Issue #26: a dd file of another run with the same hand ids, or one with a damaged page, is named by the
+    readers and by verify, and tricksim dd solves it again."""
+    import json
+
+    from tricksim.analysis.games.spades.nil import nil_study
+    from tricksim.analysis.io import AnalysisError
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    simulate(a, hands=10)
+    simulate(b, hands=10, seed=6)  # the same hand ids (0..9) in the same files, other cards
+    for run in (a, b):
+        assert CliRunner().invoke(cli, ["dd", str(run)]).exit_code == 0
+    good = read(a, "dd")
+    want = nil_study([a])
+
+    target = a / "dd" / "part-000001.parquet"
+    target.write_bytes((b / "dd" / "part-000001.parquet").read_bytes())
+    with pytest.raises(AnalysisError, match="part-000001.parquet: belongs to another run"):
+        nil_study([a])
+    res = CliRunner().invoke(cli, ["nil", str(a)])
+    assert res.exit_code == 2 and "belongs to another run" in res.output and len(res.output.strip().splitlines()) == 1
+    res = CliRunner().invoke(cli, ["verify", str(a)])
+    assert res.exit_code == 2 and "dd/part-000001.parquet" in res.output
+    res = CliRunner().invoke(cli, ["dd", str(a)])
+    assert res.exit_code == 0 and "(5 solved now" in res.output, res.output  # that file alone
+    assert read(a, "dd").equals(good) and nil_study([a]).equals(want)
+    assert CliRunner().invoke(cli, ["verify", str(a)]).exit_code == 0
+
+    _flip_last_byte(a / "dd" / "part-000000.parquet", "dd_tricks_0")
+    res = CliRunner().invoke(cli, ["nil", str(a)])
+    assert res.exit_code == 2 and "dd/part-000000.parquet" in res.output
+    res = CliRunner().invoke(cli, ["verify", str(a)])
+    assert res.exit_code == 2 and "dd/part-000000.parquet" in res.output
+    res = CliRunner().invoke(cli, ["dd", str(a)])
+    assert res.exit_code == 0 and "(5 solved now" in res.output, res.output
+    assert read(a, "dd").equals(good) and nil_study([a]).equals(want)
+
+    # each file carries the run's id and its shard in its footer; the manifest lists them with size and checksum
+    m = json.loads((a / "manifest.json").read_text())
+    files = sorted((a / "dd").glob("*.parquet"))
+    assert [r["name"] for r in m["dd"]] == [f.name for f in files] == ["part-000000.parquet", "part-000001.parquet"]
+    for k, (f, r) in enumerate(zip(files, m["dd"])):
+        kv = pq.ParquetFile(f).metadata.metadata
+        assert (kv[b"tricksim.run_id"].decode(), kv[b"tricksim.shard"]) == (m["run_id"], str(k).encode())
+        assert (r["bytes"], r["rows"]) == (f.stat().st_size, 5)
+    assert CliRunner().invoke(cli, ["verify", str(a)]).exit_code == 0
+
+
+def test_dd_refuses_a_run_another_process_writes(tmp_path):
+    import fcntl
+    import os
+
+    simulate(tmp_path / "r", hands=10)
+    fd = os.open(tmp_path / "r" / ".lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # as a process writing the run does (another open file: flock refuses dd's)
+    try:
+        res = CliRunner().invoke(cli, ["dd", str(tmp_path / "r")])
+    finally:
+        os.close(fd)
+    assert res.exit_code == 2 and "another process" in res.output and len(res.output.strip().splitlines()) == 1
+    assert not (tmp_path / "r" / "dd").exists()

@@ -50,14 +50,16 @@ def jobs_of(game: str) -> GameJobs:
 
 def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | None = None) -> None:
     """Run ``cfg`` into folder ``d`` for a study (on ``engine``): the same run already there is reused (an
-    interrupted one finished by --resume); a different one is replaced."""
+    interrupted one finished by --resume); a different one, or one written before runs had ids (which cannot be
+    resumed), is replaced."""
     from tricksim.simulator.engine import RunError, run
-    from tricksim.simulator.rundir import RunDirError, read_manifest, same_data
+    from tricksim.simulator.rundir import RunDirError, is_identified, read_manifest, same_data
 
     try:
         try:
-            old = read_manifest(d).get("plan") if d.exists() else None
-            same = isinstance(old, dict) and same_data(cfg.upgrade_plan(old), cfg.plan())
+            manifest = read_manifest(d) if d.exists() else {}
+            old = manifest.get("plan")
+            same = isinstance(old, dict) and same_data(cfg.upgrade_plan(old), cfg.plan()) and is_identified(manifest)
         except RunDirError:
             same = False
         run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads, engine=engine,

@@ -5,11 +5,9 @@ Deals are independent, so a rate over deals takes a Wilson interval and a mean a
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
+from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run, open_runs
 from ...stats import Moments, fmt_int, fmt_mean, fmt_rate, paired_diff_ci
 from .summary import CONTRACTS, mean_text
 
@@ -64,8 +62,7 @@ def bidding_table(run_dirs, by: str = "oudlers", *, batch_rows: int = DEFAULT_BA
     cells: dict[tuple[int, int], list] = {}
     cols = ["void", "taker", "contract", "won"] + [f"dealt_{w}_{s}" for s in range(4) for w in ("lo", "hi")] + [
         f"score_{s}" for s in range(4)]
-    for run_dir in [run_dirs] if isinstance(run_dirs, (str, Path)) else run_dirs:
-        run = open_run(run_dir)
+    for run in open_runs(run_dirs):  # a run given twice, or with a copy of it, refused
         if run.game != "tarot":
             raise AnalysisError(f"{run.path}: a {run.game} run, not a tarot run")
         for batch in run.iter_hands(cols, batch_rows):

@@ -1,9 +1,12 @@
 """``tricksim dd RUN``: double-dummy columns for an existing Spades run, in ``RUN/dd/part-K.parquet``.
 
 One file per hands shard, with the shard's ``game_id`` and ``hand_no`` and the solver's columns
-(``simulator/games/spades/dd_columns.py``). Each file is written to a staging name and renamed, so a file
-in ``RUN/dd/`` is always whole; a rerun keeps the files whose rows match their shard and solves the rest,
-so an interrupted ``dd`` is finished by running it again.
+(``simulator/games/spades/dd_columns.py``), carrying the run's id and the shard's index in its footer as the
+run's own shards do. Each file is written to a staging name and renamed, so a file in ``RUN/dd/`` is always
+whole; a rerun keeps the files that are the run's, readable (page checksums), with the rows of their shard,
+and solves the rest (missing, unreadable, damaged, foreign or short), so an interrupted ``dd`` is finished
+by running it again. At the end the manifest lists every file (name, rows, bytes, CRC-32) under ``dd``, for
+``tricksim verify``. The job holds the run's writer lock while it writes.
 """
 from __future__ import annotations
 
@@ -17,6 +20,16 @@ import pyarrow.parquet as pq
 
 from tricksim.jobs import JobError
 from tricksim.simulator.errors import option
+from tricksim.simulator.rundir import (
+    Lock,
+    RunDirError,
+    file_identity,
+    file_record,
+    read_manifest,
+    shard_index,
+    write_identified,
+    write_manifest_file,
+)
 
 DD_DIR = "dd"
 
@@ -26,14 +39,17 @@ def dd_schema() -> pa.Schema:
                      + [(f"dd_nil_{s}", pa.int8()) for s in range(4)])
 
 
-def _done(path, rows: int, ids: np.ndarray) -> bool:
-    """A dd file already there that belongs to its shard: readable, the same rows, the same hands."""
+def _done(path, rows: int, ids: np.ndarray, run_id: str | None, index: int) -> bool:
+    """A dd file already there that belongs to its shard: the run's (its id and the shard's index in its
+    footer), whole (every page checksum), the same rows, the same hands."""
     try:
-        f = pq.ParquetFile(path)
-        if f.metadata.num_rows != rows:
-            return False
-        return np.array_equal(f.read(columns=["game_id"]).column(0).to_numpy(), ids)
-    except (OSError, pa.ArrowException):
+        with pq.ParquetFile(path, page_checksum_verification=True) as f:
+            if run_id is not None and file_identity(f.metadata) != (run_id, index):
+                return False
+            if f.metadata.num_rows != rows:
+                return False
+            return np.array_equal(f.read().column("game_id").to_numpy(), ids)
+    except (OSError, pa.ArrowException, KeyError):
         return False
 
 
@@ -42,11 +58,9 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
     {"files", "hands", "solved", "seconds"}. Raises JobError (one line) for a run it cannot use."""
     import os
 
-    from tricksim.analysis.io import AnalysisError, batch_arrays, open_run
-    from tricksim.simulator.games.spades.dd_columns import dd_columns
+    from tricksim.analysis.io import AnalysisError, open_run
     from tricksim.simulator.games.spades.rules import SpadesRules
     from tricksim.simulator.rules import RulesError
-    from tricksim.simulator.rundir import write_parquet_atomic
 
     echo = echo or (lambda text: print(text, file=sys.stderr))
     try:
@@ -61,10 +75,26 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
     except RulesError as e:
         raise JobError(f"{run.path}: its rules cannot be read: {e}") from None
     threads = threads or len(os.sched_getaffinity(0))
+    lock = Lock(run.path)
+    try:
+        lock.acquire("add double-dummy files to")
+    except (RunDirError, OSError) as e:
+        raise JobError(str(e)) from None
+    try:
+        return _solve(run, rules, threads, echo)
+    finally:
+        lock.release()
+
+
+def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
+    from tricksim.analysis.io import batch_arrays
+    from tricksim.simulator.games.spades.dd_columns import dd_columns
+
     cols = ["game_id", "hand_no", "first_leader"] + [f"held_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
     out_dir = run.path / DD_DIR
     out_dir.mkdir(exist_ok=True)
     total = run.count_hands()
+    records = []
     solved = seen = 0
     start = time.monotonic()
     for f in run.hand_files:
@@ -72,15 +102,19 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         a = batch_arrays(table, cols)
         target = out_dir / f.name
         seen += table.num_rows
-        if _done(target, table.num_rows, a["game_id"]):
+        index = shard_index(f.name)
+        if _done(target, table.num_rows, a["game_id"], run.run_id, index):
+            records.append(file_record(target))
             continue
         held = np.stack([a[f"held_{s}"] for s in range(4)], axis=1)
         nil_bid = np.stack([(a[f"bid_{s}"] == 0) for s in range(4)], axis=1).astype(np.int64)
         tricks, nil = dd_columns(held, a["first_leader"], nil_bid, rules, threads=threads)
         arrays = [pa.array(a["game_id"].astype(np.int64)), pa.array(a["hand_no"].astype(np.int16)),
                   pa.array(tricks.astype(np.int8))] + [pa.array(nil[:, s].astype(np.int8)) for s in range(4)]
-        write_parquet_atomic(pa.Table.from_arrays(arrays, schema=dd_schema()), target)
+        records.append(write_identified(pa.Table.from_arrays(arrays, schema=dd_schema()), target, run.run_id, index))
         solved += table.num_rows
         rate = solved / max(time.monotonic() - start, 1e-9)
         echo(f"dd: {seen:,}/{total:,} hands ({rate:,.0f} hands/s, {threads} threads)")
+    if run.run_id is not None:  # the manifest lists the files, for tricksim verify (under the lock)
+        write_manifest_file(run.path, {**read_manifest(run.path), "dd": records})
     return {"files": len(run.hand_files), "hands": total, "solved": solved, "seconds": time.monotonic() - start}
