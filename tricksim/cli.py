@@ -188,8 +188,9 @@ def _team_help() -> str:
 @click.option("--seat", multiple=True, type=SEAT, help="Strategy for seat N (repeatable; SPEC as for "
               "--strategy, e.g. 0=bold=heuristic:bag_mode=take).")
 @click.option("--team", multiple=True, type=TEAM, cls=FamilyOption, help=_team_help)
-@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
-              help="Games mode: hands after which a game ends with end='limit'.")
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), metavar="N",
+              help="Games mode: hands after which a game ends with end='limit' (games that play whole games "
+              "only)  [default: 1000]")
 @click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")
@@ -295,7 +296,9 @@ def report(runs, out, title, engine, scheduler):
 @click.option("--preset", cls=FamilyOption, help=_default_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), metavar="N",
+              help="Hands after which a game ends with end='limit' (games that play whole games only)  "
+              "[default: 1000]")
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
               "[default: data/compare/<preset>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1))
