@@ -181,7 +181,8 @@ def _team_help() -> str:
 @click.option("--preset", cls=FamilyOption, help=_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE,
               help="Override one rule flag (repeatable); see `tricksim rules GAME`.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed: the same seed and options give the same deals and play on any machine.")
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
 @click.option("--strategy", type=SPEC, help="Strategy for all seats: NAME[:param=value,...], or LABEL=NAME[:...] "
               "to call it LABEL in every table and chart (e.g. cautious=heuristic:bag_mode=avoid).")
@@ -276,7 +277,8 @@ def verify(run_dirs):
 @RUNS
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder for report.html, summary.md "
               "and the charts.")
-@click.option("--title", default="tricksim report", show_default=True)
+@click.option("--title", default="tricksim report", show_default=True, help="Title of the HTML and Markdown "
+              "pages.")
 @engine_options("the files read and summed")
 def report(runs, out, title, engine, scheduler):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
@@ -292,16 +294,18 @@ def report(runs, out, title, engine, scheduler):
 
 @cli.command(cls=CountsCommand, counts=_match_counts, after="game")
 @click.argument("specs", nargs=-1, required=True, type=SPEC, metavar="A B [C ...]")
-@click.option("--game", cls=FamilyOption, type=GameChoice(), default=_default_game, show_default=True)
+@click.option("--game", cls=FamilyOption, type=GameChoice(), default=_default_game, show_default=True,
+              help="The game the strategies play.")
 @click.option("--preset", cls=FamilyOption, help=_default_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed of the shared deals.")
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), metavar="N",
               help="Hands after which a game ends with end='limit' (games that play whole games only)  "
               "[default: 1000]")
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
               "[default: data/compare/<preset>-seed<seed>].")
-@click.option("--threads", type=click.IntRange(1))
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
 @engine_options("the match runs simulated and read")
 def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, engine, scheduler):
     """Duplicate matches between strategies on the same deals.
