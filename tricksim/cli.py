@@ -319,7 +319,7 @@ def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, 
     A spec is NAME[:param=value,...]; LABEL=SPEC gives it a short name for the output.
     The output starts with the preset, the rules that differ from it, the seed and the games played.
     Examples:
-      tricksim compare cautious=heuristic:bag_mode=avoid,nil_threshold=0.3 bold=heuristic:bag_mode=take --games 5000
+      tricksim compare cautious=heuristic:bag_mode=avoid,nil_threshold=4 bold=heuristic:bag_mode=take --games 5000
       tricksim compare heuristic random --game tarot --deals 5000
     """
     from tricksim import api

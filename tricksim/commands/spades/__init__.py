@@ -121,7 +121,7 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
 
     \b
     Examples:
-      tricksim sweep heuristic:nil_threshold=0.2..0.8:0.1 --vs heuristic --games 2000
+      tricksim sweep heuristic:nil_threshold=2..10:2 --vs heuristic --games 2000
       tricksim sweep 'heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1' --vs heuristic --preset zone
     """
     from tricksim import api
