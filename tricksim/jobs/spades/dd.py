@@ -40,9 +40,8 @@ def _done(path, rows: int, ids: np.ndarray) -> bool:
 def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str], None] | None = None) -> dict:
     """Solve every hand of the Spades run ``run_dir`` double dummy and write ``RUN/dd/part-K.parquet``; returns
     {"files", "hands", "solved", "seconds"}. Raises JobError (one line) for a run it cannot use."""
-    import os
-
     from tricksim.analysis.io import AnalysisError, batch_arrays, open_run
+    from tricksim.simulator.engine import worker_count
     from tricksim.simulator.games.spades.dd_columns import dd_columns
     from tricksim.simulator.games.spades.rules import SpadesRules
     from tricksim.simulator.rules import RulesError
@@ -60,7 +59,7 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         raise JobError(str(e)) from None
     except RulesError as e:
         raise JobError(f"{run.path}: its rules cannot be read: {e}") from None
-    threads = threads or len(os.sched_getaffinity(0))
+    threads = worker_count(threads)  # capped as a run's: the cores this process may use
     cols = ["game_id", "hand_no", "first_leader"] + [f"held_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
     out_dir = run.path / DD_DIR
     out_dir.mkdir(exist_ok=True)
