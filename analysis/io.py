@@ -182,9 +182,13 @@ class Run:
         return {k: v for k, v in self.rules.items() if base.get(k, v) != v or k not in base}
 
     def rules_text(self) -> str:
-        """'classic' or 'classic + target=300, jokers=True': the preset and the flags that differ from it."""
+        """'classic' or 'classic + target=300, jokers=true': the preset and the flags that differ from it, each
+        written as a rule override (``--rule key=value``) is."""
+        def show(v) -> str:
+            return "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+
         diff = self.rules_vs_preset()
-        return self.preset + (" + " + ", ".join(f"{k}={v}" for k, v in diff.items()) if diff else "")
+        return self.preset + (" + " + ", ".join(f"{k}={show(v)}" for k, v in diff.items()) if diff else "")
 
     @property
     def seat_labels(self) -> list[str]:
