@@ -20,6 +20,7 @@ figures of games-mode runs); all means a t interval and n; the page says how.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,18 @@ def differing_rules(runs: list[Run]) -> list[dict]:
     keys = sorted(set().union(*(r.rules.keys() for r in runs)))
     diff = [k for k in keys if len({repr(r.rules.get(k)) for r in runs}) > 1]
     return [{k: r.rules.get(k) for k in diff} for r in runs]
+
+
+_CHART_FILES = re.compile(r"<figcaption>Files: <a href='([^'/\\]+\.png)'>[^<]*</a>, <a href='([^'/\\]+\.svg)'>")
+
+
+def _charts_of(html_path: Path) -> set[str]:
+    """The chart files a report wrote (its ``report.html`` names them, PNG and SVG); none if there is none."""
+    try:
+        text = html_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {name for pair in _CHART_FILES.findall(text) for name in pair}
 
 
 def runs_table(parts: list[ReportPart]) -> pd.DataFrame:
@@ -169,6 +182,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     runs = open_runs(runs)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    old_charts = _charts_of(out / "report.html")  # an earlier report's, in a reused folder
     labelled = list(zip(runs, _unique_labels(runs)))
     with Engine(engine, scheduler) as e:
         parts = [analysis_of(game).report_part([(r, label) for r, label in labelled if r.game == game],
@@ -236,5 +250,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     md_path = out / "summary.md"
     with atomic_output(md_path) as tmp:
         tmp.write_text("\n".join(md), encoding="utf-8")
+    for name in old_charts - {p.name for files in charts.files.values() for p in files}:
+        (out / name).unlink(missing_ok=True)  # a chart of the earlier report this one does not draw
     return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables,
                         stats=[s for p in parts for s in p.stats], drawn=charts.drawn)

@@ -44,7 +44,7 @@ def test_collect_games_numbers(runs, name):
 
 
 def test_collect_hands_mode(runs):
-    path, h, _ = runs["hands"]
+    path, _, _ = runs["hands"]
     st = collect(path)
     assert not st.is_games and st.n_games == 0 and st.n_hands == 150
     assert st.score_hist[1].n == 150
@@ -219,3 +219,16 @@ def test_the_page_holds_short_cells_and_each_caption_once(runs, tmp_path):
         assert caption not in text
     for title in ("Distribution of hand scores per team", "Game length in hands"):
         assert text.count(title) == 1  # the img alt text only
+
+
+def test_a_reused_out_folder_loses_the_old_reports_charts_only(runs, tmp_path):
+    out = tmp_path / "out"
+    first = build_report([runs["carry"][0], runs["hands"][0]], out)
+    (out / "mine.png").write_bytes(b"a chart of my own")
+    second = build_report([runs["hands"][0]], out)  # a hands-mode run alone: no game-level charts
+    gone = set(first.charts) - set(second.charts)
+    assert {"final_totals", "game_length", "bags_per_game", "win_prob_vs_lead"} <= gone
+    files = {p.name for p in out.iterdir()}
+    assert not {f"{name}.{ext}" for name in gone for ext in ("png", "svg")} & files
+    assert {f"{name}.{ext}" for name in second.charts for ext in ("png", "svg")} <= files
+    assert (out / "mine.png").read_bytes() == b"a chart of my own"
