@@ -232,3 +232,25 @@ def test_a_reused_out_folder_loses_the_old_reports_charts_only(runs, tmp_path):
     assert not {f"{name}.{ext}" for name in gone for ext in ("png", "svg")} & files
     assert {f"{name}.{ext}" for name in second.charts for ext in ("png", "svg")} <= files
     assert (out / "mine.png").read_bytes() == b"a chart of my own"
+
+
+def test_captions_are_plain_words_and_each_run_counts_in_its_own_units(runs, tmp_path):
+    """The caption under a chart names each run's rules, players and size in words (a flag as 'bag_overflow
+    reset', not Python's True or None); the runs table has a column per unit the runs count."""
+    from tricksim.analysis.games.spades.report import variant_caption
+
+    jokers = write_run(tmp_path / "jokers", *fake_games(5, seed=24, target=150),
+                       manifest={"rules": {"bag_overflow": "carry", "jokers": True}})
+    stats = [collect(p) for p in (runs["carry"][0], runs["reset"][0], runs["hands"][0], jokers)]
+    lines = variant_caption(stats).splitlines()
+    for line in lines:
+        assert not any(word in line for word in ("True", "False", "None", "(unset)", "=")), line
+    carry, reset, hands, with_jokers = lines
+    assert "cardems rules, with bag_overflow carry, jokers false;" in carry  # a flag not written: its default
+    assert "zone rules, with bag_overflow reset, jokers false;" in reset
+    assert "cardems rules, with bag_overflow carry, jokers true;" in with_jokers
+    assert carry.endswith(f"{len(runs['carry'][1]['game_id']):,} hands in 25 whole games")
+    assert hands.endswith("150 independent hands") and "team 0 plays random, team 1 plays simple" in hands
+    table = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "out").tables["runs"]
+    assert list(table.columns[table.columns.get_loc("seed") + 1:][:2]) == ["hands", "games"]
+    assert table.set_index("run").loc["hands", "games"] == "—"

@@ -272,3 +272,13 @@ def test_the_summary_header_names_the_overridden_rules(tmp_path):
     assert "preset cardavia + excuse_lead=forbidden, seed 0" in ok("summary", tmp_path / "t").splitlines()[0]
     ok("simulate", "tarot", "--deals", 20, "--out", tmp_path / "plain", "--quiet")
     assert "preset cardavia, seed 0" in ok("summary", tmp_path / "plain").splitlines()[0]
+
+
+def test_the_report_counts_a_tarot_run_in_deals(hands_run, tmp_path):
+    import tricksim
+
+    ok("simulate", "tarot", "--deals", 30, "--out", tmp_path / "t", "--quiet")
+    table = tricksim.report([hands_run, tmp_path / "t"], tmp_path / "rep").tables["runs"].set_index("run")
+    assert (table.loc["t", "deals"], table.loc["t", "hands"]) == ("30", "—")
+    assert (table.loc["hands", "hands"], table.loc["hands", "deals"]) == ("2,000", "—")
+    assert "games" not in table.columns  # neither run plays whole games
