@@ -174,3 +174,33 @@ def test_every_sweep_example_parses_and_its_ranges_span_the_default():
                 default = strategy.params[strategy.index(key)].default
                 lo, hi = (float(v) for v in value.partition(":")[0].split(".."))
                 assert lo <= default <= hi, (grid, key, default)
+
+
+def test_the_two_parameter_heat_map_text_is_readable_on_every_cell():
+    """Win rates from 5 % to 95 % over a 3 x 3 grid: every cell's text contrasts with its colour at least 4.5:1
+    (WCAG AA; the contrast computed here from the WCAG formula, not by the plotting helper)."""
+    from types import SimpleNamespace
+
+    from matplotlib.colors import to_rgb
+    from matplotlib.figure import Figure
+
+    from tricksim.analysis.games.spades.sweep import SweepPoint, plot_sweep
+
+    def lum(c):
+        lin = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in to_rgb(c)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    rates = [0.05, 0.2, 0.35, 0.45, 0.5, 0.6, 0.7, 0.85, 0.95]
+    points = []
+    for k, rate in enumerate(rates):
+        result = SimpleNamespace(win=SimpleNamespace(value=rate), margin=SimpleNamespace(value=0.0), n_pairs=100)
+        points.append(SweepPoint(values={"a": str(k % 3), "b": str(k // 3)}, result=result, simultaneous=result))
+    fig = Figure()
+    plot_sweep(fig, points, ["a", "b"], baseline="heuristic")
+    ax = fig.axes[0]
+    im = ax.images[0]
+    assert len(ax.texts) == 9
+    for t in ax.texts:
+        j, i = (round(x) for x in t.get_position())
+        hi, lo = sorted((lum(t.get_color()), lum(im.cmap(im.norm(im.get_array()[i, j])))), reverse=True)
+        assert (hi + 0.05) / (lo + 0.05) >= 4.5, t.get_text()
