@@ -187,9 +187,10 @@ class Run:
         return {k: v for k, v in self.rules.items() if base.get(k, v) != v or k not in base}
 
     def rules_text(self) -> str:
-        """'classic' or 'classic + target=300, jokers=True': the preset and the flags that differ from it."""
+        """'classic' or 'classic + target=300, jokers=true': the preset and the flags that differ from it, each
+        written as a rule override (``--rule key=value``) is."""
         diff = self.rules_vs_preset()
-        return self.preset + (" + " + ", ".join(f"{k}={v}" for k, v in diff.items()) if diff else "")
+        return self.preset + (" + " + ", ".join(f"{k}={rule_value(v)}" for k, v in diff.items()) if diff else "")
 
     @property
     def seat_labels(self) -> list[str]:
@@ -358,6 +359,11 @@ class Run:
         """The games table of a games-mode run, as :meth:`hands` gives the hands."""
         table = self.read_games(columns)
         return table if arrow else table.to_pandas()
+
+
+def rule_value(v) -> str:
+    """A rule flag's value as ``--rule key=value`` and ``tricksim rules`` write it: true, false, none, 300."""
+    return "none" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def open_run(path) -> Run:

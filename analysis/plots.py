@@ -29,6 +29,7 @@ __all__ = [
     "plot_rate_bars",
     "rate_bars",
     "save_figure",
+    "text_colour",
 ]
 
 
@@ -190,6 +191,19 @@ def percent_axis(ax, top: float = 100.0) -> None:
     ax.set_ylim(0, top * 1.3)
     ticks = MaxNLocator(nbins=6).tick_values(0, top)
     ax.set_yticks(ticks[(ticks >= 0) & (ticks <= top * 1.0001)])
+
+
+def _luminance(rgb) -> float:
+    """Relative luminance of an sRGB colour (components 0..1), as WCAG 2 defines it."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def text_colour(background) -> str:
+    """'black' or 'white', whichever contrasts more with ``background`` (an RGB(A) colour): the text of a
+    heat-map cell stays readable on the dark ends of a colour map (one of the two always reaches 4.5:1)."""
+    lum = _luminance(background)
+    return "black" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "white"
 
 
 class Charts:

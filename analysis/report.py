@@ -20,6 +20,7 @@ figures of games-mode runs); all means a t interval and n; the page says how.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from .games import analysis_of, names
-from .io import DEFAULT_BATCH_ROWS, Run, atomic_output, open_runs, pooling_notes
+from .io import DEFAULT_BATCH_ROWS, Run, atomic_output, open_runs, pooling_notes, rule_value
 from .parallel import Engine
 from .plots import Charts
 
@@ -52,7 +53,8 @@ class ReportPart:
 
     stats: list                    # the figures of each run (each with its ``run`` and ``label``)
     captions: list[str]            # the line that names the run under the charts
-    cells: list[dict]              # the run's "seats", "hands" and "games" cells of the runs table
+    cells: list[dict]              # the run's "seats" cell of the runs table and one cell a unit it counts
+    #                                ("hands", "games"; "deals"): a column each, "—" for the runs that lack it
     method: list[str]              # how its intervals are built, for the page's method paragraph
     key: list[Section]             # its key results, after the runs
     notes: list[str]               # 'label: note' lines under the key results
@@ -67,9 +69,31 @@ def differing_rules(runs: list[Run]) -> list[dict]:
     return [{k: r.rules.get(k) for k in diff} for r in runs]
 
 
+def rules_caption(run: Run, differing: dict) -> str:
+    """The run's preset and the flags that differ between the runs of a chart, in plain words: 'classic, with
+    target 300, jokers true' (a flag the run's rules lack: 'not set')."""
+    if not differing:
+        return f"{run.preset} rules"
+    flags = ", ".join(f"{k} {rule_value(v) if k in run.rules else 'not set'}" for k, v in differing.items())
+    return f"{run.preset} rules, with {flags}"
+
+
+_CHART_FILES = re.compile(r"<figcaption>Files: <a href='([^'/\\]+\.png)'>[^<]*</a>, <a href='([^'/\\]+\.svg)'>")
+
+
+def _charts_of(html_path: Path) -> set[str]:
+    """The chart files a report wrote (its ``report.html`` names them, PNG and SVG); none if there is none."""
+    try:
+        text = html_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {name for pair in _CHART_FILES.findall(text) for name in pair}
+
+
 def runs_table(parts: list[ReportPart]) -> pd.DataFrame:
     """Provenance of each run: path, game, mode, rules (the preset and the flags that differ from it), seats
     (short labels), seed, sizes. Every flag and the seats' full specs: :func:`rules_table`, :func:`seat_specs`."""
+    units = list(dict.fromkeys(k for part in parts for cells in part.cells for k in cells if k != "seats"))
     rows = []
     for part in parts:
         for s, cells in zip(part.stats, part.cells):
@@ -77,7 +101,7 @@ def runs_table(parts: list[ReportPart]) -> pd.DataFrame:
             rows.append({
                 "run": s.label, "path": str(s.run.path), "game": s.run.game, "mode": s.run.mode,
                 "rules": s.run.rules_text(), "seats": cells["seats"], "seed": m.get("seed", ""),
-                "hands": cells["hands"], "games": cells["games"], "status": m.get("status", ""),
+                **{unit: cells.get(unit, "—") for unit in units}, "status": m.get("status", ""),
                 "version": m.get("version", ""),
             })
     return pd.DataFrame(rows)
@@ -89,7 +113,7 @@ def rules_table(runs: list[Run]) -> pd.DataFrame:
     keys = list(dict.fromkeys(k for r in runs for k in r.rules))
     out = pd.DataFrame({"flag": keys})
     for label, r in zip(_unique_labels(runs), runs):
-        out[label] = ["—" if k not in r.rules else str(r.rules[k]) for k in keys]
+        out[label] = ["—" if k not in r.rules else rule_value(r.rules[k]) for k in keys]
     return out
 
 
@@ -169,6 +193,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     runs = open_runs(runs)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    old_charts = _charts_of(out / "report.html")  # an earlier report's, in a reused folder
     labelled = list(zip(runs, _unique_labels(runs)))
     with Engine(engine, scheduler) as e:
         parts = [analysis_of(game).report_part([(r, label) for r, label in labelled if r.game == game],
@@ -236,5 +261,7 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     md_path = out / "summary.md"
     with atomic_output(md_path) as tmp:
         tmp.write_text("\n".join(md), encoding="utf-8")
+    for name in old_charts - {p.name for files in charts.files.values() for p in files}:
+        (out / name).unlink(missing_ok=True)  # a chart of the earlier report this one does not draw
     return ReportResult(out_dir=out, html=html_path, markdown=md_path, charts=charts.files, tables=tables,
                         stats=[s for p in parts for s in p.stats], drawn=charts.drawn)

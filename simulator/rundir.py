@@ -55,6 +55,7 @@ LOCK = ".lock"  # held (flock) by the process writing the run; kept afterwards (
 CHECKSUM = "manifest_sha256"  # the manifest's checksum of its own content
 META_RUN, META_SHARD = b"tricksim.run_id", b"tricksim.shard"  # a file's identity, in its Parquet footer
 RECORDS = ".shards"  # hidden folder of the shard records (readers of the tables never see it)
+RUN_FILES = (MANIFEST, LOCK)  # the files a run writes at the top of its directory (an overwrite deletes no others)
 ROW_GROUP = 1 << 17  # rows per row group: bounds the writer's buffers and lets readers stream
 
 
@@ -389,6 +390,23 @@ def same_data(a: dict, b: dict) -> bool:
             {k: v for k, v in b.items() if k not in DISPLAY_KEYS})
 
 
+def _not_written_by_runs(path: Path) -> list[Path]:
+    """What in the run directory ``path`` no run writes, so that an overwrite may not delete it. Runs write the
+    files of :data:`RUN_FILES`, staging files (``.NAME.RANDOM.tmp``) and folders of shard files (``part-K.*``
+    and their staging files: the tables, the shard records, the columns ``tricksim dd`` adds)."""
+    def ours(name: str, ok) -> bool:
+        return ok(name) or name.startswith(".") and name.endswith(".tmp") and ok(name[1:].rsplit(".", 2)[0])
+
+    foreign = []
+    for entry in sorted(path.iterdir()):
+        if entry.is_dir() and not entry.is_symlink():
+            foreign += [f for f in sorted(entry.iterdir())
+                        if not (f.is_file() and ours(f.name, lambda n: n.startswith("part-")))]
+        elif not (entry.is_file() and ours(entry.name, lambda n: n in RUN_FILES)):
+            foreign.append(entry)
+    return foreign
+
+
 class RunDir:
     """One run's output directory, for writing (fresh, overwrite or resume).
 
@@ -443,6 +461,11 @@ class RunDir:
             if pid is not None:
                 raise RunDirError(busy(self.path, pid, "resume" if resume else "overwrite"))
         if not resume:
+            foreign = [str(p.relative_to(self.path)) for p in _not_written_by_runs(self.path)]
+            if foreign:
+                raise RunDirError(f"refusing to overwrite {self.path}: it holds files no run writes "
+                                  f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}): move them "
+                                  f"away, or give another {option('out', None)}")
             self.action = "overwrite"
             return
         manifest = read_manifest(self.path)

@@ -33,6 +33,7 @@ class Param:
     choices: tuple[str, ...] = ()  # named values, encoded as their index
     lo: float = -1e18
     hi: float = 1e18
+    switch: bool = False  # on or off: 1 or 0 (true/false, yes/no, on/off), nothing between
 
     def parse(self, text: str) -> float:
         t = text.strip().lower()
@@ -40,6 +41,12 @@ class Param:
             if t not in self.choices:
                 raise StrategyError(f"invalid value {self.name}={text!r}: allowed {' | '.join(self.choices)}")
             return float(self.choices.index(t))
+        if self.switch:
+            if t in ("1", "1.0", "true", "yes", "on"):
+                return 1.0
+            if t in ("0", "0.0", "false", "no", "off"):
+                return 0.0
+            raise StrategyError(f"invalid value {self.name}={text!r}: allowed 1 or 0 (on or off; true or false)")
         if t in ("true", "yes", "on"):
             v = 1.0
         elif t in ("false", "no", "off"):
@@ -230,11 +237,15 @@ def spec_form(spec: str) -> tuple[str | None, str, list[tuple[str, str]]]:
     name, _, rest = text.partition(":")
     if not name.strip():
         raise StrategyError(f"bad strategy {spec!r}: write {SPEC_FORMS}")
-    items = []
+    items: list[tuple[str, str]] = []
     for item in filter(None, (s.strip() for s in rest.split(","))):
         k, eq, v = item.partition("=")
         if not eq or not k.strip():
             raise StrategyError(f"bad strategy parameter {item!r} in {spec!r}: expected param=value")
+        for seen, before in items:
+            if seen == k.strip():
+                raise StrategyError(f"parameter {seen!r} is given twice in {spec!r} ({seen}={before.strip()} and "
+                                    f"{seen}={v.strip()}): give each parameter once")
         items.append((k.strip(), v))
     return alias, name.strip(), items
 

@@ -16,6 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from tricksim.jobs import args
 from tricksim.simulator.errors import TricksimError, option
 from tricksim.simulator.rules import override_list
 
@@ -39,7 +40,7 @@ def default_strategy(game: str | None = None) -> str:
 
     from tricksim.simulator.family import default_game, family
 
-    game = game or default_game()
+    game = args.text("game", game, none=True) or default_game()
     names = family(game).default_strategies
     return next((n for n in names if importlib.util.find_spec(f"tricksim.strategies.{game}.{n}")), names[-1])
 
@@ -53,8 +54,9 @@ def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = 
     from tricksim.simulator.family import family
     from tricksim.strategies.registry import check_labels, parse_spec
 
-    fam = family(game)
+    fam = family(args.text("game", game))
     n = fam.seats
+    _seats_form(seats, teams, default)
     if teams and not fam.partnerships:
         raise TricksimError(f"{game} has no teams (teams are for partnership games): give each seat its strategy")
     default = seats if isinstance(seats, str) else default or default_strategy(game)
@@ -77,42 +79,94 @@ def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = 
     return parsed
 
 
+def _seats_form(seats, teams, default) -> None:
+    """The types of :func:`seat_strategies`' arguments (the game checks the seat numbers and the specs)."""
+    if isinstance(seats, Mapping):
+        for spec in seats.values():
+            args.spec("seats", spec)
+    elif seats is not None and not isinstance(seats, str):
+        if not isinstance(seats, (list, tuple)):
+            raise TricksimError(f"{option('seats', None)} must be None, a spec, a list of one spec a seat or "
+                                f"{{seat: spec}}: got {seats!r} ({type(seats).__name__})")
+        for spec in seats:
+            args.spec("seats", spec)
+    if teams is not None:
+        if not isinstance(teams, Mapping):
+            raise TricksimError(f"{option('teams', None)} must be None or {{team: spec}}: got {teams!r} "
+                                f"({type(teams).__name__})")
+        for t, spec in teams.items():
+            if isinstance(t, bool) or not isinstance(t, int):
+                raise TricksimError(f"team {t!r} does not exist: team 0 = seats 0,2; team 1 = seats 1,3")
+            args.spec("teams", spec)
+    args.spec("default", default) if default is not None else None
+
+
+HAND_LIMIT = 1000  # hands after which a game ends with end='limit', when no hand_limit is given
+
+
 def plan(game: str | None = None, *, preset: str | None = None, rules=None, seed: int = 0, seats=None,
-         teams: Mapping[int, str] | None = None, hand_limit: int = 1000, record_plays: bool = False,
+         teams: Mapping[int, str] | None = None, hand_limit: int | None = None, record_plays: bool = False,
          shard_size: int | None = None, **count: int):
     """A run's configuration, checked (``RunConfig``): ``game`` (default: the default game); one count named
     as one of the game's modes (``hands=N`` or ``games=N`` for Spades, ``deals=N`` for Tarot:
     ``family(game).modes``); ``rules``: a dict of rule flags or a list of ``"key=value"``; ``seats``,
-    ``teams``: see :func:`seat_strategies`."""
-    from tricksim.simulator.engine import RunConfig
+    ``teams``: see :func:`seat_strategies`; ``hand_limit`` (default 1000): the hands after which a game ends,
+    for the games that play whole games (a ``games`` mode)."""
+    from tricksim.simulator.engine import MAX_COUNT, MAX_SEED, RunConfig
     from tricksim.simulator.family import default_game, family
 
-    game = game or default_game()
+    game = args.text("game", game, none=True) or default_game()
     fam = family(game)
+    args.text("preset", preset, none=True)
+    args.rules(rules)
+    args.whole("seed", seed, 0, MAX_SEED)
+    args.whole("hand_limit", hand_limit, 1, 100_000, none=True)
+    args.flag("record_plays", record_plays)
+    args.whole("shard_size", shard_size, 1, 1 << 24, none=True)
+    count = args.counts(count, MAX_COUNT)
     given = [m for m, k in count.items() if k is not None]
     if len(given) != 1 or given[0] not in fam.modes:
         raise TricksimError(f"{game} needs exactly one of " + " or ".join(option(m, "N") for m in fam.modes))
     mode = given[0]
+    if hand_limit is not None and "games" not in fam.modes:
+        raise TricksimError(f"{game} plays no whole games (it counts {' or '.join(fam.modes)}): "
+                            f"{option('hand_limit', None)} applies only to games that do; leave it out")
     preset = preset or fam.default_preset
     return RunConfig(game=game, rules=fam.build_rules(preset, override_list(rules)), preset=preset,
                      seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=count[mode],
-                     hand_limit=hand_limit, record_plays=record_plays, shard_size=shard_size)
+                     hand_limit=HAND_LIMIT if hand_limit is None else hand_limit, record_plays=record_plays,
+                     shard_size=shard_size)
+
+
+def _execute_args(out, resume, overwrite, threads, progress, engine, scheduler) -> Path:
+    """The types of :func:`execute`'s options (shared with :func:`simulate`)."""
+    out = args.out_folder("out", out, none=True)
+    args.flag("resume", resume)
+    args.flag("overwrite", overwrite)
+    args.whole("threads", threads, 1, none=True)
+    args.flag("progress", progress, none=True)
+    args.engine(engine, scheduler)
+    return out
 
 
 def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: bool = False, threads: int | None = None,
             progress: bool | None = False, engine: str = "local", scheduler: str | None = None) -> dict:
     """Run ``cfg`` into ``out`` (``--resume`` / ``--overwrite`` as on the command line); returns the manifest's
     fields. An ``OSError`` while writing (a full disk) passes through: the shards written are whole."""
-    from tricksim.simulator.engine import run
+    from tricksim.simulator.engine import RunConfig, run
 
-    if scheduler and engine != "dask":
-        raise TricksimError("a scheduler address needs engine dask")
+    if not isinstance(cfg, RunConfig):
+        raise TricksimError(f"cfg must be a run's configuration (tricksim.api.plan): got {type(cfg).__name__}")
+    if out is None:
+        raise TricksimError(f"{option('out', 'DIR')} is needed: the run directory to write")
+    out = _execute_args(out, resume, overwrite, threads, progress, engine, scheduler)
     return run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=progress, engine=engine,
                scheduler=scheduler)
 
 
 def simulate(game: str | None = None, *, preset: str | None = None, rules=None, seed: int = 0, seats=None,
-             teams: Mapping[int, str] | None = None, out: str | os.PathLike | None = None, hand_limit: int = 1000,
+             teams: Mapping[int, str] | None = None, out: str | os.PathLike | None = None,
+             hand_limit: int | None = None,
              record_plays: bool = False, overwrite: bool = False, threads: int | None = None,
              shard_size: int | None = None, engine: str = "local", scheduler: str | None = None,
              progress: bool = False, **count: int):
@@ -124,6 +178,7 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
     """
     from tricksim.simulator.rundir import RunDirError, read_manifest
 
+    out = _execute_args(out, False, overwrite, threads, progress, engine, scheduler)
     cfg = plan(game, preset=preset, rules=rules, seed=seed, seats=seats, teams=teams, hand_limit=hand_limit,
                record_plays=record_plays, shard_size=shard_size, **count)
     out = Path(out or f"data/{cfg.game}-{cfg.preset}-{cfg.mode}{cfg.count}-seed{seed}")
@@ -146,30 +201,44 @@ def open_run(path: str | os.PathLike):
     """An existing run directory, checked (every shard named in its manifest, with its row count)."""
     from tricksim.analysis.io import open_run as _open
 
-    return _open(path)
+    return _open(args.run_or_path("path", path))
 
 
 def summary(run, *, engine: str = "local", scheduler: str | None = None) -> str:
     """The text ``tricksim summary`` prints."""
     from tricksim.analysis.summary import summarize_run
 
+    args.run_or_path("run", run)
+    args.engine(engine, scheduler)
     return summarize_run(run, engine=engine, scheduler=scheduler)
 
 
 def compare(*specs: str, game: str | None = None, preset: str | None = None, rules=None, seed: int = 0,
-            hand_limit: int = 1000, out=None, threads: int | None = None, engine: str = "local",
+            hand_limit: int | None = None, out=None, threads: int | None = None, engine: str = "local",
             scheduler: str | None = None, echo=None, **count: int) -> dict:
     """Duplicate matches between strategies on the same deals, as the game plays them (Spades: {(a, b):
     DuplicateResult}, three or more specs a round robin; Tarot: duplicate rotations); ``game`` defaults to
     the default game; the size is counted in the game's match unit (``games=N`` for Spades, ``deals=N`` for
     Tarot: ``jobs_of(game).match_unit``; default 2000); ``echo`` receives the text the command line prints."""
     from tricksim.jobs import jobs_of
+    from tricksim.simulator.engine import MAX_COUNT, MAX_SEED
     from tricksim.simulator.family import default_game
 
-    echo = echo or (lambda _text: None)
-    game = game or default_game()
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise TricksimError(f"a strategy to compare must be a spec string [LABEL=]NAME[:param=value,...]: "
+                                f"got {spec!r} ({type(spec).__name__})")
+    game = args.text("game", game, none=True) or default_game()
+    args.text("preset", preset, none=True)
+    args.rules(rules)
+    args.whole("seed", seed, 0, MAX_SEED)
+    args.whole("hand_limit", hand_limit, 1, 100_000, none=True)
+    args.out_folder("out", out, none=True)
+    args.whole("threads", threads, 1, none=True)
+    args.engine(engine, scheduler)
+    echo = args.callback("echo", echo) or (lambda _text: None)
     jobs = jobs_of(game)
-    given = {k: v for k, v in count.items() if v is not None}
+    given = {k: v for k, v in args.counts(count, MAX_COUNT).items() if v is not None}
     if set(given) - {jobs.match_unit}:
         raise TricksimError(f"a {game} match is counted in {jobs.match_unit}: give {option(jobs.match_unit, 'N')}, "
                             f"not {' or '.join(option(k, None) for k in sorted(set(given) - {jobs.match_unit}))}")
@@ -187,8 +256,11 @@ def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim rep
     ``ReportResult`` with the paths, the tables (DataFrames) and the statistics."""
     from tricksim.analysis.report import build_report
 
-    return build_report(list(runs) if isinstance(runs, (list, tuple)) else [runs], out, title=title,
-                        engine=engine, scheduler=scheduler)
+    runs = args.runs("runs", runs)
+    out = args.out_folder("out", out)
+    args.text("title", title)
+    args.engine(engine, scheduler)
+    return build_report(runs, out, title=title, engine=engine, scheduler=scheduler)
 
 
 def game_functions() -> dict:

@@ -181,15 +181,17 @@ def _team_help() -> str:
 @click.option("--preset", cls=FamilyOption, help=_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE,
               help="Override one rule flag (repeatable); see `tricksim rules GAME`.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed: the same seed and options give the same deals and play on any machine.")
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Run directory to write.")
 @click.option("--strategy", type=SPEC, help="Strategy for all seats: NAME[:param=value,...], or LABEL=NAME[:...] "
               "to call it LABEL in every table and chart (e.g. cautious=heuristic:bag_mode=avoid).")
 @click.option("--seat", multiple=True, type=SEAT, help="Strategy for seat N (repeatable; SPEC as for "
               "--strategy, e.g. 0=bold=heuristic:bag_mode=take).")
 @click.option("--team", multiple=True, type=TEAM, cls=FamilyOption, help=_team_help)
-@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
-              help="Games mode: hands after which a game ends with end='limit'.")
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), metavar="N",
+              help="Games mode: hands after which a game ends with end='limit' (games that play whole games "
+              "only)  [default: 1000]")
 @click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")
@@ -277,7 +279,8 @@ def verify(run_dirs):
 @RUNS
 @click.option("--out", type=click.Path(file_okay=False), required=True, help="Folder for report.html, summary.md "
               "and the charts.")
-@click.option("--title", default="tricksim report", show_default=True)
+@click.option("--title", default="tricksim report", show_default=True, help="Title of the HTML and Markdown "
+              "pages.")
 @engine_options("the files read and summed")
 def report(runs, out, title, engine, scheduler):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
@@ -293,14 +296,18 @@ def report(runs, out, title, engine, scheduler):
 
 @cli.command(cls=CountsCommand, counts=_match_counts, after="game")
 @click.argument("specs", nargs=-1, required=True, type=SPEC, metavar="A B [C ...]")
-@click.option("--game", cls=FamilyOption, type=GameChoice(), default=_default_game, show_default=True)
+@click.option("--game", cls=FamilyOption, type=GameChoice(), default=_default_game, show_default=True,
+              help="The game the strategies play.")
 @click.option("--preset", cls=FamilyOption, help=_default_presets_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True)
-@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed of the shared deals.")
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), metavar="N",
+              help="Hands after which a game ends with end='limit' (games that play whole games only)  "
+              "[default: 1000]")
 @click.option("--out", type=click.Path(file_okay=False), help="Where the match runs are kept "
               "[default: data/compare/<preset>-seed<seed>].")
-@click.option("--threads", type=click.IntRange(1))
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
 @engine_options("the match runs simulated and read")
 def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, engine, scheduler):
     """Duplicate matches between strategies on the same deals.
@@ -314,7 +321,7 @@ def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, 
     A spec is NAME[:param=value,...]; LABEL=SPEC gives it a short name for the output.
     The output starts with the preset, the rules that differ from it, the seed and the games played.
     Examples:
-      tricksim compare cautious=heuristic:bag_mode=avoid,nil_threshold=0.3 bold=heuristic:bag_mode=take --games 5000
+      tricksim compare cautious=heuristic:bag_mode=avoid,nil_threshold=4 bold=heuristic:bag_mode=take --games 5000
       tricksim compare heuristic random --game tarot --deals 5000
     """
     from tricksim import api

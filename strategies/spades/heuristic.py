@@ -111,12 +111,12 @@ SPADE_COUNT_NIL = np.array([0.0, 0.0, 0.0, 1.3, 6.3, 16.3, 26.3, 36.3, 46.3, 56.
 # the parameters: their order is the parameter vector's; the indices below are derived from it
 PARAMS = (
     Param("bid_adjust", -0.3, "tricks added to the hand's estimate before rounding (negative = cautious)", lo=-5, hi=5),
-    Param("nil", 1.0, "bid Nil when allowed and the hand is safe enough (1 = on, 0 = off)", lo=0, hi=1),
+    Param("nil", 1.0, "bid Nil when allowed and the hand is safe enough (1 = on, 0 = off)", lo=0, hi=1, switch=True),
     Param("nil_threshold", 6.0, "bid Nil when the hand's danger score is at most this (0: only very safe hands; "
           "6: Nils that succeed about 60 % of the time at the margin)", lo=-5, hi=50),
-    Param("nil_over_nil", 0.0, "also bid Nil when the partner already bid Nil (1 = yes)", lo=0, hi=1),
+    Param("nil_over_nil", 0.0, "also bid Nil when the partner already bid Nil (1 = yes)", lo=0, hi=1, switch=True),
     Param("blind_nil", 1.0, "bid Blind Nil when offered and trailing by blind_nil_margin (1 = on, 0 = off)",
-          lo=0, hi=1),
+          lo=0, hi=1, switch=True),
     Param("blind_nil_margin", 100.0, "points the team must trail by before bidding Blind Nil "
           "(negative: also when ahead)", lo=-100000, hi=100000),
     Param("bag_mode", 3.0, "once the contract is safe: take = keep winning, avoid = duck overtricks, "
@@ -137,12 +137,16 @@ PARAMS = (
           lo=0, hi=3),
     Param("singleton_value", 0.55, "tricks for a singleton side suit with a spare low spade", lo=0, hi=2),
     Param("doubleton_value", 0.23, "tricks for a doubleton side suit with a spare low spade", lo=0, hi=2),
-    Param("cover_nil", 1.0, "cover the partner's Nil (lead high, overtake the partner) (1 = on)", lo=0, hi=1),
-    Param("attack_nil", 1.0, "attack an opponent's Nil (lead low, stay under the Nil bidder) (1 = on)", lo=0, hi=1),
-    Param("second_hand_cash", 1.0, "second hand cashes a master card instead of playing low (1 = on)", lo=0, hi=1),
+    Param("cover_nil", 1.0, "cover the partner's Nil (lead high, overtake the partner) (1 = on)",
+              lo=0, hi=1, switch=True),
+    Param("attack_nil", 1.0, "attack an opponent's Nil (lead low, stay under the Nil bidder) (1 = on)",
+              lo=0, hi=1, switch=True),
+    Param("second_hand_cash", 1.0, "second hand cashes a master card instead of playing low (1 = on)",
+              lo=0, hi=1, switch=True),
     Param("cover_bid", 0.5, "tricks added to the estimate when the partner bid Nil", lo=-5, hi=5),
     Param("opp_nil_bid", 0.0, "tricks added to the estimate when an opponent already bid Nil", lo=-5, hi=5),
-    Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies: tricksim nil --what-if)", lo=0, hi=1),
+    Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies: tricksim nil --what-if)",
+              lo=0, hi=1, switch=True),
 )
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}
@@ -728,10 +732,9 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
                 if lose:
                     return dump_card(lose, hand)  # stay under the Nil bidder, keep low cards for later
                 return cheapest_beater(beat, led)
-        elif win_seat != (nil_opp ^ 2):
+        elif win_seat != (nil_opp ^ 2) and lose:
             # the Nil bidder plays after us and the trick is low: keep it low, never ruff
-            if lose:
-                return np.int64(lowest_bit(lose)) if follow else low_card(lose, hand)
+            return np.int64(lowest_bit(lose)) if follow else low_card(lose, hand)
 
     want, urgent = want_trick(need, opp_need, remaining, bags, bag_limit, mode, bag_guard)
     if not want:
@@ -843,7 +846,7 @@ STRATEGY = register(Strategy(
     name="heuristic",
     description="score-aware player: honour/length/ruff bidding, Nil by danger score, card counting, "
                 "second hand low / third hand high, Nil cover and attack, bag control",
-    policies=dict(blind_nil=blind_nil, bid=bid, exchange=exchange, play=play), params=PARAMS,
+    policies={"blind_nil": blind_nil, "bid": bid, "exchange": exchange, "play": play}, params=PARAMS,
 ))
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)
 compile_in(__name__, blind_nil, bid, play, at_lead=False)

@@ -162,9 +162,10 @@ def play(seat, hand, legal, view, params, rng):
 STRATEGY = register(Strategy(
     name="simple",
     description="baseline heuristic: count sure tricks, win cheaply, duck under partner",
-    policies=dict(blind_nil=blind_nil, bid=bid, exchange=exchange, play=play),
-    params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)", lo=0, hi=1),
-            Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies)", lo=0, hi=1)),
+    policies={"blind_nil": blind_nil, "bid": bid, "exchange": exchange, "play": play},
+    params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)",
+                  lo=0, hi=1, switch=True),
+            Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies)", lo=0, hi=1, switch=True)),
 ))
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4)
 compile_in(__name__, blind_nil, bid, play)

@@ -153,7 +153,8 @@ PARAMS = (
     Param("garde_contre_threshold", 125.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
     Param("chelem_losers", 0.0, "announce Chelem with at most this many losers (-1 = never)", lo=-1, hi=18),
-    Param("defender_poignee", 0.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1),
+    Param("defender_poignee", 0.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
+          switch=True),
     # --- card play
     Param("ruff_risk", 3.0, "a player not shown void may ruff a suit once fewer than this many of its cards are "
           "unseen", lo=0, hi=14),
@@ -170,13 +171,14 @@ PARAMS = (
           "(22 = never)", lo=0, hi=22),
     Param("secure_value", 3.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
           hi=200),
-    Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1),
+    Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1,
+          switch=True),
     Param("defender_cash", 0.0, "a defender leads its kings (masters) in suits the taker has not cut (1 = on; "
-          "measured worse than keeping them to capture the taker's cards)", lo=0, hi=1),
+          "measured worse than keeping them to capture the taker's cards)", lo=0, hi=1, switch=True),
     Param("force_taker", 1.0, "defenders lead suits the taker has shown void in, to make it ruff (1 = on)",
-          lo=0, hi=1),
+          lo=0, hi=1, switch=True),
     Param("petit_au_bout", 1.0, "keep the Petit for the last trick once nobody else can hold a trump (1 = on)",
-          lo=0, hi=1),
+          lo=0, hi=1, switch=True),
 )
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}

@@ -170,3 +170,35 @@ def test_labels_never_run_into_their_values():
         m = re.fullmatch(r"(\S.*?\S)\s{2,}(\S.*)", line)  # a label, two spaces at least, its value
         assert m, line
         assert "(n=" in m[2] or " / " in m[2] or "pairs" in m[2], line
+
+
+def wcag_contrast(a, b) -> float:
+    """The contrast ratio of two colours (WCAG 2: relative luminances, (L1 + 0.05) / (L2 + 0.05))."""
+    from matplotlib.colors import to_rgb
+
+    def lum(c):
+        lin = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in to_rgb(c)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_heat_map_text_is_readable_on_every_cell():
+    """Win rates from 2 % to 98 % (the colour map's dark ends and its pale middle): every cell's text contrasts
+    with the cell's colour at least 4.5:1 (WCAG AA)."""
+    from types import SimpleNamespace
+
+    from matplotlib.figure import Figure
+
+    rates = {("a", "b"): 0.02, ("a", "c"): 0.5, ("a", "d"): 0.98, ("b", "c"): 0.2, ("b", "d"): 0.85,
+             ("c", "d"): 0.65}
+    res = {k: SimpleNamespace(win=SimpleNamespace(value=v, lo=v - 0.01, hi=v + 0.01, n=100)) for k, v in rates.items()}
+    ax = Figure().add_subplot()
+    plot_round_robin(ax, res)
+    im = ax.images[0]
+    assert len(ax.texts) == 12
+    for t in ax.texts:
+        j, i = (round(x) for x in t.get_position())
+        background = im.cmap(im.norm(im.get_array()[i, j]))
+        assert wcag_contrast(t.get_color(), background) >= 4.5, (t.get_text(), t.get_color(), background)

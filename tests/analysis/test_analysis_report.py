@@ -44,7 +44,7 @@ def test_collect_games_numbers(runs, name):
 
 
 def test_collect_hands_mode(runs):
-    path, h, _ = runs["hands"]
+    path, _, _ = runs["hands"]
     st = collect(path)
     assert not st.is_games and st.n_games == 0 and st.n_hands == 150
     assert st.score_hist[1].n == 150
@@ -219,3 +219,38 @@ def test_the_page_holds_short_cells_and_each_caption_once(runs, tmp_path):
         assert caption not in text
     for title in ("Distribution of hand scores per team", "Game length in hands"):
         assert text.count(title) == 1  # the img alt text only
+
+
+def test_a_reused_out_folder_loses_the_old_reports_charts_only(runs, tmp_path):
+    out = tmp_path / "out"
+    first = build_report([runs["carry"][0], runs["hands"][0]], out)
+    (out / "mine.png").write_bytes(b"a chart of my own")
+    second = build_report([runs["hands"][0]], out)  # a hands-mode run alone: no game-level charts
+    gone = set(first.charts) - set(second.charts)
+    assert {"final_totals", "game_length", "bags_per_game", "win_prob_vs_lead"} <= gone
+    files = {p.name for p in out.iterdir()}
+    assert not {f"{name}.{ext}" for name in gone for ext in ("png", "svg")} & files
+    assert {f"{name}.{ext}" for name in second.charts for ext in ("png", "svg")} <= files
+    assert (out / "mine.png").read_bytes() == b"a chart of my own"
+
+
+def test_captions_are_plain_words_and_each_run_counts_in_its_own_units(runs, tmp_path):
+    """The caption under a chart names each run's rules, players and size in words (a flag as 'bag_overflow
+    reset', not Python's True or None); the runs table has a column per unit the runs count."""
+    from tricksim.analysis.games.spades.report import variant_caption
+
+    jokers = write_run(tmp_path / "jokers", *fake_games(5, seed=24, target=150),
+                       manifest={"rules": {"bag_overflow": "carry", "jokers": True}})
+    stats = [collect(p) for p in (runs["carry"][0], runs["reset"][0], runs["hands"][0], jokers)]
+    lines = variant_caption(stats).splitlines()
+    for line in lines:
+        assert not any(word in line for word in ("True", "False", "None", "(unset)", "=")), line
+    carry, reset, hands, with_jokers = lines
+    assert "cardems rules, with bag_overflow carry, jokers false;" in carry  # a flag not written: its default
+    assert "zone rules, with bag_overflow reset, jokers false;" in reset
+    assert "cardems rules, with bag_overflow carry, jokers true;" in with_jokers
+    assert carry.endswith(f"{len(runs['carry'][1]['game_id']):,} hands in 25 whole games")
+    assert hands.endswith("150 independent hands") and "team 0 plays random, team 1 plays simple" in hands
+    table = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "out").tables["runs"]
+    assert list(table.columns[table.columns.get_loc("seed") + 1:][:2]) == ["hands", "games"]
+    assert table.set_index("run").loc["hands", "games"] == "—"

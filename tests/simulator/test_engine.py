@@ -146,6 +146,24 @@ def test_out_dir_rules(tmp_path):
     assert (tmp_path / "mine" / "thesis.tex").exists()
 
 
+def test_an_overwrite_deletes_only_what_runs_write(tmp_path):
+    out = tmp_path / "run"
+    run(cfg(count=100), out, progress=False)
+    (out / "notes.txt").write_text("mine")
+    (out / "hands" / "my-table.csv").write_text("mine too")
+    (out / "dd").mkdir()
+    (out / "dd" / "part-000000.parquet").write_bytes(b"columns a run's dd wrote")
+    with pytest.raises(RunDirError, match=r"refusing to overwrite .*: it holds files no run writes "
+                                          r"\(hands/my-table.csv, notes.txt\): move them away, or give another out"):
+        run(cfg(count=200), out, overwrite=True, progress=False)
+    assert (out / "notes.txt").read_text() == "mine" and (out / "hands" / "my-table.csv").exists()
+    assert read_manifest(out)["count"] == 100 and (out / "dd" / "part-000000.parquet").exists()
+    (out / "notes.txt").unlink()
+    (out / "hands" / "my-table.csv").unlink()
+    run(cfg(count=200), out, overwrite=True, progress=False)  # only a run's own files: replaced, dd's too
+    assert read_manifest(out)["count"] == 200 and not (out / "dd").exists()
+
+
 def _read(out):
     hands = pq.read_table(Path(out) / "hands")
     return hands.sort_by([("game_id", "ascending"), ("hand_no", "ascending")])

@@ -26,7 +26,7 @@ def example_unregistered():
 
 
 def load_example(tmp_path):
-    code = re.search(r"## Example: `strategies/spades/greedy.py`.*?```python\n(.*?)```", DOC.read_text(), re.S).group(1)
+    code = re.search(r"## Example: a new file `greedy.py` in `strategies/spades/`.*?```python\n(.*?)```", DOC.read_text(), re.DOTALL).group(1)
     path = tmp_path / "greedy.py"
     path.write_text(code)
     spec = importlib.util.spec_from_file_location("strategies.greedy", path)

@@ -38,6 +38,16 @@ def run_main(args, capsys):
     (["simulate", "spades", "--hands", "10", "--out", "X", "--scheduler", "tcp://10.0.0.5:8786"],
      "Error: --scheduler needs --engine dask"),
     (["simulate", "spades", "--hands", "10", "--out", "X", "--engine", "spark"], "Error: Invalid value for '--engine'"),
+    (["simulate", "spades", "--hands", "10", "--out", "X", "--strategy", "heuristic:bag_mode=take,bag_mode=avoid"],
+     "Error: Invalid value for '--strategy': parameter 'bag_mode' is given twice"),
+    (["simulate", "spades", "--hands", "10", "--out", "X", "--team", "1=heuristic:nil=0.5"],
+     "Error: invalid value nil='0.5': allowed 1 or 0"),
+    (["simulate", "spades", "--hands", "10", "--out", "X", "--seat", "0=simple", "--seat", "0=random"],
+     "Error: Invalid value for '--seat': 0 is given twice"),
+    (["simulate", "tarot", "--deals", "10", "--out", "X", "--hand-limit", "50"],
+     "Error: tarot plays no whole games (it counts deals): --hand-limit applies only to games that do"),
+    (["compare", "heuristic", "random", "--game", "tarot", "--deals", "10", "--out", "X", "--hand-limit", "50"],
+     "Error: a tarot deal stands alone (no games): --hand-limit does not apply"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -151,10 +161,38 @@ def test_games_presets_and_defaults_in_the_help_come_from_the_families():
         presets = [fam.default_preset, *(p for p in fam.presets if p != fam.default_preset)]
         assert f"{game} {' | '.join(presets)}" in simulate  # the default first: "(default: the game's first)"
     compare = " ".join(runner.invoke(cli, ["compare", "--help"], terminal_width=400).output.split())
-    assert f"--game [{'|'.join(names())}] [default: {default_game()}]" in compare
+    assert f"--game [{'|'.join(names())}] The game the strategies play. [default: {default_game()}]" in compare
     assert ", ".join(f"{family(g).default_preset} for {g}" for g in names()) in compare
     assert f"Rule set [default: {family(GAME).default_preset};" in " ".join(
         runner.invoke(cli, ["sweep", "--help"], terminal_width=400).output.split())
+
+
+def every_option():
+    """(command name, option) for every option of every command, the games' own commands included."""
+    import click
+
+    from tricksim.commands import game_commands
+
+    ctx = click.Context(cli, info_name="tricksim")
+    names = cli.list_commands(ctx)
+    assert set(game_commands()) <= set(names)  # the walk reaches the games' commands
+    for name in names:
+        command = cli.get_command(ctx, name)
+        sub = click.Context(command, info_name=name, parent=ctx)
+        for param in command.get_params(sub):
+            if isinstance(param, click.Option):
+                yield name, param, sub
+
+
+def test_every_option_of_every_command_has_a_help_text():
+    missing = []
+    seen = 0
+    for name, option, ctx in every_option():
+        seen += 1
+        option.get_help_record(ctx)  # an option whose help the families answer fills it in here
+        if not (option.help or "").strip():
+            missing.append(f"{name} {'/'.join(option.opts)}")
+    assert seen > 50 and missing == []
 
 
 def test_the_command_line_starts_without_reading_the_families():

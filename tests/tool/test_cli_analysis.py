@@ -84,7 +84,7 @@ def test_nil_by_spades_table_matches_a_direct_count(hands_run, tmp_path):
     df = hands(hands_run)
     seat_hands, bids, made = {}, {}, {}
     for s in range(4):
-        n_sp = np.array([bin(int(h) & SPADES).count("1") for h in df[f"dealt_{s}"]])
+        n_sp = np.array([(int(h) & SPADES).bit_count() for h in df[f"dealt_{s}"]])
         nil = df[f"bid_{s}"].to_numpy() == 0
         for k in np.unique(n_sp):
             m = n_sp == k
@@ -104,7 +104,7 @@ def test_what_if_states_the_sample_and_gives_a_rate_with_an_interval(hands_run):
     df = hands(hands_run)
     eligible = int(sum((df[f"bid_{s}"] != 0).sum() for s in range(4)))
     assert f"sampled 300 of {eligible:,} eligible seat-hands" in text and "seed 0" in text
-    m = re.search(r"^all\s+([\d.]+) % \[([\d.]+), ([\d.]+)\] \(n=(\d+)\)", text, re.M)
+    m = re.search(r"^all\s+([\d.]+) % \[([\d.]+), ([\d.]+)\] \(n=(\d+)\)", text, re.MULTILINE)
     assert m, text
     rate, lo, hi, n = float(m[1]), float(m[2]), float(m[3]), int(m[4])
     assert n == 300 and 0 <= lo <= rate <= hi <= 100
@@ -240,3 +240,45 @@ def test_a_label_travels_with_its_strategy():
     assert split_alias("heuristic:bag_mode=avoid") == (None, "heuristic:bag_mode=avoid")
     assert split_alias(" a_1 = heuristic:bag_mode=avoid") == ("a_1", "heuristic:bag_mode=avoid")
     assert parse_spec("simple:nil=0").label == "simple:nil=0"
+
+
+def unfinished_copy(run, to):
+    """``run`` as an interrupted run leaves it: its manifest still says running."""
+    import shutil
+
+    shutil.copytree(run, to)
+    manifest = json.loads((to / "manifest.json").read_text())
+    (to / "manifest.json").write_text(json.dumps({**manifest, "status": "running"}))
+    return to
+
+
+def test_what_if_on_an_unfinished_run_says_so(hands_run, tmp_path):
+    unfinished = unfinished_copy(hands_run, tmp_path / "unfinished")
+    text = ok("nil", unfinished, "--what-if", 50)
+    assert f"note: {unfinished} is running: its figures cover the shards written so far" in text
+    assert "note:" not in ok("nil", hands_run, "--what-if", 50)  # a finished run: no note
+
+
+def test_the_summary_header_names_the_overridden_rules(tmp_path):
+    """The header shows the preset and each flag that differs from it, as --rule writes it; an override equal to
+    the preset's own value (cardems: bag_limit 10, RULES.md 1.4) is no difference."""
+    ok("simulate", "spades", "--hands", 20, "--strategy", "simple", "--rule", "target=300", "--rule", "jokers=true",
+       "--rule", "bag_limit=10", "--out", tmp_path / "s", "--quiet")
+    head = ok("summary", tmp_path / "s").splitlines()[0]
+    assert head.startswith(f"{tmp_path / 's'}: spades, hands mode, preset cardems + ")
+    shown = head.split("preset cardems + ")[1].split(",  seed")[0].split(", seed")[0]
+    assert set(shown.split(", ")) == {"target=300", "jokers=true"}
+    ok("simulate", "tarot", "--deals", 20, "--rule", "excuse_lead=forbidden", "--out", tmp_path / "t", "--quiet")
+    assert "preset cardavia + excuse_lead=forbidden, seed 0" in ok("summary", tmp_path / "t").splitlines()[0]
+    ok("simulate", "tarot", "--deals", 20, "--out", tmp_path / "plain", "--quiet")
+    assert "preset cardavia, seed 0" in ok("summary", tmp_path / "plain").splitlines()[0]
+
+
+def test_the_report_counts_a_tarot_run_in_deals(hands_run, tmp_path):
+    import tricksim
+
+    ok("simulate", "tarot", "--deals", 30, "--out", tmp_path / "t", "--quiet")
+    table = tricksim.report([hands_run, tmp_path / "t"], tmp_path / "rep").tables["runs"].set_index("run")
+    assert (table.loc["t", "deals"], table.loc["t", "hands"]) == ("30", "—")
+    assert (table.loc["hands", "hands"], table.loc["hands", "deals"]) == ("2,000", "—")
+    assert "games" not in table.columns  # neither run plays whole games

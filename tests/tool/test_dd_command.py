@@ -186,4 +186,15 @@ def test_dd_refuses_a_run_another_process_writes(tmp_path):
     finally:
         os.close(fd)
     assert res.exit_code == 2 and "another process" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_threads_beyond_the_cores_are_refused_as_for_simulate(tmp_path, monkeypatch):
+    simulate(tmp_path / "r", hands=4)
+    monkeypatch.setattr("os.sched_getaffinity", lambda _pid: {0, 1})  # a two-core process
+    dd_res = CliRunner().invoke(cli, ["dd", str(tmp_path / "r"), "--threads", "3"])
+    sim_res = CliRunner().invoke(cli, ["simulate", "spades", "--hands", "4", "--out", str(tmp_path / "s"),
+                                       "--threads", "3", "--quiet"])
+    assert dd_res.exit_code == sim_res.exit_code == 2
+    assert "invalid thread count 3: allowed 1 to 2" in dd_res.output
+    assert dd_res.output.replace(str(tmp_path / "r"), "") == sim_res.output.replace(str(tmp_path / "s"), "")
     assert not (tmp_path / "r" / "dd").exists()

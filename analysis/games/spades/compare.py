@@ -34,6 +34,7 @@ import pandas as pd
 
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from ...parallel import Engine
+from ...plots import text_colour
 from ...stats import (
     Estimate,
     fmt_int,
@@ -379,7 +380,8 @@ def plot_round_robin(ax, results: dict, *, title: str = "Round robin: paired win
         for j in range(len(names)):
             if i != j and not np.isnan(val[i, j]):
                 label = f"{100 * val[i, j]:.1f}\n[{100 * lo[i, j]:.1f}, {100 * hi[i, j]:.1f}]\nn={fmt_int(n[i, j])}"
-                ax.text(j, i, label, ha="center", va="center", fontsize=7)
+                ax.text(j, i, label, ha="center", va="center", fontsize=7,
+                        color=text_colour(im.cmap(im.norm(100 * val[i, j]))))
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30, ha="right")
     ax.set_yticks(range(len(names)))

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, Run, batch_arrays, open_run
 from ...parallel import Engine, merge
 from ...plots import Charts, IntHist, common_bins, plot_hist, plot_rate_bars
-from ...report import ReportPart, Section, differing_rules
+from ...report import ReportPart, Section, differing_rules, rules_caption
 from ...stats import (
     ClusterOrderError,
     ClusterRatio,
@@ -294,9 +294,9 @@ def variant_caption(stats: list[RunStats]) -> str:
     lines = []
     for s, d in zip(stats, diffs):
         t0, t1 = s.run.team_strategies()
-        flags = (" + " + ", ".join(f"{k}={'(unset)' if v is None else v}" for k, v in d.items())) if d else ""
-        lines.append(f"{s.label}: {s.run.preset}{flags}; team 0 = {t0}, team 1 = {t1}; "
-                     f"{fmt_int(s.n_hands)} hands" + (f", {fmt_int(s.n_games)} games" if s.is_games else ""))
+        size = (f"{fmt_int(s.n_hands)} hands in {fmt_int(s.n_games)} whole games" if s.is_games else
+                f"{fmt_int(s.n_hands)} independent hands")
+        lines.append(f"{s.label}: {rules_caption(s.run, d)}; team 0 plays {t0}, team 1 plays {t1}; {size}")
     return "\n".join(lines)
 
 
@@ -509,7 +509,7 @@ def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_
     return ReportPart(
         stats=stats, captions=variant_caption(stats).splitlines(),
         cells=[{"seats": _seats_text(s.run), "hands": fmt_int(s.n_hands),
-                "games": fmt_int(s.n_games) if s.is_games else "—"} for s in stats],
+                **({"games": fmt_int(s.n_games)} if s.is_games else {})} for s in stats],
         method=_method(stats), key=[Section("key", "Key results", key_table(stats, conf))],
         notes=[f"{s.label}: {n}" for s in stats for n in s.notes],
         detail=[] if wp is None else [Section("win_prob", "Team 0 win rate by lead after a hand", wp,

@@ -96,7 +96,7 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
     r = map_run(partial(summary_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
     t0, t1 = run.team_strategies()
-    head = f"{run.path}: spades, {run.mode} mode, preset {run.preset}"
+    head = f"{run.path}: spades, {run.mode} mode, preset {run.rules_text()}"  # with the flags overridden
     if run.manifest.get("seed") is not None:
         head += f", seed {run.manifest['seed']}"
     if run.status not in (None, "complete"):  # the engine writes "running", then "complete"

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...plots import text_colour
 from ...stats import fmt_int, n_paired, t_quantile
 from .compare import DuplicateResult
 
@@ -149,7 +150,8 @@ def plot_sweep(fig, points: list[SweepPoint], axes: list[str], *, baseline: str,
         im = ax.imshow(grid, cmap="RdBu", vmin=50 - span, vmax=50 + span, origin="lower")
         for p in points:
             i, j = ys.index(p.values[axes[1]]), xs.index(p.values[axes[0]])
-            ax.text(j, i, f"{100 * p.result.win.value:.1f}", ha="center", va="center", fontsize=8)
+            ax.text(j, i, f"{100 * p.result.win.value:.1f}", ha="center", va="center", fontsize=8,
+                    color=text_colour(im.cmap(im.norm(100 * p.result.win.value))))
         bp = points[best]
         ax.add_patch(Rectangle((xs.index(bp.values[axes[0]]) - 0.5, ys.index(bp.values[axes[1]]) - 0.5), 1, 1,
                                fill=False, ec="C3", lw=2))

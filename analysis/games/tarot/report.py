@@ -14,7 +14,7 @@ import pandas as pd
 from ...io import DEFAULT_BATCH_ROWS, Run, batch_arrays
 from ...parallel import Engine, merge
 from ...plots import Charts, IntHist, common_bins, plot_hist, plot_rate_bars
-from ...report import ReportPart, Section, differing_rules
+from ...report import ReportPart, Section, differing_rules, rules_caption
 from ...stats import Moments, fmt_int, fmt_mean, fmt_rate
 from .summary import CONTRACTS, tarot_numbers
 
@@ -62,10 +62,10 @@ def tarot_caption(stats: list[TarotStats]) -> str:
     diffs = differing_rules([s.run for s in stats])
     lines = []
     for s, d in zip(stats, diffs):
-        flags = (" + " + ", ".join(f"{k}={v}" for k, v in d.items())) if d else ""
         seats = sorted(set(s.run.seat_labels))
-        who = f"all seats {seats[0]}" if len(seats) == 1 else "seats " + " | ".join(s.run.seat_labels)
-        lines.append(f"{s.label}: tarot {s.run.preset}{flags}; {who}; {fmt_int(s.numbers['deals'])} deals")
+        who = (f"every seat plays {seats[0]}" if len(seats) == 1 else
+               ", ".join(f"seat {i} plays {label}" for i, label in enumerate(s.run.seat_labels)))
+        lines.append(f"{s.label}: tarot, {rules_caption(s.run, d)}; {who}; {fmt_int(s.numbers['deals'])} deals")
     return "\n".join(lines)
 
 
@@ -135,7 +135,7 @@ def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_
     stats = [collect_tarot(r, label, batch_rows, engine=engine) for r, label in runs]
     return ReportPart(
         stats=stats, captions=tarot_caption(stats).splitlines(),
-        cells=[{"seats": _seats_text(s.run), "hands": f"{fmt_int(s.numbers['deals'])} deals", "games": "—"}
+        cells=[{"seats": _seats_text(s.run), "deals": fmt_int(s.numbers["deals"])}
                for s in stats],
         method=["Tarot runs: one observation per deal (deals are independent)."],
         key=[Section("tarot", "Tarot key results", tarot_key_table(stats, conf),

@@ -73,7 +73,7 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
     (``engine="dask"``: the files read and summed on Dask workers)."""
     r = map_run(partial(tarot_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
-    head = f"{run.path}: tarot, preset {run.preset}"
+    head = f"{run.path}: tarot, preset {run.rules_text()}"  # with the flags overridden
     if run.manifest.get("seed") is not None:
         head += f", seed {run.manifest['seed']}"
     if run.status not in (None, "complete"):

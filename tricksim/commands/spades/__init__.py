@@ -98,15 +98,17 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
               help="Deals a value (each played twice, seats swapped; the same deals for every value).")
 @click.option("--preset", cls=FamilyOption, help=_sweep_preset_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True)
-@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True,
+              help="Random seed of the shared deals (the confirmation match plays seed + 1).")
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
+              help="Hands after which a game ends with end='limit'.")
 @click.option("--confirm", type=click.IntRange(0), metavar="N", help="Deals of the confirmation match of the best "
               "value on fresh deals (seed + 1); 0 skips it  [default: --games].")
 @click.option("--metric", type=click.Choice(["win", "margin"]), default="win", show_default=True,
               help="What 'best' means: the paired win rate or the mean final margin.")
 @click.option("--out", type=click.Path(file_okay=False), help="Where the runs, sweep.csv and sweep.png go "
               "[default: data/sweep/<name>-<params>-<preset>-seed<seed>].")
-@click.option("--threads", type=click.IntRange(1))
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
 @engine_options("the match runs simulated and read")
 def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out, threads, engine, scheduler):
     """Tune a Spades strategy parameter: each value of GRID in a duplicate match against --vs.
@@ -119,7 +121,7 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
 
     \b
     Examples:
-      tricksim sweep heuristic:nil_threshold=0.2..0.8:0.1 --vs heuristic --games 2000
+      tricksim sweep heuristic:nil_threshold=2..10:2 --vs heuristic --games 2000
       tricksim sweep 'heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1' --vs heuristic --preset zone
     """
     from tricksim import api

@@ -6,10 +6,11 @@ from tricksim.jobs import GameJobs
 from .compare import duplicate_matches
 
 
-def _match(specs, *, count: int, **options) -> dict:
+def _match(specs, *, count: int, hand_limit: int | None = None, **options) -> dict:
     """Duplicate matches of ``count`` games between every pair of ``specs`` (a Spades match is played in
-    games)."""
-    return duplicate_matches(list(specs), games=count, **options)
+    games, each ending after ``hand_limit`` hands at most: default 1000)."""
+    return duplicate_matches(list(specs), games=count, hand_limit=1000 if hand_limit is None else hand_limit,
+                             **options)
 
 
 JOBS = GameJobs(match=_match, match_unit="games",

@@ -2,7 +2,21 @@
 ``tricksim.dd``): the package finds them through ``JOBS.api``, as it finds every game's."""
 from __future__ import annotations
 
+from tricksim.jobs import args
 from tricksim.simulator.rules import override_list
+
+METRICS = ("win", "margin")
+
+
+def _study_args(runs, by, hand, engine, scheduler) -> list:
+    """The arguments the Nil study functions share, checked; the runs as a list."""
+    from tricksim.analysis.games.spades.nil import HANDS
+
+    runs = args.runs("runs", runs)
+    args.text("by", by, none=True)
+    args.choice("hand", hand, HANDS)
+    args.engine(engine, scheduler)
+    return runs
 
 
 def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = False, engine: str = "local",
@@ -11,8 +25,9 @@ def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = Fals
     ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
     from tricksim.analysis.games.spades.nil import nil_study, plot_nil
 
-    df = nil_study(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, engine=engine,
-                   scheduler=scheduler)
+    runs = _study_args(runs, by, hand, engine, scheduler)
+    args.flag("figure", figure)
+    df = nil_study(runs, by, hand=hand, engine=engine, scheduler=scheduler)
     if not figure:
         return df
     from matplotlib.figure import Figure
@@ -28,8 +43,10 @@ def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, c
     .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
     from tricksim.analysis.games.spades.nil import nil_report as _report
 
-    return _report(runs if isinstance(runs, (list, tuple)) else [runs], by, hand=hand, save=save, chart=chart,
-                   engine=engine, scheduler=scheduler)
+    runs = _study_args(runs, by, hand, engine, scheduler)
+    args.out_file("save", save, (".csv", ".parquet"), none=True)
+    args.out_file("chart", chart, (".png", ".svg", ".pdf"), none=True)
+    return _report(runs, by, hand=hand, save=save, chart=chart, engine=engine, scheduler=scheduler)
 
 
 def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
@@ -39,6 +56,21 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
     DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
     from tricksim.analysis.games.spades.sweep import sweep_table
     from tricksim.jobs.spades.sweep import sweep as run_sweep
+    from tricksim.simulator.engine import MAX_COUNT, MAX_SEED
+
+    args.text("grid", grid)
+    args.text("vs", vs)
+    args.whole("games", games, 2, MAX_COUNT)
+    args.text("preset", preset, none=True)
+    args.rules(rules)
+    args.whole("seed", seed, 0, MAX_SEED - 1)  # the confirmation match plays seed + 1
+    args.whole("hand_limit", hand_limit, 1, 100_000)
+    args.whole("confirm", confirm, 0, MAX_COUNT, none=True)
+    args.choice("metric", metric, METRICS)
+    args.out_folder("out", out, none=True)
+    args.whole("threads", threads, 1, none=True)
+    args.engine(engine, scheduler)
+    args.callback("echo", echo)
 
     points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=override_list(rules),
                                      seed=seed, hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
@@ -52,4 +84,7 @@ def dd(run, *, threads: int | None = None, echo=None) -> dict:
     ``tricksim dd --help``); an interrupted call is finished by calling it again."""
     from tricksim.jobs.spades.dd import add_dd_columns
 
+    args.run_or_path("run", run)
+    args.whole("threads", threads, 1, none=True)
+    args.callback("echo", echo)
     return add_dd_columns(getattr(run, "path", run), threads=threads, echo=echo)

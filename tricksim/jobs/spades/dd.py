@@ -56,9 +56,8 @@ def _done(path, rows: int, ids: np.ndarray, run_id: str | None, index: int) -> b
 def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str], None] | None = None) -> dict:
     """Solve every hand of the Spades run ``run_dir`` double dummy and write ``RUN/dd/part-K.parquet``; returns
     {"files", "hands", "solved", "seconds"}. Raises JobError (one line) for a run it cannot use."""
-    import os
-
     from tricksim.analysis.io import AnalysisError, open_run
+    from tricksim.simulator.engine import worker_count
     from tricksim.simulator.games.spades.rules import SpadesRules
     from tricksim.simulator.rules import RulesError
 
@@ -74,7 +73,7 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         raise JobError(str(e)) from None
     except RulesError as e:
         raise JobError(f"{run.path}: its rules cannot be read: {e}") from None
-    threads = threads or len(os.sched_getaffinity(0))
+    threads = worker_count(threads)  # capped as a run's: the cores this process may use
     lock = Lock(run.path)
     try:
         lock.acquire("add double-dummy files to")

@@ -4,7 +4,7 @@ against a baseline on the same deals; the statistics are in ``analysis/games/spa
 Grid syntax, after the strategy name: ``param=LO..HI:STEP`` (a range, both ends included) or
 ``param=A|B|C`` (a list) for the swept parameters, one or two of them; ``param=value`` fixes a parameter::
 
-    heuristic:nil_threshold=0.2..0.8:0.1
+    heuristic:nil_threshold=2..10:2
     heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1
 """
 from __future__ import annotations
@@ -83,10 +83,18 @@ def _range(value: str, item: str) -> list[str]:
         lo, _, hi = span.partition("..")
         lo, hi, step = Decimal(lo), Decimal(hi), Decimal(step)
     except InvalidOperation:
-        raise JobError(f"bad range {item!r}: write param=LO..HI:STEP, e.g. nil_threshold=0.2..0.8:0.1") from None
+        raise JobError(f"bad range {item!r}: write param=LO..HI:STEP, e.g. nil_threshold=2..10:2") from None
     if step <= 0 or hi < lo:
         raise JobError(f"bad range {item!r}: needs LO <= HI and STEP > 0")
     n = int((hi - lo) / step) + 1
+    last = lo + (n - 1) * step
+    if last != hi:
+        def show(d: Decimal) -> str:
+            return format(d.normalize(), "f")
+
+        raise JobError(f"bad range {item!r}: the step {show(step)} from {show(lo)} misses HI {show(hi)} (the last "
+                       f"value would be {show(last)}): write HI as {show(last)} or {show(last + step)}, or a step "
+                       f"that divides {show(hi - lo)}")
     if n > MAX_POINTS:
         raise JobError(f"range {item!r} has {n} values: at most {MAX_POINTS}")
     return [format((lo + i * step).normalize(), "f") for i in range(n)]  # 10, not 1E+1

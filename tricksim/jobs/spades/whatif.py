@@ -8,7 +8,7 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt",
     """Sample ``n`` non-Nil seat-hands of a hands-mode run (analysis), replay them forced to Nil (engine),
     and report how often the Nil would have made (analysis)."""
     from tricksim.analysis.games.spades.whatif import check_run, sample_non_nil, what_if, what_if_report
-    from tricksim.analysis.io import open_run
+    from tricksim.analysis.io import open_run, pooling_notes
     from tricksim.simulator.engine import RunConfig, RunError, replay_units
     from tricksim.simulator.games.spades.rules import SpadesRules
     from tricksim.simulator.rules import RulesError
@@ -40,4 +40,5 @@ def nil_what_if(run_dir, n: int, *, seed: int = 0, by=None, hand: str = "dealt",
             replays[s] = replay_units(cfg, sample.ids_for_seat(s))
     except RunError as e:
         raise JobError(str(e)) from None
-    return what_if_report(sample, replays, save=save, chart=chart)
+    # an unfinished run (interrupted, or still running): the sample is drawn from the shards written so far
+    return "\n".join([*pooling_notes([run]), what_if_report(sample, replays, save=save, chart=chart)])

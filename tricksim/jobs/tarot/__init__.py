@@ -1,12 +1,16 @@
 """Tarot study jobs: duplicate rotations (``rotation``) and the forced-contract what-if (``whatif``)."""
 from tricksim.jobs import GameJobs, JobError
+from tricksim.simulator.errors import option
 
 from .rotation import rotations
 
 
-def _match(specs, *, count: int, hand_limit: int, **options) -> dict:
+def _match(specs, *, count: int, hand_limit: int | None = None, **options) -> dict:
     """Duplicate rotations of two ``specs`` on ``count`` deals (a Tarot deal stands alone: no games, no hand
     limit)."""
+    if hand_limit is not None:
+        raise JobError(f"a tarot deal stands alone (no games): {option('hand_limit', None)} does not apply; "
+                       "leave it out")
     if len(specs) != 2:
         raise JobError(f"tarot compare takes two strategy specs, got {len(specs)}")
     return rotations(*specs, deals=count, **options)

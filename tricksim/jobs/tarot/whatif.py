@@ -39,7 +39,7 @@ def contract_what_if(run_dir, n: int, *, seed: int = 0, by: str | None = None) -
     turn (the other seats passing, every other decision as in the run); reports each contract's success
     and the taker's score on the same deals (analysis.games.tarot.bidding.format_what_if)."""
     from tricksim.analysis.games.tarot.bidding import format_what_if, sample_played
-    from tricksim.analysis.io import AnalysisError, open_run
+    from tricksim.analysis.io import AnalysisError, open_run, pooling_notes
     from tricksim.simulator.engine import RunConfig, RunError, replay_units
     from tricksim.simulator.games.tarot.rules import TarotRules
     from tricksim.simulator.rules import RulesError
@@ -70,4 +70,5 @@ def contract_what_if(run_dir, n: int, *, seed: int = 0, by: str | None = None) -
             replays[contract] = parts
     except RunError as e:
         raise JobError(str(e)) from None
-    return format_what_if(sample, replays, by=by)
+    # an unfinished run (interrupted, or still running): the sample is drawn from the deals written so far
+    return "\n".join([*pooling_notes([run]), format_what_if(sample, replays, by=by)])

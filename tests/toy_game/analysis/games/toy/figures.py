@@ -48,8 +48,7 @@ def report_part(runs, *, batch_rows=None, conf=0.95, engine=None) -> ReportPart:
                           for s in stats])
     return ReportPart(
         stats=stats, captions=[f"{s.label}: {s.run.game}, preset {s.run.preset}" for s in stats],
-        cells=[{"seats": " | ".join(s.run.seat_labels), "hands": f"{fmt_int(s.numbers['rounds'])} rounds",
-                "games": "—"} for s in stats],
+        cells=[{"seats": " | ".join(s.run.seat_labels), "rounds": fmt_int(s.numbers["rounds"])} for s in stats],
         method=["Toy runs: one observation per round (rounds are independent)."],
         key=[Section("toy", "Toy game: mean score per seat", table)],
         notes=[], detail=[], draw=partial(_draw, stats))
