@@ -9,6 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # the benchmark compiles every kernel without bounds checks, in a cache of its own: minutes on a cold cache
 @pytest.mark.needs_jit("the benchmark times the compiled kernels; as pure Python its figures mean nothing "
                         "and it takes over a minute")
 def test_tiny_benchmark_figures_come_from_its_raw_timings(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # about 150 small runs: half a minute
 @pytest.mark.needs_jit("about 150 small runs of heuristic play: many minutes as pure Python")
 def test_tiny_studies(tmp_path):
     doc = tmp_path / "docs" / "studies.md"

@@ -9,6 +9,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # three uninterrupted runs and two killed ones: about a minute
 @pytest.mark.needs_jit("three uninterrupted runs and two killed ones in subprocesses: many minutes as pure Python")
 def test_two_kill_trials():
     done = subprocess.run([sys.executable, "scripts/kill_trials.py", "--trials", "2", "--seed", "5"], cwd=ROOT,
