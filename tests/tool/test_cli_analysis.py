@@ -246,9 +246,11 @@ def unfinished_copy(run, to):
     """``run`` as an interrupted run leaves it: its manifest still says running."""
     import shutil
 
+    from tricksim.simulator.rundir import sealed
+
     shutil.copytree(run, to)
     manifest = json.loads((to / "manifest.json").read_text())
-    (to / "manifest.json").write_text(json.dumps({**manifest, "status": "running"}))
+    (to / "manifest.json").write_text(json.dumps(sealed({**manifest, "status": "running"})))
     return to
 
 
