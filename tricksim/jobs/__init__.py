@@ -51,6 +51,7 @@ def jobs_of(game: str) -> GameJobs:
 def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | None = None) -> None:
     """Run ``cfg`` into folder ``d`` for a study (on ``engine``): the same run already there is reused (an
     interrupted one finished by --resume); a different one is replaced."""
+    from tricksim.analysis.parallel import current_timeout
     from tricksim.simulator.engine import RunError, run
     from tricksim.simulator.rundir import RunDirError, read_manifest, same_data
 
@@ -61,7 +62,7 @@ def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | No
         except RunDirError:
             same = False
         run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads, engine=engine,
-            scheduler=scheduler)
+            scheduler=scheduler, timeout=current_timeout())
     except (RunError, RunDirError) as e:
         raise JobError(str(e)) from None
 
