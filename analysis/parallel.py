@@ -97,7 +97,7 @@ class Engine:
         except RunError as e:
             raise AnalysisError(str(e)) from None
         self.engine, self.scheduler, self.files_per_task = engine, scheduler, files_per_task
-        self._cluster = self._client = None
+        self._cluster = self._client = self._quiet = None
 
     def __enter__(self) -> Self:
         if self.engine == "dask":
@@ -105,13 +105,16 @@ class Engine:
                 from distributed import Client, LocalCluster
             except ImportError:
                 raise AnalysisError(f"{option('engine', 'dask')} needs Dask: pip install 'dask[distributed]'") from None
-            from tricksim.simulator.distributed import connect
+            from tricksim.simulator.distributed import connect, dask_logs_quiet
             from tricksim.simulator.errors import RunError
 
+            self._quiet = dask_logs_quiet()  # a lost scheduler is said in one line, not in Dask's tracebacks
+            self._quiet.__enter__()
             if self.scheduler:
                 try:
                     self._client = connect(self.scheduler, self.timeout)
                 except RunError as e:
+                    self.__exit__(None, None, None)
                     raise AnalysisError(str(e)) from None
                 return self
             try:
@@ -128,7 +131,9 @@ class Engine:
             self._client.close()
         if self._cluster is not None:
             self._cluster.close()
-        self._client = self._cluster = None
+        if self._quiet is not None:
+            self._quiet.__exit__(None, None, None)
+        self._client = self._cluster = self._quiet = None
 
     @property
     def scheduler_address(self) -> str | None:

@@ -28,10 +28,12 @@ The run directory must be a path every worker reaches (a shared file system for 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tricksim.simulator.errors import RunError, option
@@ -63,7 +65,7 @@ def _first_reply(address: str, timeout: float) -> None:
     from distributed.comm import connect as comm_connect
 
     async def ask():
-        comm = await comm_connect(address, timeout=0.9 * timeout)  # its retries end first: their reason is kept
+        comm = await comm_connect(address, timeout=timeout)
         try:
             await comm.write({"op": "identity", "reply": True})
             await comm.read()
@@ -77,6 +79,22 @@ def _first_reply(address: str, timeout: float) -> None:
         pool.submit(asyncio.run, bounded()).result()
 
 
+def _refused(address: str) -> bool:
+    """The address refuses a TCP connection (nothing listens there), asked once: Dask's own error after its
+    retries does not always keep the reason."""
+    import socket
+
+    from distributed.comm import get_address_host_port
+
+    try:
+        socket.create_connection(get_address_host_port(address), timeout=1).close()
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError, TypeError):
+        pass
+    return False
+
+
 def connect(scheduler: str, timeout: float | None = None):
     """A ``distributed.Client`` of the scheduler at ``scheduler``, which must answer within ``timeout`` seconds
     (default ``DEFAULT_TIMEOUT``); else a one-line ``RunError`` naming the address and what to do."""
@@ -88,19 +106,28 @@ def connect(scheduler: str, timeout: float | None = None):
         return Client(scheduler, timeout=f"{timeout}s")
     except (OSError, ValueError, TypeError, EOFError) as e:  # refused, no answer, not Dask, a malformed address
         text = " ".join(str(e).split())
-        causes, c = [], e
-        while c is not None and len(causes) < 5:
-            causes.append(str(c))
-            c = c.__cause__ or c.__context__
         if isinstance(e, ValueError) and not isinstance(e, OSError):
             raise RunError(f"invalid Dask scheduler address {scheduler!r} ({text}): expected e.g. "
                            "tcp://10.0.0.5:8786") from None
-        why = ("connection refused: nothing listens there" if "refused" in " ".join(causes).lower() else
+        why = ("connection refused: nothing listens there" if _refused(scheduler) else
                "no reply" if isinstance(e, TimeoutError) or "timed out" in text.lower() else
                f"{type(e).__name__}: {text}" if text else type(e).__name__)
         raise RunError(f"the Dask scheduler {scheduler} did not answer within {timeout:g} s ({why}): check the "
                        f"address and that the scheduler runs, or allow longer with {option('timeout', 'SECONDS')}"
                        ) from None
+
+
+@contextmanager
+def dask_logs_quiet() -> Iterator[None]:
+    """Within: Dask's own log records below CRITICAL are dropped. A lost scheduler has the client log a
+    traceback for every failed reconnect; what happened is said once, by the error raised here."""
+    logger = logging.getLogger("distributed")
+    before = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(before)
 
 
 def lost_scheduler(address: str) -> ConnectionError:
@@ -124,7 +151,10 @@ def follow(client, tasks: dict, on_result: Callable, *, address: str, timeout: f
     nothing the client still wants). An error raised in a task is raised here. Raises ``ConnectionError``
     when the scheduler is lost, or when no worker has been connected for ``worker_wait`` seconds (default
     ``WORKER_WAIT``; said once on stderr as soon as the wait starts)."""
+    from asyncio import CancelledError
+
     from distributed import as_completed
+    from distributed.comm import CommClosedError
 
     worker_wait = WORKER_WAIT if worker_wait is None else worker_wait
     pending = as_completed(list(tasks))
@@ -136,7 +166,10 @@ def follow(client, tasks: dict, on_result: Callable, *, address: str, timeout: f
             tag = tasks.pop(future)
             if future.status == "cancelled" or client.status in ("closing", "closed"):
                 raise lost_scheduler(address)  # Dask cancels every future when the scheduler's connection is lost
-            result = future.result()
+            try:
+                result = future.result()
+            except (CommClosedError, CancelledError):  # the scheduler's connection gone while asking
+                raise lost_scheduler(address) from None
             future.release()
             on_result(tag, result)
         del batch
@@ -241,21 +274,21 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
         n_units += rows
         bar.update(cfg.shard_range(index)[1])
 
-    try:
-        n_workers = worker_count(client, address, timeout)
-        path = str(Path(out).resolve())
-        tasks = {client.submit(_shard_task, cfg, path, i, pure=False, key=f"shard-{i}-{t0}"): i for i in todo}
+    with dask_logs_quiet():
         try:
+            n_workers = worker_count(client, address, timeout)
+            path = str(Path(out).resolve())
+            tasks = {client.submit(_shard_task, cfg, path, i, pure=False, key=f"shard-{i}-{t0}"): i for i in todo}
             follow(client, tasks, shard_done, address=address, timeout=timeout, worker_wait=worker_wait)
         except RunError:
             raise
         except ValueError as e:  # a strategy that broke the rules (PolicyFault), raised on the worker
             raise RunError(str(e)) from None
-    finally:
-        bar.close()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        finally:
+            bar.close()
+            client.close()
+            if cluster is not None:
+                cluster.close()
     info = {"compute_seconds": rd.previous_seconds + time.perf_counter() - t0, "threads": n_workers,
             "engine": "dask", "shards_written_this_session": len(todo), "hands_this_session": n_units,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
