@@ -44,7 +44,7 @@ def test_collect_games_numbers(runs, name):
 
 
 def test_collect_hands_mode(runs):
-    path, h, _ = runs["hands"]
+    path, _h, _ = runs["hands"]
     st = collect(path)
     assert not st.is_games and st.n_games == 0 and st.n_hands == 150
     assert st.score_hist[1].n == 150
@@ -219,3 +219,19 @@ def test_the_page_holds_short_cells_and_each_caption_once(runs, tmp_path):
         assert caption not in text
     for title in ("Distribution of hand scores per team", "Game length in hands"):
         assert text.count(title) == 1  # the img alt text only
+
+
+def test_the_charts_are_the_same_bytes_from_report_to_report(runs, tmp_path):
+    """Two reports of the same runs: every chart file (SVG: no date, no random ids; PNG) byte for byte the
+    same (#26), so a report kept under version control changes only where the data do."""
+    a = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "a")
+    b = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "b")
+    for name, (png, svg) in a.charts.items():
+        assert svg.read_bytes() == b.charts[name][1].read_bytes(), f"{svg.name} differs between two reports"
+        assert png.read_bytes() == b.charts[name][0].read_bytes(), f"{png.name} differs between two reports"
+
+
+def test_a_dangling_link_as_the_output_folder_is_named_in_one_line(runs, tmp_path):
+    (tmp_path / "out").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(AnalysisError, match=r"^out=.*/out is a symbolic link to .*/nowhere, which does not exist"):
+        build_report([runs["carry"][0]], tmp_path / "out")
