@@ -134,6 +134,7 @@ def test_a_killed_scheduler_ends_the_run_in_one_line_and_resume_finishes_it(tmp_
         assert p.returncode == 1 and len(lines) == 1, err
         assert lines[0] == (f"Error: writing runs/r stopped: lost the Dask scheduler {address} (it stopped or cannot "
                             "be reached); the shards written are kept: rerun the same command with --resume to finish")
+        c.kill_worker(0)  # a new cluster: the old worker would wait for its scheduler
         address = c.start_scheduler()
         c.start_worker()
         code, _, err, _ = tricksim(*args, "--engine", "dask", "--scheduler", address, "--resume", cwd=client_dir,
