@@ -137,10 +137,11 @@ def lost_scheduler(address: str) -> ConnectionError:
 def worker_count(client, address: str, timeout: float) -> int:
     """Workers connected to the scheduler now (asks it, within ``timeout`` seconds)."""
     from asyncio import CancelledError
+    from concurrent.futures import CancelledError as FutureCancelled
 
     try:
         return len(client.nthreads(callback_timeout=timeout))
-    except (OSError, RuntimeError, CancelledError):  # the scheduler gone: closed comm, failed reconnect, timeout
+    except (OSError, RuntimeError, CancelledError, FutureCancelled):  # the scheduler gone: closed comm, failed reconnect, timeout
         raise lost_scheduler(address) from None
 
 
@@ -151,25 +152,28 @@ def follow(client, tasks: dict, on_result: Callable, *, address: str, timeout: f
     nothing the client still wants). An error raised in a task is raised here. Raises ``ConnectionError``
     when the scheduler is lost, or when no worker has been connected for ``worker_wait`` seconds (default
     ``WORKER_WAIT``; said once on stderr as soon as the wait starts)."""
-    from asyncio import CancelledError
+    from concurrent.futures import CancelledError  # what Dask's futures raise (not asyncio's)
 
     from distributed import as_completed
     from distributed.comm import CommClosedError
 
     worker_wait = WORKER_WAIT if worker_wait is None else worker_wait
-    pending = as_completed(list(tasks))
+    # the results fetched by as_completed, in the client's event loop: a result lost with its worker before it
+    # is fetched is computed again there, while this loop goes on watching the workers (a blocking
+    # future.result() would wait for that, with no worker left, forever)
+    pending = as_completed(list(tasks), with_results=True, raise_errors=False)
     alone_since = None  # when no worker was first seen
     next_look = time.monotonic() + CHECK_EVERY
     while not pending.is_empty():
         batch = pending.next_batch(block=False)
-        for future in batch:
+        for future, result in batch:
             tag = tasks.pop(future)
-            if future.status == "cancelled" or client.status in ("closing", "closed"):
+            if future.status == "cancelled" or isinstance(result, (CancelledError, CommClosedError)) or \
+                    client.status in ("closing", "closed"):
                 raise lost_scheduler(address)  # Dask cancels every future when the scheduler's connection is lost
-            try:
-                result = future.result()
-            except (CommClosedError, CancelledError):  # the scheduler's connection gone while asking
-                raise lost_scheduler(address) from None
+            if future.status == "error":  # raised in the task: raised here
+                _, exc, tb = result
+                raise exc.with_traceback(tb)
             future.release()
             on_result(tag, result)
         del batch
