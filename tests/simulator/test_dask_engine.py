@@ -207,7 +207,7 @@ def test_no_worker_left_is_said_and_ends_the_run_after_the_limit(tmp_path, monke
 
     from tricksim.simulator import distributed as dist
 
-    monkeypatch.setattr(dist, "WORKER_WAIT", 3.0, raising=False)  # (today's code would wait for ever)
+    monkeypatch.setattr(dist, "WORKER_WAIT", 3.0, raising=False)  # False: an engine without the limit fails here
     out = tmp_path / "run"
     with DaskProcesses(tmp_path / "cluster") as c:
         address = c.start_scheduler()
