@@ -248,15 +248,20 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
 
     timeout = check_timeout(DEFAULT_TIMEOUT if timeout is None else timeout)
     fam = cfg.family
-    rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
-                resume=resume, upgrade=cfg.upgrade_plan)
-    todo = shards_to_do(cfg, rd)
-    check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
+    # the scheduler first: one that does not answer is refused before the run directory is made
+    client = connect(scheduler, timeout) if scheduler else None
+    try:
+        rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
+                    resume=resume, upgrade=cfg.upgrade_plan)
+        todo = shards_to_do(cfg, rd)
+        check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in todo))
+    except BaseException:
+        if client is not None:
+            client.close()
+        raise
     done_before = cfg.count - sum(cfg.shard_range(i)[1] for i in todo)
     cluster = None
-    if scheduler:
-        client = connect(scheduler, timeout)
-    else:
+    if client is None:
         from distributed import Client
 
         n = workers or (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())

@@ -82,6 +82,7 @@ def test_simulate_and_summary_give_up_on_a_scheduler_that_never_answers(silent_s
     address, accepted = silent_server
     _no_hang(["simulate", "spades", "--hands", 1000, "--out", tmp_path / "r", "--quiet"], address, tmp_path,
              "no reply")
+    assert not (tmp_path / "r").exists(), "a refused run left its directory behind"
     _no_hang(["summary", small_run], address, tmp_path, "no reply")
     assert accepted, "the server was never reached: the test would not test the first reply"
 
