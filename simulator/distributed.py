@@ -121,13 +121,18 @@ def connect(scheduler: str, timeout: float | None = None):
 def dask_logs_quiet() -> Iterator[None]:
     """Within: Dask's own log records below CRITICAL are dropped. A lost scheduler has the client log a
     traceback for every failed reconnect; what happened is said once, by the error raised here."""
-    logger = logging.getLogger("distributed")
-    before = logger.level
-    logger.setLevel(logging.CRITICAL)
+    # each of Dask's loggers: some have a level of their own (Dask's configuration gives distributed.client
+    # one), which a parent's level does not override
+    names = [n for n in list(logging.root.manager.loggerDict) if n == "distributed" or n.startswith("distributed.")]
+    loggers = [logging.getLogger(n) for n in {"distributed", *names}]
+    before = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL)
     try:
         yield
     finally:
-        logger.setLevel(before)
+        for lg, level in zip(loggers, before):
+            lg.setLevel(level)
 
 
 def lost_scheduler(address: str) -> ConnectionError:
