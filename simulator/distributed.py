@@ -120,11 +120,13 @@ def connect(scheduler: str, timeout: float | None = None):
 @contextmanager
 def dask_logs_quiet() -> Iterator[None]:
     """Within: Dask's own log records below CRITICAL are dropped. A lost scheduler has the client log a
-    traceback for every failed reconnect; what happened is said once, by the error raised here."""
-    # each of Dask's loggers: some have a level of their own (Dask's configuration gives distributed.client
-    # one), which a parent's level does not override
-    names = [n for n in list(logging.root.manager.loggerDict) if n == "distributed" or n.startswith("distributed.")]
-    loggers = [logging.getLogger(n) for n in {"distributed", *names}]
+    traceback for every failed reconnect and fetch; what happened is said once, by the error raised here."""
+    # each of Dask's loggers (and those of tornado, its event loop, which logs a task's error left unread): some
+    # have a level of their own (Dask's configuration gives distributed.client one), which a parent's does not
+    # override
+    roots = ("distributed", "tornado")
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in roots]
+    loggers = [logging.getLogger(n) for n in {*roots, *names}]
     before = [lg.level for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.CRITICAL)
