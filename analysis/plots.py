@@ -256,10 +256,21 @@ class Charts:
         self.png_b64[name] = base64.b64encode(buf.getvalue()).decode("ascii")
         fig.set_layout_engine("none")  # keep the positions found for the PNG: the layout pass is costly
         with atomic_output(svg) as tmp:
-            fig.savefig(tmp)
+            save_svg(fig, tmp)
         self.files[name] = (png, svg)
         self.titles[name] = title
         self.drawn[name] = drawn or {}
+
+
+SVG_SALT = "tricksim"  # matplotlib's svg.hashsalt: the SVG's element ids, else random on every save
+
+
+def save_svg(fig, target, **kwargs) -> None:
+    """``fig`` as SVG, the same bytes every time: no date, element ids from a fixed salt (not random)."""
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": SVG_SALT}):
+        fig.savefig(target, format="svg", metadata={"Date": None}, **kwargs)
 
 
 def save_figure(fig, path, *, dpi: int = 120) -> Path:
@@ -269,7 +280,10 @@ def save_figure(fig, path, *, dpi: int = 120) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     try:
         with atomic_output(p) as tmp:
-            fig.savefig(tmp, dpi=dpi)
+            if p.suffix.lower() == ".svg":
+                save_svg(fig, tmp, dpi=dpi)
+            else:
+                fig.savefig(tmp, dpi=dpi)
     except ValueError as e:
         raise AnalysisError(f"{p}: cannot save chart ({e})") from None
     return p

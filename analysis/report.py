@@ -20,6 +20,7 @@ figures of games-mode runs); all means a t interval and n; the page says how.
 from __future__ import annotations
 
 import html
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,8 +28,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from tricksim.simulator.errors import option
+
 from .games import analysis_of, names
-from .io import DEFAULT_BATCH_ROWS, Run, atomic_output, open_runs, pooling_notes, rule_value
+from .io import DEFAULT_BATCH_ROWS, AnalysisError, Run, atomic_output, open_runs, pooling_notes, rule_value
 from .parallel import Engine
 from .plots import Charts
 
@@ -192,6 +195,9 @@ def build_report(runs, out_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, title: 
     """
     runs = open_runs(runs)
     out = Path(out_dir)
+    if out.is_symlink() and not out.exists():  # mkdir would say "File exists"
+        raise AnalysisError(f"{option('out', out)} is a symbolic link to {os.readlink(out)}, which does not exist: "
+                            f"create its target or choose another {option('out', None)}")
     out.mkdir(parents=True, exist_ok=True)
     old_charts = _charts_of(out / "report.html")  # an earlier report's, in a reused folder
     labelled = list(zip(runs, _unique_labels(runs)))

@@ -485,13 +485,6 @@ class RunDir:
         self.previous_seconds = float(manifest.get("compute_seconds", 0.0))
         self.action = "resume"
 
-    def pending(self, n_shards: int) -> list[int]:
-        """The shards not yet done as the folder stands (read only: before :meth:`open`, for the disk-space
-        check; the checksums are checked when it opens)."""
-        if self.action != "resume":
-            return list(range(n_shards))
-        return [i for i in range(n_shards) if not self.shard_done(i)]
-
     def open(self) -> RunDir:
         """Take the writer lock and make the folder ready: emptied (fresh, overwrite) or repaired (resume)."""
         self.created = False

@@ -150,9 +150,12 @@ def _execute_args(out, resume, overwrite, threads, progress, engine, scheduler) 
 
 
 def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: bool = False, threads: int | None = None,
-            progress: bool | None = False, engine: str = "local", scheduler: str | None = None) -> dict:
+            progress: bool | None = False, engine: str = "local", scheduler: str | None = None,
+            timeout: float | None = None) -> dict:
     """Run ``cfg`` into ``out`` (``--resume`` / ``--overwrite`` as on the command line); returns the manifest's
-    fields. An ``OSError`` while writing (a full disk) passes through: the shards written are whole."""
+    fields. An ``OSError`` while writing (a full disk) passes through: the shards written are whole; so does a
+    ``ConnectionError`` on Dask (the scheduler lost, no worker left). ``timeout``: seconds the scheduler at
+    ``scheduler`` has to answer (default 10)."""
     from tricksim.simulator.engine import RunConfig, run
 
     if not isinstance(cfg, RunConfig):
@@ -161,7 +164,7 @@ def execute(cfg, out: str | os.PathLike, *, resume: bool = False, overwrite: boo
         raise TricksimError(f"{option('out', 'DIR')} is needed: the run directory to write")
     out = _execute_args(out, resume, overwrite, threads, progress, engine, scheduler)
     return run(cfg, out, overwrite=overwrite, resume=resume, threads=threads, progress=progress, engine=engine,
-               scheduler=scheduler)
+               scheduler=scheduler, timeout=timeout)
 
 
 def simulate(game: str | None = None, *, preset: str | None = None, rules=None, seed: int = 0, seats=None,
@@ -169,7 +172,7 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
              hand_limit: int | None = None,
              record_plays: bool = False, overwrite: bool = False, threads: int | None = None,
              shard_size: int | None = None, engine: str = "local", scheduler: str | None = None,
-             progress: bool = False, **count: int):
+             timeout: float | None = None, progress: bool = False, **count: int):
     """Simulate and return the run (:class:`tricksim.analysis.io.Run`: ``.hands()``, ``.games()``).
 
     The options are those of :func:`plan`. ``out`` defaults to ``data/<game>-<preset>-<mode><count>-seed<seed>``.
@@ -193,7 +196,7 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
             raise TricksimError(f"{out} holds another run: pass overwrite=True to replace it, or another out")
     if not (same and read_manifest(out).get("status") == "complete"):
         execute(cfg, out, resume=same, overwrite=overwrite and out.exists(), threads=threads, progress=progress,
-                engine=engine, scheduler=scheduler)
+                engine=engine, scheduler=scheduler, timeout=timeout)
     return open_run(out)
 
 
@@ -204,22 +207,25 @@ def open_run(path: str | os.PathLike):
     return _open(args.run_or_path("path", path))
 
 
-def summary(run, *, engine: str = "local", scheduler: str | None = None) -> str:
-    """The text ``tricksim summary`` prints."""
+def summary(run, *, engine: str = "local", scheduler: str | None = None, timeout: float | None = None) -> str:
+    """The text ``tricksim summary`` prints (``timeout``: seconds the scheduler has to answer, default 10)."""
+    from tricksim.analysis.parallel import scheduler_timeout
     from tricksim.analysis.summary import summarize_run
 
     args.run_or_path("run", run)
     args.engine(engine, scheduler)
-    return summarize_run(run, engine=engine, scheduler=scheduler)
+    with scheduler_timeout(timeout):
+        return summarize_run(run, engine=engine, scheduler=scheduler)
 
 
 def compare(*specs: str, game: str | None = None, preset: str | None = None, rules=None, seed: int = 0,
             hand_limit: int | None = None, out=None, threads: int | None = None, engine: str = "local",
-            scheduler: str | None = None, echo=None, **count: int) -> dict:
+            scheduler: str | None = None, timeout: float | None = None, echo=None, **count: int) -> dict:
     """Duplicate matches between strategies on the same deals, as the game plays them (Spades: {(a, b):
     DuplicateResult}, three or more specs a round robin; Tarot: duplicate rotations); ``game`` defaults to
     the default game; the size is counted in the game's match unit (``games=N`` for Spades, ``deals=N`` for
     Tarot: ``jobs_of(game).match_unit``; default 2000); ``echo`` receives the text the command line prints."""
+    from tricksim.analysis.parallel import scheduler_timeout
     from tricksim.jobs import jobs_of
     from tricksim.simulator.engine import MAX_COUNT, MAX_SEED
     from tricksim.simulator.family import default_game
@@ -242,25 +248,28 @@ def compare(*specs: str, game: str | None = None, preset: str | None = None, rul
     if set(given) - {jobs.match_unit}:
         raise TricksimError(f"a {game} match is counted in {jobs.match_unit}: give {option(jobs.match_unit, 'N')}, "
                             f"not {' or '.join(option(k, None) for k in sorted(set(given) - {jobs.match_unit}))}")
-    return jobs.match(list(specs), count=given.get(jobs.match_unit, DEFAULT_MATCH), preset=preset,
-                      rules=override_list(rules), seed=seed, hand_limit=hand_limit, out=out, threads=threads,
-                      engine=engine, scheduler=scheduler, echo=echo)
+    with scheduler_timeout(timeout):
+        return jobs.match(list(specs), count=given.get(jobs.match_unit, DEFAULT_MATCH), preset=preset,
+                          rules=override_list(rules), seed=seed, hand_limit=hand_limit, out=out, threads=threads,
+                          engine=engine, scheduler=scheduler, echo=echo)
 
 
 DEFAULT_MATCH = 2000  # games or deals of a match when none is given
 
 
 def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim report", engine: str = "local",
-           scheduler: str | None = None):
+           scheduler: str | None = None, timeout: float | None = None):
     """The side-by-side report of ``runs`` written into ``out`` (HTML, Markdown, charts); returns a
     ``ReportResult`` with the paths, the tables (DataFrames) and the statistics."""
+    from tricksim.analysis.parallel import scheduler_timeout
     from tricksim.analysis.report import build_report
 
     runs = args.runs("runs", runs)
     out = args.out_folder("out", out)
     args.text("title", title)
     args.engine(engine, scheduler)
-    return build_report(runs, out, title=title, engine=engine, scheduler=scheduler)
+    with scheduler_timeout(timeout):
+        return build_report(runs, out, title=title, engine=engine, scheduler=scheduler)
 
 
 def game_functions() -> dict:

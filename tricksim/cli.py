@@ -25,6 +25,7 @@ from tricksim.options import (
     check_engine,
     engine_options,
     os_error,
+    timeout_option,
 )
 
 
@@ -202,9 +203,10 @@ def _team_help() -> str:
               help="local: worker threads in this process; dask: a Dask cluster (the same data).")
 @click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: an existing cluster's scheduler, e.g. "
               "tcp://10.0.0.5:8786 (default: a local cluster sized to this machine).")
+@timeout_option
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
 def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_limit, record_plays, overwrite,
-             resume, threads, shard_size, engine, scheduler, quiet):
+             resume, threads, shard_size, engine, scheduler, timeout, quiet):
     """Simulate hands, games or deals and write a Parquet run directory.
 
     \b
@@ -215,7 +217,7 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
     from tricksim import api
     from tricksim.simulator.engine import expected_bytes, size_text
 
-    check_engine(engine, scheduler)
+    check_engine(engine, scheduler, timeout)
     try:
         seats = _seat_strategies(game, strategy, seat, team)
         cfg = api.plan(game, preset=preset, rules=rules, seed=seed, seats=seats, hand_limit=hand_limit,
@@ -224,7 +226,8 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
         if size > 1e9 and not quiet:
             click.echo(f"{out}: about {size_text(size)} on disk when complete", err=True)
         info = api.execute(cfg, out, overwrite=overwrite, resume=resume, threads=threads,
-                           progress=None if not quiet else False, engine=engine, scheduler=scheduler)
+                           progress=None if not quiet else False, engine=engine, scheduler=scheduler,
+                           timeout=timeout)
     except OSError as e:  # during the run (a full disk): the shards on disk are whole and kept
         raise click.ClickException(f"writing {out} stopped: {os_error(e)}; the shards written are kept: "
                                    "rerun the same command with --resume to finish") from None
@@ -237,19 +240,19 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
         click.echo(_summary(out))
 
 
-def _summary(out, engine: str = "local", scheduler: str | None = None) -> str:
+def _summary(out, engine: str = "local", scheduler: str | None = None, timeout: float | None = None) -> str:
     from tricksim import api
 
-    return api.summary(out, engine=engine, scheduler=scheduler)
+    return api.summary(out, engine=engine, scheduler=scheduler, timeout=timeout)
 
 
 @cli.command()
 @click.argument("run_dir", type=click.Path(exists=True, file_okay=False))
 @engine_options("the files read and summed")
-def summary(run_dir, engine, scheduler):
+def summary(run_dir, engine, scheduler, timeout):
     """Print the summary of an existing run directory."""
-    check_engine(engine, scheduler)
-    click.echo(_summary(run_dir, engine, scheduler))
+    check_engine(engine, scheduler, timeout)
+    click.echo(_summary(run_dir, engine, scheduler, timeout))
 
 
 @cli.command()
@@ -282,13 +285,15 @@ def verify(run_dirs):
 @click.option("--title", default="tricksim report", show_default=True, help="Title of the HTML and Markdown "
               "pages.")
 @engine_options("the files read and summed")
-def report(runs, out, title, engine, scheduler):
+def report(runs, out, title, engine, scheduler, timeout):
     """Score distributions side by side per variant: HTML report, Markdown summary, PNG/SVG charts."""
     from tricksim import api
 
-    check_engine(engine, scheduler)
+    check_engine(engine, scheduler, timeout)
     try:
-        res = api.report(list(runs), out, title=title, engine=engine, scheduler=scheduler)
+        res = api.report(list(runs), out, title=title, engine=engine, scheduler=scheduler, timeout=timeout)
+    except ConnectionError:  # the Dask scheduler lost, or no worker left: not the output's fault
+        raise
     except OSError as e:
         cannot_write(out, e)
     click.echo(f"wrote {res.html}, {res.markdown} and {2 * len(res.charts)} chart files")
@@ -309,7 +314,7 @@ def report(runs, out, title, engine, scheduler):
               "[default: data/compare/<preset>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
 @engine_options("the match runs simulated and read")
-def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, engine, scheduler):
+def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, engine, scheduler, timeout):
     """Duplicate matches between strategies on the same deals.
 
     \b
@@ -326,9 +331,9 @@ def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, 
     """
     from tricksim import api
 
-    check_engine(engine, scheduler)
+    check_engine(engine, scheduler, timeout)
     api.compare(*specs, game=game, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit, out=out,
-                threads=threads, engine=engine, scheduler=scheduler, echo=click.echo, **counts)
+                threads=threads, engine=engine, scheduler=scheduler, timeout=timeout, echo=click.echo, **counts)
 
 
 # --------------------------------------------------------------- rules, strategies

@@ -38,9 +38,20 @@ def cannot_write(where, e: OSError):
     raise click.ClickException(message) from None
 
 
+TIMEOUT_HELP = "With --scheduler: seconds the scheduler has to answer  [default: 10]."
+
+
+def timeout_option(command):
+    """``--timeout SECONDS``: how long a scheduler has to answer (the API's ``timeout``)."""
+    return click.option("--timeout", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+                        help=TIMEOUT_HELP)(command)
+
+
 def engine_options(what: str):
-    """``--engine local|dask`` and ``--scheduler ADDRESS`` for a command that reads (and maybe simulates) runs."""
+    """``--engine local|dask``, ``--scheduler ADDRESS`` and ``--timeout SECONDS`` for a command that reads (and
+    maybe simulates) runs."""
     def add(command):
+        command = timeout_option(command)
         command = click.option("--scheduler", metavar="ADDRESS",
                                help="With --engine dask: an existing cluster's scheduler.")(command)
         return click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
@@ -48,9 +59,11 @@ def engine_options(what: str):
     return add
 
 
-def check_engine(engine: str, scheduler: str | None) -> None:
+def check_engine(engine: str, scheduler: str | None, timeout: float | None = None) -> None:
     if scheduler and engine != "dask":
         raise InputError("--scheduler needs --engine dask")
+    if timeout is not None and not scheduler:
+        raise InputError("--timeout needs --scheduler (it is how long the scheduler has to answer)")
 
 
 # the run directories a study reads

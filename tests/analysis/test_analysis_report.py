@@ -254,3 +254,19 @@ def test_captions_are_plain_words_and_each_run_counts_in_its_own_units(runs, tmp
     table = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "out").tables["runs"]
     assert list(table.columns[table.columns.get_loc("seed") + 1:][:2]) == ["hands", "games"]
     assert table.set_index("run").loc["hands", "games"] == "—"
+
+
+def test_the_charts_are_the_same_bytes_from_report_to_report(runs, tmp_path):
+    """Two reports of the same runs: every chart file (SVG: no date, no random ids; PNG) byte for byte the
+    same (#26), so a report kept under version control changes only where the data do."""
+    a = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "a")
+    b = build_report([runs["carry"][0], runs["hands"][0]], tmp_path / "b")
+    for name, (png, svg) in a.charts.items():
+        assert svg.read_bytes() == b.charts[name][1].read_bytes(), f"{svg.name} differs between two reports"
+        assert png.read_bytes() == b.charts[name][0].read_bytes(), f"{png.name} differs between two reports"
+
+
+def test_a_dangling_link_as_the_output_folder_is_named_in_one_line(runs, tmp_path):
+    (tmp_path / "out").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(AnalysisError, match=r"^out=.*/out is a symbolic link to .*/nowhere, which does not exist"):
+        build_report([runs["carry"][0]], tmp_path / "out")

@@ -148,3 +148,113 @@ def test_partial_figures_merge_into_the_whole():
     whole = merge(parts)
     assert whole["n"] == 10 and whole["per"] == [4, 6] and whole["ends"] == {"target": 3, "limit": 5}
     assert whole["m"].n == 10 and whole["m"].mean == pytest.approx(4.5) and whole["m"].var == pytest.approx(x.var(ddof=1))
+
+
+# ---------------------------------------------------------------- separate scheduler and worker processes (#26)
+def _inodes(out: Path, table: str) -> dict[int, int]:
+    """Shard -> inode of its file, for the shards committed (with a record) now."""
+    done = [int(p.stem.removeprefix("part-")) for p in (out / RECORDS).glob("part-*.json")]
+    return {i: (out / table / f"part-{i:06d}.parquet").stat().st_ino for i in done}
+
+
+def _in_thread(target):
+    """``target()`` in a daemon thread: (thread, {'result' or 'error': ...})."""
+    box = {}
+
+    def go():
+        try:
+            box["result"] = target()
+        except BaseException as e:  # noqa: BLE001 - handed to the test
+            box["error"] = e
+
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    return t, box
+
+
+def _wait_for_shards(out: Path, n: int, seconds: float = 180) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline and len(list((out / RECORDS).glob("*.json"))) < n:
+        time.sleep(0.02)
+
+
+LOST = RunConfig(rules=spades_rules("classic"), seats=(parse_spec("heuristic"),) * 4, seed=6, mode="hands",
+                 count=120_000, shard_size=2000)
+
+
+@JIT
+@pytest.mark.slow
+def test_a_lost_worker_costs_no_shard_already_committed(tmp_path):
+    """Two workers (separate processes); one killed, nanny and all, once shards are committed: the run ends
+    on the other, and no shard committed before the kill is computed and written again (each file keeps its
+    inode: Dask would otherwise recompute every result the lost worker held, the client still asking for it)."""
+    from dask_processes import DaskProcesses
+
+    out = tmp_path / "run"
+    with DaskProcesses(tmp_path / "cluster") as c:
+        address = c.start_scheduler()
+        c.start_worker()
+        c.start_worker()
+        t, box = _in_thread(lambda: run(LOST, out, progress=False, engine="dask", scheduler=address))
+        _wait_for_shards(out, 12)
+        c.kill_worker(1)
+        before = _inodes(out, "hands")
+        t.join(timeout=300)
+    assert 12 <= len(before) < LOST.n_shards, f"the kill came at {len(before)} shards: too early or too late"
+    assert box.get("result", {}).get("engine") == "dask", box
+    after = _inodes(out, "hands")
+    assert len(after) == LOST.n_shards
+    assert {i: after[i] for i in before} == before, "shards committed before the kill were written again"
+
+
+@JIT
+@pytest.mark.slow
+def test_no_worker_left_is_said_and_ends_the_run_after_the_limit(tmp_path, monkeypatch, capfd):
+    """The only worker killed mid-run: the client says at once on stderr that no worker is connected, gives
+    up after WORKER_WAIT seconds with a ConnectionError naming the scheduler, and the shards kept finish
+    with a resume on another worker, the data those of an uninterrupted local run."""
+    from dask_processes import DaskProcesses
+
+    from tricksim.simulator import distributed as dist
+
+    monkeypatch.setattr(dist, "WORKER_WAIT", 3.0, raising=False)  # False: an engine without the limit fails here
+    out = tmp_path / "run"
+    with DaskProcesses(tmp_path / "cluster") as c:
+        address = c.start_scheduler()
+        c.start_worker()
+        t, box = _in_thread(lambda: run(LOST, out, progress=False, engine="dask", scheduler=address))
+        _wait_for_shards(out, 3)
+        c.kill_worker(0)
+        killed = time.monotonic()
+        t.join(timeout=60)
+        waited = time.monotonic() - killed
+        assert not t.is_alive(), "the client still waits, a minute after its last worker died"
+        assert isinstance(box.get("error"), ConnectionError), box
+        assert str(box["error"]) == f"no Dask worker connected to the scheduler {address} for 3 s"
+        assert 3 <= waited < 30
+        err = capfd.readouterr().err
+        assert f"tricksim: no Dask worker is connected to the scheduler {address}: waiting up to 3 s" in err
+        c.start_worker()
+        info = run(LOST, out, resume=True, progress=False, engine="dask", scheduler=address)
+    assert 0 < info["shards_written_this_session"] < LOST.n_shards
+    run(LOST, tmp_path / "local", progress=False)
+    assert read(out, "hands").equals(read(tmp_path / "local", "hands"))
+
+
+def test_a_late_attempt_at_a_committed_shard_writes_nothing(tmp_path):
+    """A task run again for a shard already committed, even after the manifest is written (a late duplicate):
+    it finds the shard on disk and writes nothing; the run still verifies clean (#26)."""
+    from tricksim.simulator.distributed import _shard_task
+    from tricksim.simulator.rundir import verify_run
+
+    cfg = RunConfig(rules=spades_rules("classic"), seats=(parse_spec("random"),) * 4, seed=8, mode="hands",
+                    count=2000, shard_size=500)
+    out = tmp_path / "run"
+    run(cfg, out, progress=False, threads=1)
+    shard = out / "hands" / "part-000002.parquet"
+    record = out / RECORDS / "part-000002.json"
+    before = (shard.stat().st_ino, record.stat().st_ino)
+    assert _shard_task(cfg, str(out), 2) == 500
+    assert (shard.stat().st_ino, record.stat().st_ino) == before, "the committed shard was written again"
+    assert not list(out.rglob("*.tmp"))
+    assert verify_run(out)[2] == []

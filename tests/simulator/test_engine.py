@@ -164,6 +164,39 @@ def test_an_overwrite_deletes_only_what_runs_write(tmp_path):
     assert read_manifest(out)["count"] == 200 and not (out / "dd").exists()
 
 
+def test_the_disk_estimate_of_a_huge_run_comes_before_any_planning(tmp_path):
+    """10**12 hands (75 TB): refused for disk space in seconds, not after looking up its million shards one by
+    one (9.6 minutes, issue #26), and nothing is left behind. A process of its own, stopped after 60 s."""
+    out = tmp_path / "huge"
+    code = ("from tricksim.simulator.engine import RunConfig, run\n"
+            "from tricksim.simulator.games.spades.rules import build_rules\n"
+            "from tricksim.strategies.registry import parse_spec\n"
+            "cfg = RunConfig(rules=build_rules('classic'), seats=(parse_spec('random'),) * 4, count=10**12)\n"
+            f"run(cfg, {str(out)!r}, progress=False)\n")
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert time.monotonic() - t0 < 30
+    assert "RunError: the run needs about 75000.0 GB on disk" in p.stderr, p.stderr[-2000:]
+    assert not out.exists()
+
+
+def test_the_shards_to_do_are_found_from_the_records(tmp_path):
+    """A resume finds the missing shards from the records folder: the committed ones kept, the rest to do."""
+    c = cfg(count=3000, shard_size=500)
+    out = tmp_path / "run"
+    run(c, out, progress=False, threads=1)
+    for i in (1, 4):
+        (out / rundir.RECORDS / f"part-{i:06d}.json").unlink()
+    rd = rundir.RunDir(out, c.plan(), tables=("hands",), resume=True, upgrade=c.upgrade_plan)
+    assert engine.shards_to_do(c, rd) == [1, 4]
+
+
+def test_a_dangling_link_as_out_is_named_in_one_line(tmp_path):
+    (tmp_path / "out").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(RunError, match=r"^out=.*/out is a symbolic link to .*/nowhere, which does not exist"):
+        run(cfg(count=100), tmp_path / "out", progress=False)
+
+
 def _read(out):
     hands = pq.read_table(Path(out) / "hands")
     return hands.sort_by([("game_id", "ascending"), ("hand_no", "ascending")])

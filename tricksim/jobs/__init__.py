@@ -52,6 +52,7 @@ def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | No
     """Run ``cfg`` into folder ``d`` for a study (on ``engine``): the same run already there is reused (an
     interrupted one finished by --resume); a different one, or one written before runs had ids (which cannot be
     resumed), is replaced."""
+    from tricksim.analysis.parallel import current_timeout
     from tricksim.simulator.engine import RunError, run
     from tricksim.simulator.rundir import RunDirError, is_identified, read_manifest, same_data
 
@@ -63,7 +64,7 @@ def run_kept(cfg, d, threads=None, *, engine: str = "local", scheduler: str | No
         except RunDirError:
             same = False
         run(cfg, d, resume=same, overwrite=d.exists() and not same, threads=threads, engine=engine,
-            scheduler=scheduler)
+            scheduler=scheduler, timeout=current_timeout())
     except (RunError, RunDirError) as e:
         raise JobError(str(e)) from None
 

@@ -54,7 +54,7 @@ def _sweep_preset_help() -> str:
               "the seat's strategy needs a force_nil parameter) and report how often the Nil would have made.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="With --what-if: seed of the sample  [default: 0]")
 @engine_options("the files read and counted")
-def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
+def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler, timeout):
     """Nil and Blind Nil bid and success rates, each with its n and a 95 % Wilson interval clustered by game
     (by hand in a hands-mode run).
 
@@ -74,7 +74,7 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
         raise InputError(f"unknown --hand {hand!r}: allowed {' | '.join(HANDS)}")
     if what_if is None and seed is not None:
         raise InputError("--seed applies only with --what-if N")
-    check_engine(engine, scheduler)
+    check_engine(engine, scheduler, timeout)
     if what_if is not None and engine != "local":
         raise InputError("--what-if replays on the local engine: leave out --engine dask")
     try:
@@ -84,7 +84,9 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
             click.echo(nil_what_if(runs[0], what_if, seed=seed or 0, by=by, hand=hand, save=save, chart=chart))
         else:
             click.echo(api.nil_report(list(runs), by=by, hand=hand, save=save, chart=chart, engine=engine,
-                                      scheduler=scheduler))
+                                      scheduler=scheduler, timeout=timeout))
+    except ConnectionError:  # the Dask scheduler lost, or no worker left: not the output's fault
+        raise
     except OSError as e:
         if not (save or chart):
             raise
@@ -110,7 +112,8 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler):
               "[default: data/sweep/<name>-<params>-<preset>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
 @engine_options("the match runs simulated and read")
-def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out, threads, engine, scheduler):
+def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out, threads, engine, scheduler,
+          timeout):
     """Tune a Spades strategy parameter: each value of GRID in a duplicate match against --vs.
 
     GRID is a strategy with one or two swept parameters: param=LO..HI:STEP (both ends included) or
@@ -126,10 +129,10 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
     """
     from tricksim import api
 
-    check_engine(engine, scheduler)
+    check_engine(engine, scheduler, timeout)
     api.sweep(grid, vs=vs, games=games, preset=preset, rules=rules, seed=seed, hand_limit=hand_limit,
               confirm=confirm, metric=metric, out=out, threads=threads, engine=engine, scheduler=scheduler,
-              echo=click.echo)
+              timeout=timeout, echo=click.echo)
 
 
 @click.command()

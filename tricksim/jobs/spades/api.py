@@ -20,14 +20,16 @@ def _study_args(runs, by, hand, engine, scheduler) -> list:
 
 
 def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = False, engine: str = "local",
-        scheduler: str | None = None):
+        scheduler: str | None = None, timeout: float | None = None):
     """The Nil study table (a DataFrame: one row a kind and group, rates with intervals); with
     ``figure=True`` also its chart as a matplotlib Figure: ``(table, figure)``."""
     from tricksim.analysis.games.spades.nil import nil_study, plot_nil
+    from tricksim.analysis.parallel import scheduler_timeout
 
     runs = _study_args(runs, by, hand, engine, scheduler)
     args.flag("figure", figure)
-    df = nil_study(runs, by, hand=hand, engine=engine, scheduler=scheduler)
+    with scheduler_timeout(timeout):
+        df = nil_study(runs, by, hand=hand, engine=engine, scheduler=scheduler)
     if not figure:
         return df
     from matplotlib.figure import Figure
@@ -38,23 +40,27 @@ def nil(runs, by: str | None = None, *, hand: str = "dealt", figure: bool = Fals
 
 
 def nil_report(runs, by: str | None = None, *, hand: str = "dealt", save=None, chart=None, engine: str = "local",
-               scheduler: str | None = None) -> str:
+               scheduler: str | None = None, timeout: float | None = None) -> str:
     """The text ``tricksim nil`` prints (the table, notes on what is pooled, the files written: ``save`` a
     .csv or .parquet table, ``chart`` a .png, .svg or .pdf)."""
     from tricksim.analysis.games.spades.nil import nil_report as _report
+    from tricksim.analysis.parallel import scheduler_timeout
 
     runs = _study_args(runs, by, hand, engine, scheduler)
     args.out_file("save", save, (".csv", ".parquet"), none=True)
     args.out_file("chart", chart, (".png", ".svg", ".pdf"), none=True)
-    return _report(runs, by, hand=hand, save=save, chart=chart, engine=engine, scheduler=scheduler)
+    with scheduler_timeout(timeout):
+        return _report(runs, by, hand=hand, save=save, chart=chart, engine=engine, scheduler=scheduler)
 
 
 def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, rules=None, seed: int = 0,
           hand_limit: int = 1000, confirm: int | None = None, metric: str = "win", out=None,
-          threads: int | None = None, engine: str = "local", scheduler: str | None = None, echo=None):
+          threads: int | None = None, engine: str = "local", scheduler: str | None = None,
+          timeout: float | None = None, echo=None):
     """A parameter sweep (see ``tricksim sweep --help``): returns (table DataFrame, points, confirmation
     DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
     from tricksim.analysis.games.spades.sweep import sweep_table
+    from tricksim.analysis.parallel import scheduler_timeout
     from tricksim.jobs.spades.sweep import sweep as run_sweep
     from tricksim.simulator.engine import MAX_COUNT, MAX_SEED
 
@@ -72,10 +78,11 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
     args.engine(engine, scheduler)
     args.callback("echo", echo)
 
-    points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=override_list(rules),
-                                     seed=seed, hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
-                                     threads=threads, engine=engine, scheduler=scheduler,
-                                     echo=echo or (lambda _text: None))
+    with scheduler_timeout(timeout):
+        points, confirmation = run_sweep(grid, vs=vs, games=games, preset=preset, rules=override_list(rules),
+                                         seed=seed, hand_limit=hand_limit, confirm=confirm, metric=metric, out=out,
+                                         threads=threads, engine=engine, scheduler=scheduler,
+                                         echo=echo or (lambda _text: None))
     return sweep_table(points, metric), points, confirmation
 
 
