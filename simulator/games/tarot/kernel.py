@@ -174,7 +174,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     small[row, S_WON] = won
     small[row, S_PETIT_AU_BOUT] = petit_au_bout
     small[row, S_SLAM] = slam
-    ints[row, I_TAKER_POINTS] = taker_half // 2
+    ints[row, I_TAKER_POINTS] = taker_half  # half-points: the table halves them (taker_points may end in .5)
     ints[row, I_TARGET] = target
     ints[row, I_POIGNEE] = tally[T_POIGNEE]
     for s in range(N_SEATS):

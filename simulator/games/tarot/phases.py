@@ -85,6 +85,7 @@ POIGNEE_AS_DEALT = CHOICES["poignee_hand"].index("as_dealt")
 POIGNEE_EXCUSE_ALWAYS = CHOICES["poignee_excuse"].index("always")
 FOUR_KINGS_NEVER = CHOICES["poignee_four_kings"].index("never")
 EXCUSE_LAST_ANNOUNCED_ONLY = CHOICES["excuse_last_trick"].index("announced_only")
+EXCUSE_TO_TRICK_WINNER = CHOICES["excuse_last_trick_side"].index("trick_winner")
 EXCUSE_LEAD_FORBIDDEN = CHOICES["excuse_lead"].index("forbidden")
 TARGET_HELD = CHOICES["target_oudlers"].index("held")
 CHELEM_BOTH = CHOICES["chelem_defenders_slam"].index("both")
@@ -326,12 +327,14 @@ def poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discar
     """(base trumps, has the Excuse, the four-kings extra) for seat ``s``'s poignée, before its first card."""
     with_discard = s == taker and contract <= GARDE
     base = trumps[s] & TRUMPS_ONLY
+    excuse = trumps[s] & EXCUSE_T
     if with_discard and rules.poignee_hand == POIGNEE_AS_DEALT:
         base = dealt_trumps & TRUMPS_ONLY
+        excuse = dealt_trumps & EXCUSE_T  # the Excuse too as dealt: not one found in the chien
     extra = np.int64(0)
     if with_discard and rules.poignee_four_kings != FOUR_KINGS_NEVER and (suits[s] & KINGS_S) == KINGS_S:
         extra = discard_t & TRUMPS_ONLY
-    return base, (trumps[s] & EXCUSE_T) != 0, extra
+    return base, excuse != 0, extra
 
 
 @njit(inline="always", cache=True)
@@ -478,7 +481,9 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
     """The four cards of the trick are in (``view``): who takes it, and what it counts for the taker
     (RULES.md 2.7, 2.9). Before the last trick the Excuse stays with its owner's side, counted 4.0, and
     the trick's winners gain 0.5; the Excuse led to the last trick by a side that won the 17 others wins
-    it. Returns the winner, who leads the next trick."""
+    it; otherwise an Excuse in the last trick goes, in full, to the side opposite its owner (flag
+    excuse_last_trick_side=trick_winner: to the trick's winner). Returns the winner, who leads the next
+    trick."""
     t = view[V_TRICK_NO]
     leader = view[V_LEADER]
     taker = view[V_TAKER]
@@ -509,6 +514,13 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
             view[V_TAKER_HALF] += trick_half - 9 + 1
         else:
             view[V_TAKER_HALF] += 8
+    elif (excuse_here and t == N_TRICKS - 1 and tally[T_EXCEPTION] == 0
+          and rules.excuse_last_trick_side != EXCUSE_TO_TRICK_WINNER):
+        # the last trick: the Excuse (9 half-points) goes to the side opposite its owner, whoever wins it
+        if to_taker:
+            view[V_TAKER_HALF] += trick_half - 9
+        if owner != taker:
+            view[V_TAKER_HALF] += 9
     elif to_taker:
         view[V_TAKER_HALF] += trick_half
     view[V_TRICKS + winner] += 1
@@ -534,7 +546,8 @@ def half_points(mask_s, mask_t):
 
 @njit(inline="always", cache=True)
 def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
-    """The count after the last trick (RULES.md 2.8): (the taker's half-points, the oudlers that set the
+    """The count after the last trick (RULES.md 2.8): (the taker's half-points (odd when an Excuse in the last
+    trick changed sides), the oudlers that set the
     target, petit au bout: +1 the taker's side, -1 the defence, 0 none, scoring.SLAM_*)."""
     taker = view[V_TAKER]
     contract = view[V_CONTRACT]
@@ -549,8 +562,11 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     excuse_trick = tally[T_EXCUSE_TRICK]
     if excuse_trick >= 0:
         excuse_to_taker = tally[T_EXCUSE_OWNER] == taker  # it stays with its owner's side...
-        if excuse_trick == N_TRICKS - 1 and not exception:
-            excuse_to_taker = trick_winner[excuse_trick] == taker  # ...except in the last trick
+        if excuse_trick == N_TRICKS - 1 and not exception:  # ...except in the last trick
+            if rules.excuse_last_trick_side == EXCUSE_TO_TRICK_WINNER:
+                excuse_to_taker = trick_winner[excuse_trick] == taker
+            else:
+                excuse_to_taker = tally[T_EXCUSE_OWNER] != taker
         if excuse_to_taker:
             counted_t |= np.int64(1) << EXCUSE_BIT
     if contract == GARDE_SANS:

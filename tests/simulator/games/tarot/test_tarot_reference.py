@@ -236,6 +236,13 @@ class TestSettlement:
         # Garde contre (x6) lost by 1: -(26 x 6) = -156
         assert ref.settle(4, 55, 56, 0, 0, 0, 0) == -156
 
+    def test_half_points_compared_as_they_are_and_the_difference_rounded_up(self):
+        # RULES.md 2.9: Garde, 40.5 against 41 is lost, |-0.5| rounded up to 1: -(25 + 1) x 2 = -52; 41.5 wins 52
+        assert ref.settle(2, 40.5, 41, 0, 0, 0, 0) == -52
+        assert ref.settle(2, 41.5, 41, 0, 0, 0, 0) == 52
+        # Garde sans, 89.5 against 36: 53.5 rounded up to 54, (25 + 54) x 4 = 316
+        assert ref.settle(3, 89.5, 36, 0, 0, 0, 0) == 316
+
     def test_chelem(self):
         won = ref.settle(1, 91, 36, 0, 0, 0, 0)
         assert won == (25 + 55) * 1
