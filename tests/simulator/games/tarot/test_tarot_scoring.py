@@ -193,13 +193,15 @@ def test_oudler_ids():
 # RULES.md 2.9: every [decision] is a flag whose default is the decision
 DEFAULTS = {"petit_sec_redeal": True, "discard_trumps": "exact", "poignee_hand": "before_first_card",
             "poignee_excuse": "all_trumps_shown", "poignee_four_kings": "taker_after_discard",
-            "chelem_defenders_slam": "both", "excuse_last_trick": "either_side", "target_oudlers": "counted",
+            "chelem_defenders_slam": "both", "excuse_last_trick": "either_side",
+            "excuse_last_trick_side": "opposite_owner", "target_oudlers": "counted",
             "excuse_lead": "allowed"}
 VALUES = {"petit_sec_redeal": (True, False), "discard_trumps": ("exact", "free"),
           "poignee_hand": ("before_first_card", "as_dealt"), "poignee_excuse": ("all_trumps_shown", "always"),
           "poignee_four_kings": ("taker_after_discard", "never"),
           "chelem_defenders_slam": ("both", "announcement_only"),
-          "excuse_last_trick": ("either_side", "announced_only"), "target_oudlers": ("counted", "held"),
+          "excuse_last_trick": ("either_side", "announced_only"),
+          "excuse_last_trick_side": ("opposite_owner", "trick_winner"), "target_oudlers": ("counted", "held"),
           "excuse_lead": ("allowed", "forbidden")}
 
 
