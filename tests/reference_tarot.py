@@ -253,33 +253,49 @@ def discard_problem(pool, discard, discard_trumps: str = "exact"):
 
 
 # ============================================================ poignée
-def poignee_choice(level: int, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
-                   exception_trumps=None):
-    """The cards the engine shows for a poignée of ``level`` (1..3), or None when that level is not allowed.
+def poignee_problem(shown, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
+                    exception_trumps=None):
+    """Why showing the cards ``shown`` is not a legal poignée (None when it is), RULES.md 2.5, 2.8, 2.9.
 
-    RULES.md 2.5 and 2.9, with the engine's fixed choice of cards (SPEC 6): ``N`` = 10/13/15 cards.
-    - ``always``: holding the Excuse and at least N - 1 trumps, the Excuse + the N - 1 lowest trumps.
-    - otherwise, with at least N trumps, the N lowest trumps;
-    - with exactly N - 1 trumps and the Excuse, every trump + the Excuse (the Excuse stands in only
-      when every trump held is shown);
-    - the four-kings exception, for a triple only: ``exception_trumps`` (the base trumps + the discarded
-      trumps, given only when the exception is open to this seat) when 15 or more: their 15 lowest,
-      never the Excuse.
+    The player chooses which cards to show (2.8): exactly 10, 13 or 15 cards, all trumps of ``base_trumps`` (the
+    hand the poignée is judged on), or the Excuse in place of one trump when the hand judged holds it
+    (``holds_excuse``) and -- under poignee_excuse=all_trumps_shown -- every trump of that hand is shown
+    (poignee_excuse=always: any N - 1 of them). The four-kings exception, for a triple only:
+    ``exception_trumps`` (the base trumps + the discarded trumps, given only when the exception is open to this
+    seat) may supply the 15 trumps, never with the Excuse.
     """
+    shown = set(shown)
+    if len(shown) not in LEVEL_OF_SIZE:
+        return f"a poignée is 10, 13 or 15 cards, got {len(shown)}"
+    base = set(base_trumps)
+    shown_trumps = shown - {EXCUSE}
+    if EXCUSE in shown:
+        if not holds_excuse:
+            return "the Excuse shown is not in the hand judged"
+        if not shown_trumps <= base:
+            return f"{show(shown_trumps - base)} not in the hand judged (no discarded trump with the Excuse)"
+        if poignee_excuse == "all_trumps_shown" and shown_trumps != base:
+            return f"the Excuse stands in only when every trump is shown; {show(base - shown_trumps)} hidden"
+        return None
+    if shown_trumps <= base:
+        return None
+    if len(shown) == 15 and exception_trumps is not None and shown_trumps <= set(exception_trumps):
+        return None
+    return f"{show(shown_trumps - base)} not in the hand judged"
+
+
+def poignee_possible(level: int, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
+                     exception_trumps=None) -> bool:
+    """Some set of cards makes a legal poignée of ``level`` (1..3) (``poignee_problem``)."""
     size = POIGNEE_SIZE[level]
     base = sorted(base_trumps)
-    if holds_excuse and poignee_excuse == "always" and len(base) >= size - 1:
-        return set(base[:size - 1]) | {EXCUSE}
     if len(base) >= size:
-        return set(base[:size])
+        return True
     if holds_excuse and len(base) == size - 1:
-        return set(base) | {EXCUSE}
-    if level == 3 and exception_trumps is not None and len(exception_trumps) >= size:
-        return set(sorted(exception_trumps)[:size])
-    return None
+        return True
+    return size == 15 and exception_trumps is not None and len(set(exception_trumps)) >= 15
 
 
-# ============================================================ play
 def suit_to_follow(trick):
     """The suit of the first card of the trick that is not the Excuse (None if there is none yet)."""
     for card in trick:
@@ -599,13 +615,15 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
         if len(shown) not in LEVEL_OF_SIZE:
             raise ReferenceMismatch(field, f"a poignée is 10, 13 or 15 cards, got {len(shown)}: {show(shown)}")
         level = LEVEL_OF_SIZE[len(shown)]
-        expected, by_exception = expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps, flags)
-        if expected is None:
+        base, holds_excuse, exception_trumps = poignee_basis(seat, taker, contract, dealt, held, discarded_trumps,
+                                                             flags)
+        if not poignee_possible(level, base, holds_excuse, flags["poignee_excuse"], exception_trumps):
             raise ReferenceMismatch(field, f"seat {seat} may not show a level-{level} poignée ({len(shown)} cards) "
                                            f"holding {show(held[seat])}; shown {show(shown)}")
-        if shown != expected:
-            raise ReferenceMismatch(field, f"level {level}: shown {show(shown)}, the engine's choice is "
-                                           f"{show(expected)}")
+        problem = poignee_problem(shown, base, holds_excuse, flags["poignee_excuse"], exception_trumps)
+        if problem:
+            raise ReferenceMismatch(field, f"level {level}: shown {show(shown)} is not a legal choice: {problem}")
+        by_exception = not shown <= base | {EXCUSE}
         poignee_total += POIGNEE_VALUE[level]
         stats["poignee"] += 1
         stats[f"poignee_{level}"] += 1
@@ -626,15 +644,15 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
         _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total)
 
 
-def expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps, flags):
-    """(cards shown, by the four-kings exception) for a poignée of ``level`` by ``seat``; cards None if that level
-    is not allowed (SPEC 6, RULES.md 2.9).
+def poignee_basis(seat, taker, contract, dealt, held, discarded_trumps, flags):
+    """(the trumps a poignée by ``seat`` is judged on, that hand holds the Excuse, the four-kings exception's
+    trumps or None), RULES.md 2.5, 2.9.
 
     The base trumps: those held just before the seat's first card (the taker's after the discard); under
     poignee_hand=as_dealt the taker of a Prise/Garde is judged on its 18 dealt cards instead. The Excuse
-    counts when the hand judged holds it (under as_dealt: dealt to the taker, not found in the chien). The four-kings exception (poignee_four_kings=
-    taker_after_discard): the taker of a Prise/Garde holding the four kings after the discard may count
-    the discarded trumps in a triple.
+    counts when the hand judged holds it (under as_dealt: dealt to the taker, not found in the chien). The
+    four-kings exception (poignee_four_kings=taker_after_discard): the taker of a Prise/Garde holding the four
+    kings after the discard may count the discarded trumps in a triple.
     """
     after_discard = seat == taker and contract in (PRISE, GARDE)
     basis = dealt[seat] if after_discard and flags["poignee_hand"] == "as_dealt" else held[seat]
@@ -643,11 +661,7 @@ def expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps
     if (after_discard and flags["poignee_four_kings"] == "taker_after_discard"
             and sum(is_king(c) for c in held[seat]) == 4):
         exception_trumps = base | discarded_trumps
-    holds_excuse = EXCUSE in basis  # the Excuse of the hand judged: as dealt, not one found in the chien
-    normal = poignee_choice(level, base, holds_excuse, flags["poignee_excuse"])
-    if normal is not None or exception_trumps is None:
-        return normal, False
-    return poignee_choice(level, base, holds_excuse, flags["poignee_excuse"], exception_trumps), True
+    return base, EXCUSE in basis, exception_trumps
 
 
 def _expect_void(row: dict, stats: Counter, kind: str) -> None:
@@ -686,7 +700,7 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     if taker_half % 2:  # RULES.md 2.8: only an Excuse that changed sides in the last trick leaves a half point
         assert result.excuse_changed_side, taker_half
         stats["taker_points_half"] += 1
-    points = taker_half / 2
+    points = taker_half // 2 if taker_half % 2 == 0 else taker_half / 2
     expect("taker_points", row["taker_points"], points, "the taker's card points")
 
     # oudlers setting the target (RULES.md 2.9, flag target_oudlers)

@@ -26,7 +26,8 @@ PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=Fa
 
 ENCODING = Encoding(
     compressed=("plays",),
-    delta=("deal_id", "dealer", "bid_", "taker", "contract", "first_leader", "score_", "target"),
+    # not "taker": a prefix of the float column taker_points, which DELTA_BINARY_PACKED cannot hold
+    delta=("deal_id", "dealer", "bid_", "contract", "first_leader", "score_", "target"),
     no_dictionary=("dealt_", "chien_", "discard_", "poignee_lo", "poignee_hi", "plays"),
     statistics=("deal_id",),
 )

@@ -12,10 +12,22 @@ from numba import njit
 from tricksim.jobs.tarot.whatif import with_bid
 from tricksim.simulator.bits import highest_bit
 from tricksim.simulator.engine import RunConfig
+from tricksim.simulator.family import PolicyFault
 from tricksim.simulator.games.tarot import batch, cards
-from tricksim.simulator.games.tarot.policy import CHOOSE_SIG, HAND_SIG, V_POIGNEE_MAX
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS, poignee_pools
+from tricksim.simulator.games.tarot.policy import (
+    CHOOSE_SIG,
+    HAND_SIG,
+    R_POIGNEE_EXCUSE,
+    V_POIGNEE_BASE,
+    V_POIGNEE_EXCUSE,
+    V_POIGNEE_EXTRA,
+    V_POIGNEE_MAX,
+    V_RULES,
+)
 from tricksim.simulator.games.tarot.rules import build_rules
 from tricksim.strategies.registry import SeatStrategy, Strategy, parse_spec
+from tricksim.strategies.tarot.heuristic import lowest_n
 
 TRUMP = {n: 55 + n for n in range(1, 22)}
 KINGS = [u * 14 + 13 for u in range(4)]
@@ -29,7 +41,23 @@ def announce(seat, suits, trumps, view, params, rng):
 
 @njit(HAND_SIG)
 def show_most(seat, suits, trumps, view, params, rng):
-    return view[V_POIGNEE_MAX]
+    """The highest poignée allowed, its lowest cards: the Excuse and the lowest trumps where the Excuse may stand
+    in, else the lowest trumps of the hand, else (the four-kings triple) of hand and discard together."""
+    n = POIGNEE_CARDS[view[V_POIGNEE_MAX]]
+    a, b, c = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
+                            view[V_POIGNEE_EXTRA], n)
+    excuse = np.int64(1) << 21
+    if b != 0:
+        return excuse | lowest_n(b & ~excuse, n - 1)
+    return lowest_n(a if a != 0 else c, n)
+
+
+@njit(HAND_SIG)
+def bad_poignee(seat, suits, trumps, view, params, rng):
+    """Seat 2 shows the Excuse and only 9 of its 14 trumps (the Excuse may stand in only for all of them)."""
+    if seat != 2:
+        return np.int64(0)
+    return (np.int64(1) << 21) | lowest_n(view[V_POIGNEE_BASE], 9)
 
 
 @njit(CHOOSE_SIG)
@@ -121,6 +149,16 @@ def test_a_triple_poignee_with_the_excuse(flag):
     shown = cards.cards_in(row["poignee_lo_2"], row["poignee_hi_2"])
     assert shown == [TRUMP[n] for n in range(1, 15)] + [cards.EXCUSE]
     assert row["poignee"] == 40 and row["taker"] == 1
+
+
+def test_an_illegal_poignee_is_refused_naming_the_seat():
+    # the deal above, seat 2's strategy showing the Excuse with 9 of its 14 trumps: a single it may not show so
+    defender = [TRUMP[n] for n in range(1, 15)] + [cards.EXCUSE, 1, 2, 3]
+    taker = [c for c in range(4, 56)][:18]
+    bad = seat("random", 0, poignee=bad_poignee)
+    with pytest.raises(PolicyFault, match=r"at seat 2 made an illegal poignée 0x2001ff \(T1 T2 T3 T4 T5 T6 T7 T8 "
+                                          r"T9 Excuse\)"):
+        play([deck(taker, defender2=defender)], (bad, seat("random", 1, poignee=bad_poignee), bad, bad))
 
 
 # ---------------------------------------------------------------- the Excuse in the last trick (RULES.md 2.7, 2.9)
