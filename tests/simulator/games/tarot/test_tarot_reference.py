@@ -775,6 +775,7 @@ FLIPS = {
     "excuse_last_trick_announced_only": ("excuse_last_trick=announced_only",),
     "target_held": ("target_oudlers=held",),
     "excuse_lead_forbidden": ("excuse_lead=forbidden",),
+    "excuse_last_trick_to_winner": ("excuse_last_trick_side=trick_winner",),
 }
 DEALS = 300          # per run, with plays: ~1 s of engine and 0.1 s of replay each once compiled
 VOID_DEALS = 4000    # without plays, for the void deals (Petit sec ~0.18 %, all pass 0.16 % of deals)
@@ -843,12 +844,13 @@ def test_engine_run_replays(name):
 
 
 def test_engine_runs_exercise_the_rules():
-    """Over the ten runs (3,000 different deals), the rarer situations random play still reaches."""
+    """Over the eleven runs (3,300 different deals), the rarer situations random play still reaches."""
     total = Counter()
     for name in FLIPS:
         total += replayed(name)
     for key in ("contract_1", "poignee", "petit_au_bout_taker", "petit_au_bout_defence", "slam_defence",
-                "excuse_in_last_trick", "void_all_pass"):  # 34, 28, 14, 56, 49, 8, 11
+                "excuse_in_last_trick", "void_all_pass",  # 32, 40, 28, 63, 51, 12, 4
+                "excuse_last_trick_changes_side", "taker_points_half"):  # 8, 8: a defender's Excuse to the taker
         assert total[key] > 0, f"no {key} in any run: {dict(total)}"
 
 
