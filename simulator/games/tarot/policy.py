@@ -8,7 +8,7 @@ parameters and its own random stream, nothing else.
 ``view`` is an ``int64`` array laid out by the ``V_*`` offsets below; the kernel keeps it up
 to date; every field is public at the table. It has three parts:
 
-* the state of the deal (``V_SEAT`` .. ``V_MIN_BID``), with the cards shown so far: the chien when it
+* the state of the deal (``V_SEAT`` .. ``V_POIGNEE_EXCUSE``), with the cards shown so far: the chien when it
   is shown (``V_CHIEN_S``/``_T``), the trumps the taker discarded (``V_DISCARD_T``), the poignées
   (``V_POIGNEE``, ``V_POIGNEE_T``);
 * the public history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``): the bids in speaking order and
