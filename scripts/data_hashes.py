@@ -42,7 +42,8 @@ TAROT_MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poigne
 # every Tarot flag at its value other than the preset's (rules.py CHOICES)
 TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_hand=as_dealt", "poignee_excuse=always",
                     "poignee_four_kings=never", "chelem_defenders_slam=announcement_only",
-                    "excuse_last_trick=announced_only", "target_oudlers=held", "excuse_lead=forbidden")
+                    "excuse_last_trick=announced_only", "target_oudlers=held", "excuse_lead=forbidden",
+                    "excuse_last_trick_side=trick_winner")
 COUNTS = {"hands": 600, "games": 24, "deals": 400}
 SHARDS = {"hands": 128, "games": 5, "deals": 96}
 SEED = 20261201

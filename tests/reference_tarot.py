@@ -33,6 +33,7 @@ column (``dealt_lo_2``, ``chien_lo``, ``discard_lo``, ``poignee_lo_1``); ``plays
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 
@@ -125,6 +126,7 @@ DEFAULT_FLAGS = {
     "poignee_four_kings": "taker_after_discard",
     "chelem_defenders_slam": "both",
     "excuse_last_trick": "either_side",
+    "excuse_last_trick_side": "opposite_owner",
     "target_oudlers": "counted",
     "excuse_lead": "allowed",
 }
@@ -136,13 +138,14 @@ FLAG_VALUES = {
     "poignee_four_kings": ("taker_after_discard", "never"),
     "chelem_defenders_slam": ("both", "announcement_only"),
     "excuse_last_trick": ("either_side", "announced_only"),
+    "excuse_last_trick_side": ("opposite_owner", "trick_winner"),
     "target_oudlers": ("counted", "held"),
     "excuse_lead": ("allowed", "forbidden"),
 }
 
 
 def flags_of(rules) -> dict:
-    """The nine flags as a dict: from a (possibly partial) dict, or an object with the attributes."""
+    """The ten flags as a dict: from a (possibly partial) dict, or an object with the attributes."""
     if rules is None:
         rules = {}
     if isinstance(rules, dict):
@@ -250,33 +253,49 @@ def discard_problem(pool, discard, discard_trumps: str = "exact"):
 
 
 # ============================================================ poignée
-def poignee_choice(level: int, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
-                   exception_trumps=None):
-    """The cards the engine shows for a poignée of ``level`` (1..3), or None when that level is not allowed.
+def poignee_problem(shown, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
+                    exception_trumps=None):
+    """Why showing the cards ``shown`` is not a legal poignée (None when it is), RULES.md 2.5, 2.8, 2.9.
 
-    RULES.md 2.5 and 2.9, with the engine's fixed choice of cards (SPEC 6): ``N`` = 10/13/15 cards.
-    - ``always``: holding the Excuse and at least N - 1 trumps, the Excuse + the N - 1 lowest trumps.
-    - otherwise, with at least N trumps, the N lowest trumps;
-    - with exactly N - 1 trumps and the Excuse, every trump + the Excuse (the Excuse stands in only
-      when every trump held is shown);
-    - the four-kings exception, for a triple only: ``exception_trumps`` (the base trumps + the discarded
-      trumps, given only when the exception is open to this seat) when 15 or more: their 15 lowest,
-      never the Excuse.
+    The player chooses which cards to show (2.8): exactly 10, 13 or 15 cards, all trumps of ``base_trumps`` (the
+    hand the poignée is judged on), or the Excuse in place of one trump when the hand judged holds it
+    (``holds_excuse``) and -- under poignee_excuse=all_trumps_shown -- every trump of that hand is shown
+    (poignee_excuse=always: any N - 1 of them). The four-kings exception, for a triple only:
+    ``exception_trumps`` (the base trumps + the discarded trumps, given only when the exception is open to this
+    seat) may supply the 15 trumps, never with the Excuse.
     """
+    shown = set(shown)
+    if len(shown) not in LEVEL_OF_SIZE:
+        return f"a poignée is 10, 13 or 15 cards, got {len(shown)}"
+    base = set(base_trumps)
+    shown_trumps = shown - {EXCUSE}
+    if EXCUSE in shown:
+        if not holds_excuse:
+            return "the Excuse shown is not in the hand judged"
+        if not shown_trumps <= base:
+            return f"{show(shown_trumps - base)} not in the hand judged (no discarded trump with the Excuse)"
+        if poignee_excuse == "all_trumps_shown" and shown_trumps != base:
+            return f"the Excuse stands in only when every trump is shown; {show(base - shown_trumps)} hidden"
+        return None
+    if shown_trumps <= base:
+        return None
+    if len(shown) == 15 and exception_trumps is not None and shown_trumps <= set(exception_trumps):
+        return None
+    return f"{show(shown_trumps - base)} not in the hand judged"
+
+
+def poignee_possible(level: int, base_trumps, holds_excuse: bool, poignee_excuse: str = "all_trumps_shown",
+                     exception_trumps=None) -> bool:
+    """Some set of cards makes a legal poignée of ``level`` (1..3) (``poignee_problem``)."""
     size = POIGNEE_SIZE[level]
     base = sorted(base_trumps)
-    if holds_excuse and poignee_excuse == "always" and len(base) >= size - 1:
-        return set(base[:size - 1]) | {EXCUSE}
     if len(base) >= size:
-        return set(base[:size])
+        return True
     if holds_excuse and len(base) == size - 1:
-        return set(base) | {EXCUSE}
-    if level == 3 and exception_trumps is not None and len(exception_trumps) >= size:
-        return set(sorted(exception_trumps)[:size])
-    return None
+        return True
+    return size == 15 and exception_trumps is not None and len(set(exception_trumps)) >= 15
 
 
-# ============================================================ play
 def suit_to_follow(trick):
     """The suit of the first card of the trick that is not the Excuse (None if there is none yet)."""
     for card in trick:
@@ -339,6 +358,7 @@ class PlayResult:
     defence_half: int       # the same for the defence
     excuse_exception: bool  # the last-trick Excuse exception applied
     excuse_to_taker: bool   # the Excuse (if played) is counted for the taker
+    excuse_changed_side: bool = False  # an Excuse in the last trick went from its owner's side to the other
 
 
 def excuse_exception_applies(excuse_last_trick: str, owner: int, taker: int, chelem: int, owner_side_won_all: bool):
@@ -394,25 +414,43 @@ def play_deal(held, first_leader: int, plays, taker: int, chelem: int, flags: di
                 stats["excuse_last_trick_exception_refused"] += 1
         winners.append(winner)
         tricks.append(cards)
+        seats_last = seats
 
         # card points (RULES.md 2.7): before the last trick the Excuse stays with its owner's side; if the other
-        # side won the trick, the owner's side counts it as 8 and the winners the other three cards + 1
+        # side won the trick, the owner's side counts it as 8 and the winners the other three cards + 1. In the
+        # last trick (outside the slam exception) the Excuse, 9 half-points, goes in full to the side opposite
+        # its owner, whoever wins the trick (RULES.md 2.9; flag excuse_last_trick_side=trick_winner: to the
+        # trick's winners, with the trick)
         points = sum(half_points(c) for c in cards)
         if EXCUSE in cards:
             owner = seats[cards.index(EXCUSE)]
+            other = "defence" if side(owner) == "taker" else "taker"
             if t < LAST and side(owner) != side(winner):
                 half[side(owner)] += 8
                 half[side(winner)] += points - 9 + 1
                 stats["excuse_compensation"] += 1
+                excuse_side = side(owner)
+            elif t < LAST or excuse_exception:
+                half[side(winner)] += points
+                excuse_side = side(owner)
+            elif flags["excuse_last_trick_side"] == "opposite_owner":
+                half[side(winner)] += points - 9
+                half[other] += 9
+                excuse_side = other
+                if side(winner) == side(owner):
+                    stats["excuse_last_trick_changes_side"] += 1
             else:
                 half[side(winner)] += points
-            excuse_to_taker = side(owner if t < LAST else winner) == "taker"
+                excuse_side = side(winner)
+            excuse_to_taker = excuse_side == "taker"
             if t == LAST:
                 stats["excuse_in_last_trick"] += 1
         else:
             half[side(winner)] += points
         leader = winner
-    return PlayResult(winners, tricks, half["taker"], half["defence"], excuse_exception, excuse_to_taker)
+    changed = (EXCUSE in tricks[LAST] and not excuse_exception
+               and excuse_to_taker != (side(seats_last[tricks[LAST].index(EXCUSE)]) == "taker"))
+    return PlayResult(winners, tricks, half["taker"], half["defence"], excuse_exception, excuse_to_taker, changed)
 
 
 def _count_play(stats: Counter, hand, trick, card) -> None:
@@ -447,18 +485,19 @@ def target_for(oudlers: int) -> int:
     return TARGET_BY_OUDLERS[oudlers]
 
 
-def settle(contract: int, taker_points: int, target: int, petit_au_bout: int, poignee: int, chelem: int, slam: int,
+def settle(contract: int, taker_points: float, target: int, petit_au_bout: int, poignee: int, chelem: int, slam: int,
            chelem_defenders_slam: str = "both") -> int:
     """The per-defender amount t, signed from the taker's side (RULES.md 2.8): each defender scores -t, the taker 3t.
 
-    base (25 + |points - target|) x multiplier, won or lost by the taker; petit au bout 10 x multiplier to the side
+    base (25 + |points - target|) x multiplier, won or lost by the taker (points may end in .5: compared with the
+    target as they are, |points - target| rounded up to a whole point, RULES.md 2.9); petit au bout 10 x multiplier to the side
     that won it; every poignée to the side that won the contract, not multiplied; Chelem, not multiplied: announced
     and made +400, announced and failed -200 (and a further -200 when the defenders took every trick, unless
     chelem_defenders_slam=announcement_only); unannounced +200 to the side that took every trick.
     """
     mult = MULTIPLIER[contract]
     sign = 1 if taker_points >= target else -1
-    t = sign * (25 + abs(taker_points - target)) * mult
+    t = sign * (25 + math.ceil(abs(taker_points - target))) * mult
     t += petit_au_bout * 10 * mult
     t += sign * poignee
     if chelem:
@@ -576,13 +615,15 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
         if len(shown) not in LEVEL_OF_SIZE:
             raise ReferenceMismatch(field, f"a poignée is 10, 13 or 15 cards, got {len(shown)}: {show(shown)}")
         level = LEVEL_OF_SIZE[len(shown)]
-        expected, by_exception = expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps, flags)
-        if expected is None:
+        base, holds_excuse, exception_trumps = poignee_basis(seat, taker, contract, dealt, held, discarded_trumps,
+                                                             flags)
+        if not poignee_possible(level, base, holds_excuse, flags["poignee_excuse"], exception_trumps):
             raise ReferenceMismatch(field, f"seat {seat} may not show a level-{level} poignée ({len(shown)} cards) "
                                            f"holding {show(held[seat])}; shown {show(shown)}")
-        if shown != expected:
-            raise ReferenceMismatch(field, f"level {level}: shown {show(shown)}, the engine's choice is "
-                                           f"{show(expected)}")
+        problem = poignee_problem(shown, base, holds_excuse, flags["poignee_excuse"], exception_trumps)
+        if problem:
+            raise ReferenceMismatch(field, f"level {level}: shown {show(shown)} is not a legal choice: {problem}")
+        by_exception = not shown <= base | {EXCUSE}
         poignee_total += POIGNEE_VALUE[level]
         stats["poignee"] += 1
         stats[f"poignee_{level}"] += 1
@@ -603,15 +644,15 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
         _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total)
 
 
-def expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps, flags):
-    """(cards shown, by the four-kings exception) for a poignée of ``level`` by ``seat``; cards None if that level
-    is not allowed (SPEC 6, RULES.md 2.9).
+def poignee_basis(seat, taker, contract, dealt, held, discarded_trumps, flags):
+    """(the trumps a poignée by ``seat`` is judged on, that hand holds the Excuse, the four-kings exception's
+    trumps or None), RULES.md 2.5, 2.9.
 
     The base trumps: those held just before the seat's first card (the taker's after the discard); under
     poignee_hand=as_dealt the taker of a Prise/Garde is judged on its 18 dealt cards instead. The Excuse
-    counts when it is held just before the first card. The four-kings exception (poignee_four_kings=
-    taker_after_discard): the taker of a Prise/Garde holding the four kings after the discard may count
-    the discarded trumps in a triple.
+    counts when the hand judged holds it (under as_dealt: dealt to the taker, not found in the chien). The
+    four-kings exception (poignee_four_kings=taker_after_discard): the taker of a Prise/Garde holding the four
+    kings after the discard may count the discarded trumps in a triple.
     """
     after_discard = seat == taker and contract in (PRISE, GARDE)
     basis = dealt[seat] if after_discard and flags["poignee_hand"] == "as_dealt" else held[seat]
@@ -620,11 +661,7 @@ def expected_poignee(level, seat, taker, contract, dealt, held, discarded_trumps
     if (after_discard and flags["poignee_four_kings"] == "taker_after_discard"
             and sum(is_king(c) for c in held[seat]) == 4):
         exception_trumps = base | discarded_trumps
-    holds_excuse = EXCUSE in held[seat]
-    normal = poignee_choice(level, base, holds_excuse, flags["poignee_excuse"])
-    if normal is not None or exception_trumps is None:
-        return normal, False
-    return poignee_choice(level, base, holds_excuse, flags["poignee_excuse"], exception_trumps), True
+    return base, EXCUSE in basis, exception_trumps
 
 
 def _expect_void(row: dict, stats: Counter, kind: str) -> None:
@@ -660,8 +697,11 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     else:
         defence_half += sum(half_points(c) for c in chien)
     assert taker_half + defence_half == 182, (taker_half, defence_half)  # the reference's own bookkeeping
-    assert taker_half % 2 == 0, taker_half  # RULES.md 2.8: no rounding ever arises
-    expect("taker_points", row["taker_points"], taker_half // 2, "the taker's card points")
+    if taker_half % 2:  # RULES.md 2.8: only an Excuse that changed sides in the last trick leaves a half point
+        assert result.excuse_changed_side, taker_half
+        stats["taker_points_half"] += 1
+    points = taker_half // 2 if taker_half % 2 == 0 else taker_half / 2
+    expect("taker_points", row["taker_points"], points, "the taker's card points")
 
     # oudlers setting the target (RULES.md 2.9, flag target_oudlers)
     if flags["target_oudlers"] == "held":
@@ -681,8 +721,8 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     expect("oudlers", row["oudlers"], oudlers, why)
     target = target_for(oudlers)
     expect("target", row["target"], target)
-    won = taker_half // 2 >= target
-    expect("won", int(row["won"]), int(won), f"{taker_half // 2} points against {target}")
+    won = points >= target
+    expect("won", int(row["won"]), int(won), f"{points} points against {target}")
 
     # petit au bout: the Petit in the last trick (trick 16 when the Excuse exception won the last)
     judged = LAST - 1 if result.excuse_exception else LAST
@@ -705,7 +745,7 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     if chelem and slam == SLAM_TAKER:
         stats["chelem_made"] += 1
 
-    _check_scores(row, flags, stats, taker, contract, taker_half // 2, target, petit_au_bout, poignee_total, chelem,
+    _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem,
                   slam)
 
 
@@ -713,8 +753,8 @@ def _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem
     """Without plays: the derived columns' ranges and consistency, and the settlement from the columns."""
     stats["without_plays"] += 1
     points = row["taker_points"]
-    if not 0 <= points <= 91:
-        raise ReferenceMismatch("taker_points", f"{points} is outside 0..91")
+    if not 0 <= points <= 91 or (2 * points) % 1:
+        raise ReferenceMismatch("taker_points", f"{points} is outside 0..91 or not in half points")
     oudlers = row["oudlers"]
     if oudlers not in TARGET_BY_OUDLERS:
         raise ReferenceMismatch("oudlers", f"0..3, got {oudlers!r}")

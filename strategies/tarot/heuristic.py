@@ -40,7 +40,9 @@ Chelem
 
 Poignée
     The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders show it only
-    with ``defender_poignee``.
+    with ``defender_poignee``. The cards shown (``poignee_cards``): the lowest trumps but the
+    Petit, which stays hidden whenever enough other trumps may be shown (the Excuse in its place
+    where the rules let it stand in); the Excuse only when needed.
 
 Play
     Card counting: the unseen cards are those neither held, played, in the trick nor shown in
@@ -91,9 +93,11 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_MASK,
     TRUMPS_ONLY,
 )
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
+    R_POIGNEE_EXCUSE,
     V_CHELEM,
     V_DISCARD_T,
     V_LED_SUIT,
@@ -101,7 +105,11 @@ from tricksim.simulator.games.tarot.policy import (
     V_NPLAYED,
     V_PLAYED_S,
     V_PLAYED_T,
+    V_POIGNEE_BASE,
+    V_POIGNEE_EXCUSE,
+    V_POIGNEE_EXTRA,
     V_POIGNEE_MAX,
+    V_RULES,
     V_TAKER,
     V_TO_DISCARD,
     V_TRICK,
@@ -417,13 +425,43 @@ def chelem(seat, suits, trumps, view, params, rng):
     return np.int64(chelem_losers(suits, trumps, view[V_DISCARD_T]) <= limit)
 
 
+@njit(cache=True)
+def lowest_n(mask, n):
+    """The ``n`` lowest set bits of ``mask``."""
+    out = np.int64(0)
+    for _ in range(n):
+        b = mask & -mask
+        out |= b
+        mask ^= b
+    return out
+
+
+@njit(cache=True)
+def poignee_cards(view, n):
+    """The trumps word to show for a poignée of ``n`` cards: the lowest trumps but the Petit, which stays hidden
+    whenever the pools the rules allow (``phases.poignee_pools``) hold ``n`` cards without it; the Excuse only
+    where it is needed, or where it hides the Petit; the Petit only when nothing else makes ``n`` cards."""
+    a, b, c = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
+                            view[V_POIGNEE_EXTRA], n)
+    hidden = PETIT_T | EXCUSE_T  # the Petit, and the Excuse while it is not needed
+    for pool in (a, c):
+        if pool != 0 and popcount(pool & ~hidden) >= n:
+            return lowest_n(pool & ~hidden, n)
+    if b != 0 and popcount(b & ~hidden) >= n - 1:
+        return EXCUSE_T | lowest_n(b & ~hidden, n - 1)
+    for pool in (a, c):  # the Petit cannot be hidden
+        if pool != 0:
+            return lowest_n(pool & ~EXCUSE_T, n)
+    return b  # every trump held and the Excuse
+
+
 @njit(HAND_SIG, cache=True)
 def poignee(seat, suits, trumps, view, params, rng):
     top = view[V_POIGNEE_MAX]
     if top <= 0:
         return np.int64(0)
     if seat == view[V_TAKER] or params[P_DEFENDER_POIGNEE] > 0:
-        return np.int64(min(top, 3))
+        return poignee_cards(view, POIGNEE_CARDS[min(top, 3)])
     return np.int64(0)
 
 

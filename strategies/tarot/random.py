@@ -2,15 +2,27 @@
 
 Each decision draws once from the deal's play stream: a bid uniformly among pass and every contract
 above the highest so far, a Chelem announcement with probability ``chelem_prob`` (0.5: uniform), a
-poignée level uniformly among none and the levels allowed, each discard and each card uniformly
-among the legal ones.
+poignée level uniformly among none and the levels allowed and then the cards shown: one of the pools
+the rules allow for that level uniformly (``phases.poignee_pools``; one pool in most hands), then
+uniformly any set of the required size from it; each discard and each card uniformly among the legal ones.
 """
 import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import nth_set_bit, popcount
 from tricksim.simulator.games.tarot.cards import FIRST_TRUMP
-from tricksim.simulator.games.tarot.policy import CHOOSE_SIG, HAND_SIG, V_MIN_BID, V_POIGNEE_MAX
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS, poignee_pools
+from tricksim.simulator.games.tarot.policy import (
+    CHOOSE_SIG,
+    HAND_SIG,
+    R_POIGNEE_EXCUSE,
+    V_MIN_BID,
+    V_POIGNEE_BASE,
+    V_POIGNEE_EXCUSE,
+    V_POIGNEE_EXTRA,
+    V_POIGNEE_MAX,
+    V_RULES,
+)
 from tricksim.simulator.rng import rand_below, rand_float
 from tricksim.strategies.registry import Param, Strategy, register
 
@@ -44,9 +56,36 @@ def chelem(seat, suits, trumps, view, params, rng):
     return np.int64(rand_float(rng) < params[P_CHELEM_PROB])
 
 
+@njit(cache=True)
+def random_subset(rng, pool, n):
+    """``n`` bits of ``pool`` chosen uniformly."""
+    out = np.int64(0)
+    for i in range(n):
+        b = nth_set_bit(pool, rand_below(rng, popcount(pool)))
+        out |= np.int64(1) << b
+        pool &= ~(np.int64(1) << b)
+    return out
+
+
 @njit(HAND_SIG, cache=True)
 def poignee(seat, suits, trumps, view, params, rng):
-    return rand_below(rng, view[V_POIGNEE_MAX] + 1)
+    level = rand_below(rng, view[V_POIGNEE_MAX] + 1)
+    if level == 0:
+        return np.int64(0)
+    n = POIGNEE_CARDS[level]
+    pools = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
+                          view[V_POIGNEE_EXTRA], n)
+    k = 0
+    for p in pools:
+        if p != 0:
+            k += 1
+    pick = rand_below(rng, k)
+    for p in pools:
+        if p != 0:
+            if pick == 0:
+                return random_subset(rng, p, n)
+            pick -= 1
+    return np.int64(0)  # not reached: the level is allowed, so some pool is
 
 
 @njit(CHOOSE_SIG, cache=True)
@@ -57,7 +96,7 @@ def play(seat, suits, trumps, legal_s, legal_t, view, params, rng):
 STRATEGY = register(Strategy(
     name="random",
     description="uniformly random legal choice at every decision, bids included",
-    policies=dict(bid=bid, discard=discard, chelem=chelem, poignee=poignee, play=play),
+    policies={"bid": bid, "discard": discard, "chelem": chelem, "poignee": poignee, "play": play},
     params=(Param("chelem_prob", 0.5, "probability that a taker announces Chelem", lo=0, hi=1),),
     game="tarot",
 ))

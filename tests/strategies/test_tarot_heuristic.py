@@ -18,6 +18,7 @@ from reference_tarot import discard_problem, legal_cards, suit_to_follow, trick_
 import tricksim.strategies.tarot.heuristic as H
 from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT
 from tricksim.simulator.games.tarot.policy import (
+    R_POIGNEE_EXCUSE,
     V_BID,
     V_CHELEM,
     V_CHIEN_S,
@@ -32,7 +33,11 @@ from tricksim.simulator.games.tarot.policy import (
     V_NPLAYED,
     V_PLAYED_S,
     V_PLAYED_T,
+    V_POIGNEE_BASE,
+    V_POIGNEE_EXCUSE,
+    V_POIGNEE_EXTRA,
     V_POIGNEE_MAX,
+    V_RULES,
     V_SEAT,
     V_TAKER,
     V_TO_DISCARD,
@@ -288,12 +293,106 @@ def test_chelem_only_with_an_overwhelming_hand():
     assert H.chelem(0, s, t, v, PARAMS, rng()) == 0
 
 
+def trumps_word(*numbers) -> int:
+    return sum(1 << (n - 1) for n in numbers)
+
+
+def poignee_view(seat, taker, most, base, excuse=False, extra=0, excuse_always=False) -> np.ndarray:
+    """The view as ``start_poignee`` leaves it: the level allowed, the trumps judged (``base``, a trumps word), the
+    Excuse, the four-kings extra; the rules record's poignee_excuse (0 all_trumps_shown, 1 always)."""
+    v = hand_view(seat=seat, taker=taker, poignee_max=most)
+    v[V_POIGNEE_BASE] = base
+    v[V_POIGNEE_EXCUSE] = int(excuse)
+    v[V_POIGNEE_EXTRA] = extra
+    v[V_RULES + R_POIGNEE_EXCUSE] = int(excuse_always)
+    return v
+
+
+EXCUSE_W = 1 << 21
+
+
 def test_poignee_taker_shows_the_highest_level_defenders_only_when_asked():
     s, t = words(cards(STRONG))
-    assert H.poignee(0, s, t, hand_view(seat=0, taker=0, poignee_max=2), PARAMS, rng()) == 2
-    assert H.poignee(1, s, t, hand_view(seat=1, taker=0, poignee_max=1), PARAMS, rng()) == 0
-    assert H.poignee(1, s, t, hand_view(seat=1, taker=0, poignee_max=1), params(defender_poignee=1), rng()) == 1
-    assert H.poignee(0, s, t, hand_view(seat=0, taker=0, poignee_max=0), PARAMS, rng()) == 0
+    twelve = trumps_word(*range(1, 13))
+    shown = trumps_word(*range(2, 12))  # the 10 lowest but the Petit
+    assert H.poignee(0, s, t, poignee_view(0, 0, 1, twelve), PARAMS, rng()) == shown
+    assert H.poignee(1, s, t, poignee_view(1, 0, 1, twelve), PARAMS, rng()) == 0
+    assert H.poignee(1, s, t, poignee_view(1, 0, 1, twelve), params(defender_poignee=1), rng()) == shown
+    assert H.poignee(0, s, t, poignee_view(0, 0, 0, 0), PARAMS, rng()) == 0
+    # 16 trumps, a double: T2..T14
+    assert H.poignee(0, s, t, poignee_view(0, 0, 2, trumps_word(*range(1, 17))), PARAMS, rng()) == \
+        trumps_word(*range(2, 15))
+
+
+def test_poignee_hides_the_petit_when_it_can():
+    s, t = words(cards(STRONG))
+    # exactly 10 trumps with the Petit: it must be shown
+    assert H.poignee(0, s, t, poignee_view(0, 0, 1, trumps_word(*range(1, 11))), PARAMS, rng()) == \
+        trumps_word(*range(1, 11))
+    # 9 trumps and the Excuse (all_trumps_shown): every trump and the Excuse
+    assert H.poignee(0, s, t, poignee_view(0, 0, 1, trumps_word(*range(1, 10)), excuse=True), PARAMS, rng()) == \
+        trumps_word(*range(1, 10)) | EXCUSE_W
+    # 10 trumps and the Excuse: under all_trumps_shown the Excuse cannot replace the Petit (T1..T10 shown); under
+    # always it does: the Excuse and T2..T10
+    ten = trumps_word(*range(1, 11))
+    assert H.poignee(0, s, t, poignee_view(0, 0, 1, ten, excuse=True), PARAMS, rng()) == ten
+    assert H.poignee(0, s, t, poignee_view(0, 0, 1, ten, excuse=True, excuse_always=True), PARAMS, rng()) == \
+        trumps_word(*range(2, 11)) | EXCUSE_W
+    # 11 trumps and the Excuse under always: no need for the Excuse, T2..T11
+    assert H.poignee(0, s, t, poignee_view(0, 0, 1, trumps_word(*range(1, 12)), excuse=True, excuse_always=True),
+                     PARAMS, rng()) == trumps_word(*range(2, 12))
+    # the four-kings triple: 14 held (the Petit among them) + 2 discarded: 15 without the Petit
+    held = trumps_word(1, *range(8, 21))
+    extra = trumps_word(3, 4)
+    assert H.poignee(0, s, t, poignee_view(0, 0, 3, held, extra=extra), PARAMS, rng()) == extra | trumps_word(
+        *range(8, 21))
+
+
+def test_poignee_never_shows_the_petit_when_it_holds_enough_other_trumps_in_a_run():
+    """Every poignée of a run of four heuristic players (defenders showing theirs too): legal for the reference,
+    and the Petit shown only when no legal set of that size leaves it out."""
+    import reference_tarot as ref
+
+    from tricksim.simulator import engine
+    from tricksim.simulator.games.tarot.rules import build_rules
+
+    rules = build_rules("cardavia")
+    spec = parse_spec("heuristic:defender_poignee=1", game="tarot")
+    cfg = engine.RunConfig(game="tarot", rules=rules, seats=(spec,) * 4, seed=11, mode="deals", count=3000,
+                           record_plays=False)
+    rows = engine.run_to_tables(cfg)["deals"].to_pylist()
+    ref.replay_table(rows, rules)
+    flags = ref.flags_of(rules)
+    shown_with_petit_held = hidden = 0
+    for row in rows:
+        if row["void"] != 0:
+            continue
+        taker, contract = row["taker"], row["contract"]
+        dealt = [ref.cards_in(row[f"dealt_lo_{s}"], row[f"dealt_hi_{s}"]) for s in range(4)]
+        chien = ref.cards_in(row["chien_lo"], row["chien_hi"])
+        discard = ref.cards_in(row["discard_lo"], row["discard_hi"])
+        held = [set(h) for h in dealt]
+        if contract in (ref.PRISE, ref.GARDE):
+            held[taker] = (dealt[taker] | chien) - discard
+        for seat in range(4):
+            shown = ref.cards_in(row[f"poignee_lo_{seat}"], row[f"poignee_hi_{seat}"])
+            if not shown:
+                continue
+            base, holds_excuse, exception = ref.poignee_basis(seat, taker, contract, dealt, held,
+                                                              {c for c in discard if ref.is_trump(c)}, flags)
+            if PETIT not in base:
+                continue
+            shown_with_petit_held += 1
+            n = len(shown)
+            without = sorted(base - {PETIT})
+            candidates = [set(without[:n]), set(without[:n - 1]) | {EXCUSE}]
+            if exception is not None:
+                candidates.append(set(sorted(exception - {PETIT})[:n]))
+            can_hide = any(len(c) == n and ref.poignee_problem(c, base, holds_excuse, flags["poignee_excuse"],
+                                                               exception) is None for c in candidates)
+            assert (PETIT in shown) == (not can_hide), (row["deal_id"], seat, sorted(shown), sorted(base))
+            hidden += PETIT not in shown
+    assert hidden >= 20 and shown_with_petit_held > hidden  # the run exercised both cases
 
 
 # ------------------------------------------------------------------ card play: worked situations

@@ -7,11 +7,12 @@ import numpy as np
 
 from tricksim.simulator.family import PolicyFault
 from tricksim.simulator.games.tarot import kernel, layout
+from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, name
 from tricksim.simulator.games.tarot.tables import deals_table
 
 MIN_SPLIT = 256  # fewest deals worth a thread of their own
 FAULTS = {kernel.ERR_BID: "an illegal bid {}", kernel.ERR_DISCARD: "an illegal discard {}",
-          kernel.ERR_POIGNEE: "an illegal poignée level {}", kernel.ERR_PLAY: "an illegal card {}"}
+          kernel.ERR_POIGNEE: "an illegal poignée {}", kernel.ERR_PLAY: "an illegal card {}"}
 
 
 def compute(cfg, deal_ids: np.ndarray, workers: int = 1) -> dict:
@@ -56,6 +57,9 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
     bad = np.flatnonzero(errors[:, 0])
     if bad.size:
         code, deal_id, seat, value = errors[bad[0]]
+        if code == kernel.ERR_POIGNEE:  # a trumps word: the cards it names
+            shown = int(value)
+            value = f"{shown:#x} ({' '.join(name(FIRST_TRUMP + b) for b in range(22) if shown >> b & 1) or 'none'})"
         raise PolicyFault(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made "
                           f"{FAULTS[int(code)].format(value)} in deal {deal_id}")
     return {"deals": deals_table([s.spec for s in cfg.seats], deal_ids, words, small, ints,

@@ -147,11 +147,11 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
             if t == 0:  # a poignée, shown before the seat's first card
                 most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
                 if most > 0:
-                    level = poignee_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
-                    if not phases.poignee_is_legal(level, most):
-                        return _fault(error, ERR_POIGNEE, s, level)
-                    shown = phases.apply_poignee(rules, view, tally, s, level, taker, contract, trumps, dealt_trumps,
-                                                 suits, discard_t)
+                    shown = poignee_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
+                    level = phases.poignee_is_legal(rules, view, shown)
+                    if level < 0:
+                        return _fault(error, ERR_POIGNEE, s, shown)
+                    phases.apply_poignee(view, tally, s, level, shown)
                     if level > 0:
                         _words(words, row, W_POIGNEE + 2 * s, np.int64(0), shown)
             legal_s, legal_t = phases.legal_cards(rules, suits[s], trumps[s], led, high, k == 0)
@@ -174,7 +174,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     small[row, S_WON] = won
     small[row, S_PETIT_AU_BOUT] = petit_au_bout
     small[row, S_SLAM] = slam
-    ints[row, I_TAKER_POINTS] = taker_half // 2
+    ints[row, I_TAKER_POINTS] = taker_half  # half-points: the table halves them (taker_points may end in .5)
     ints[row, I_TARGET] = target
     ints[row, I_POIGNEE] = tally[T_POIGNEE]
     for s in range(N_SEATS):

@@ -57,6 +57,9 @@ from tricksim.simulator.games.tarot.policy import (
     V_PLAYED_S,
     V_PLAYED_T,
     V_POIGNEE,
+    V_POIGNEE_BASE,
+    V_POIGNEE_EXCUSE,
+    V_POIGNEE_EXTRA,
     V_POIGNEE_MAX,
     V_POIGNEE_T,
     V_RULES,
@@ -85,6 +88,7 @@ POIGNEE_AS_DEALT = CHOICES["poignee_hand"].index("as_dealt")
 POIGNEE_EXCUSE_ALWAYS = CHOICES["poignee_excuse"].index("always")
 FOUR_KINGS_NEVER = CHOICES["poignee_four_kings"].index("never")
 EXCUSE_LAST_ANNOUNCED_ONLY = CHOICES["excuse_last_trick"].index("announced_only")
+EXCUSE_TO_TRICK_WINNER = CHOICES["excuse_last_trick_side"].index("trick_winner")
 EXCUSE_LEAD_FORBIDDEN = CHOICES["excuse_lead"].index("forbidden")
 TARGET_HELD = CHOICES["target_oudlers"].index("held")
 CHELEM_BOTH = CHOICES["chelem_defenders_slam"].index("both")
@@ -293,32 +297,54 @@ def declare_chelem(view, tally, trumps, dealer, taker, announced):
 
 # --------------------------------------------------------------------- poignée
 @njit(inline="always", cache=True)
-def lowest(mask, n):
-    """The ``n`` lowest set bits of ``mask``."""
-    out = np.int64(0)
-    for _ in range(n):
-        b = mask & -mask
-        out |= b
-        mask ^= b
-    return out
+def poignee_pools(poignee_excuse, base, has_excuse, extra, n):
+    """The pools a poignée of ``n`` cards may be shown from, as trumps words, 0 for a pool that does not apply
+    (RULES.md 2.5, 2.9; docs/rules.md): any ``n`` cards of one pool that applies are a legal poignée.
+
+    ``base``: the trumps the poignée is judged on; ``has_excuse``: that hand holds the Excuse; ``extra``: the
+    discarded trumps the four-kings exception lets the taker add to a triple (0 when it does not apply).
+    Returns (trumps: ``base`` when it holds ``n`` trumps; with the Excuse: ``base`` and the Excuse, when the
+    Excuse may stand in (every trump held shown, or poignee_excuse=always) -- a set drawn from it without the
+    Excuse is one of the first pool; four kings: ``base`` and ``extra`` for a triple, never the Excuse).
+    ``poignee_excuse`` is the flag's kernel value."""
+    k = popcount(base)
+    trumps_pool = base if k >= n else np.int64(0)
+    excuse_pool = np.int64(0)
+    if has_excuse and k >= n - 1 and (k == n - 1 or poignee_excuse == POIGNEE_EXCUSE_ALWAYS):
+        excuse_pool = base | EXCUSE_T
+    kings_pool = np.int64(0)
+    if n == 15 and extra != 0 and popcount(base | extra) >= 15:
+        kings_pool = base | extra
+    return trumps_pool, excuse_pool, kings_pool
 
 
 @njit(inline="always", cache=True)
-def poignee_shown(rules, base, has_excuse, extra, n):
-    """The trumps word a player shows for a poignée of ``n`` cards, 0 if it cannot (docs/rules.md).
+def poignee_level(poignee_excuse, base, has_excuse, extra, shown):
+    """The level (1..3) of showing the trumps word ``shown`` (10, 13 or 15 cards, all of one pool of
+    ``poignee_pools``), 0 for none (``shown`` 0), -1 when it is not a legal poignée."""
+    if shown == 0:
+        return 0
+    n = popcount(shown)
+    for level in range(1, 4):
+        if POIGNEE_CARDS[level] == n:
+            a, b, c = poignee_pools(poignee_excuse, base, has_excuse, extra, n)
+            for pool in (a, b, c):
+                if pool != 0 and (shown & ~pool) == 0:
+                    return level
+            return -1
+    return -1
 
-    ``base``: the trumps the poignée is judged on; ``has_excuse``: it holds the Excuse; ``extra``: the
-    discarded trumps the four-kings exception lets the taker add to a triple (0 when it does not apply).
-    Of the trumps the engine shows the lowest; the Excuse replaces a trump only where the rules allow.
-    """
-    k = popcount(base)
-    if has_excuse and k >= n - 1 and (k == n - 1 or rules.poignee_excuse == POIGNEE_EXCUSE_ALWAYS):
-        return lowest(base, n - 1) | EXCUSE_T
-    if k >= n:
-        return lowest(base, n)
-    if n == 15 and extra != 0 and popcount(base | extra) >= 15:
-        return lowest(base | extra, 15)
-    return np.int64(0)
+
+@njit(inline="always", cache=True)
+def poignee_next(poignee_excuse, base, has_excuse, extra, n, chosen):
+    """The cards (trumps word) that may be added to ``chosen`` (fewer than ``n`` cards) on the way to a legal
+    poignée of ``n`` cards: those of every pool that holds ``chosen`` (the step API, one card an action)."""
+    a, b, c = poignee_pools(poignee_excuse, base, has_excuse, extra, n)
+    out = np.int64(0)
+    for pool in (a, b, c):
+        if pool != 0 and (chosen & ~pool) == 0:
+            out |= pool & ~chosen
+    return out
 
 
 @njit(inline="always", cache=True)
@@ -326,44 +352,53 @@ def poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discar
     """(base trumps, has the Excuse, the four-kings extra) for seat ``s``'s poignée, before its first card."""
     with_discard = s == taker and contract <= GARDE
     base = trumps[s] & TRUMPS_ONLY
+    excuse = trumps[s] & EXCUSE_T
     if with_discard and rules.poignee_hand == POIGNEE_AS_DEALT:
         base = dealt_trumps & TRUMPS_ONLY
+        excuse = dealt_trumps & EXCUSE_T  # the Excuse too as dealt: not one found in the chien
     extra = np.int64(0)
     if with_discard and rules.poignee_four_kings != FOUR_KINGS_NEVER and (suits[s] & KINGS_S) == KINGS_S:
         extra = discard_t & TRUMPS_ONLY
-    return base, (trumps[s] & EXCUSE_T) != 0, extra
+    return base, excuse != 0, extra
 
 
 @njit(inline="always", cache=True)
 def start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t):
-    """Seat ``s`` is about to play its first card: the highest poignée level it may show (0 none)."""
+    """Seat ``s`` is about to play its first card: the highest poignée level it may show (0 none). The view
+    gets that level and what the poignée is judged on (V_POIGNEE_BASE, _EXTRA, _EXCUSE: ``poignee_pools``)."""
     base, has_excuse, extra = poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
     most = 0
     for level in range(3, 0, -1):
-        if poignee_shown(rules, base, has_excuse, extra, POIGNEE_CARDS[level]) != 0:
+        a, b, c = poignee_pools(rules.poignee_excuse, base, has_excuse, extra, POIGNEE_CARDS[level])
+        if a != 0 or b != 0 or c != 0:
             most = level
             break
     view[V_POIGNEE_MAX] = most
+    view[V_POIGNEE_BASE] = base
+    view[V_POIGNEE_EXTRA] = extra
+    view[V_POIGNEE_EXCUSE] = 1 if has_excuse else 0
     return most
 
 
 @njit(inline="always", cache=True)
-def poignee_is_legal(level, most):
-    return 0 <= level <= most
+def poignee_is_legal(rules, view, shown):
+    """The level of the poignée ``shown`` (a trumps word, 0 none) by the seat ``start_poignee`` set up; -1 when
+    it is not legal: 10, 13 or 15 cards, all of one pool (``poignee_pools``)."""
+    return poignee_level(rules.poignee_excuse, view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
+                         view[V_POIGNEE_EXTRA], shown)
 
 
 @njit(inline="always", cache=True)
-def apply_poignee(rules, view, tally, s, level, taker, contract, trumps, dealt_trumps, suits, discard_t):
-    """Seat ``s`` shows a poignée of ``level`` (legal; 0 none); returns the trumps word shown (0 none)."""
-    shown = np.int64(0)
+def apply_poignee(view, tally, s, level, shown):
+    """Seat ``s`` shows the trumps word ``shown``, a poignée of ``level`` (legal; 0 none)."""
     if level > 0:
-        base, has_excuse, extra = poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
-        shown = poignee_shown(rules, base, has_excuse, extra, POIGNEE_CARDS[level])
         view[V_POIGNEE + s] = level
         view[V_POIGNEE_T + s] = shown
         tally[T_POIGNEE] += POIGNEE_VALUE[level]
     view[V_POIGNEE_MAX] = 0
-    return shown
+    view[V_POIGNEE_BASE] = 0
+    view[V_POIGNEE_EXTRA] = 0
+    view[V_POIGNEE_EXCUSE] = 0
 
 
 # ------------------------------------------------------------------------ play
@@ -478,7 +513,9 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
     """The four cards of the trick are in (``view``): who takes it, and what it counts for the taker
     (RULES.md 2.7, 2.9). Before the last trick the Excuse stays with its owner's side, counted 4.0, and
     the trick's winners gain 0.5; the Excuse led to the last trick by a side that won the 17 others wins
-    it. Returns the winner, who leads the next trick."""
+    it; otherwise an Excuse in the last trick goes, in full, to the side opposite its owner (flag
+    excuse_last_trick_side=trick_winner: to the trick's winner). Returns the winner, who leads the next
+    trick."""
     t = view[V_TRICK_NO]
     leader = view[V_LEADER]
     taker = view[V_TAKER]
@@ -509,6 +546,13 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
             view[V_TAKER_HALF] += trick_half - 9 + 1
         else:
             view[V_TAKER_HALF] += 8
+    elif (excuse_here and t == N_TRICKS - 1 and tally[T_EXCEPTION] == 0
+          and rules.excuse_last_trick_side != EXCUSE_TO_TRICK_WINNER):
+        # the last trick: the Excuse (9 half-points) goes to the side opposite its owner, whoever wins it
+        if to_taker:
+            view[V_TAKER_HALF] += trick_half - 9
+        if owner != taker:
+            view[V_TAKER_HALF] += 9
     elif to_taker:
         view[V_TAKER_HALF] += trick_half
     view[V_TRICKS + winner] += 1
@@ -534,7 +578,8 @@ def half_points(mask_s, mask_t):
 
 @njit(inline="always", cache=True)
 def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
-    """The count after the last trick (RULES.md 2.8): (the taker's half-points, the oudlers that set the
+    """The count after the last trick (RULES.md 2.8): (the taker's half-points (odd when an Excuse in the last
+    trick changed sides), the oudlers that set the
     target, petit au bout: +1 the taker's side, -1 the defence, 0 none, scoring.SLAM_*)."""
     taker = view[V_TAKER]
     contract = view[V_CONTRACT]
@@ -549,8 +594,11 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     excuse_trick = tally[T_EXCUSE_TRICK]
     if excuse_trick >= 0:
         excuse_to_taker = tally[T_EXCUSE_OWNER] == taker  # it stays with its owner's side...
-        if excuse_trick == N_TRICKS - 1 and not exception:
-            excuse_to_taker = trick_winner[excuse_trick] == taker  # ...except in the last trick
+        if excuse_trick == N_TRICKS - 1 and not exception:  # ...except in the last trick
+            if rules.excuse_last_trick_side == EXCUSE_TO_TRICK_WINNER:
+                excuse_to_taker = trick_winner[excuse_trick] == taker
+            else:
+                excuse_to_taker = tally[T_EXCUSE_OWNER] != taker
         if excuse_to_taker:
             counted_t |= np.int64(1) << EXCUSE_BIT
     if contract == GARDE_SANS:

@@ -8,7 +8,7 @@ parameters and its own random stream, nothing else.
 ``view`` is an ``int64`` array laid out by the ``V_*`` offsets below; the kernel keeps it up
 to date; every field is public at the table. It has three parts:
 
-* the state of the deal (``V_SEAT`` .. ``V_MIN_BID``), with the cards shown so far: the chien when it
+* the state of the deal (``V_SEAT`` .. ``V_POIGNEE_EXCUSE``), with the cards shown so far: the chien when it
   is shown (``V_CHIEN_S``/``_T``), the trumps the taker discarded (``V_DISCARD_T``), the poignées
   (``V_POIGNEE``, ``V_POIGNEE_T``);
 * the public history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``): the bids in speaking order and
@@ -57,6 +57,9 @@ V_TAKER_HALF = 41   # half-points won in tricks so far by the taker (the Excuse 
 V_TO_DISCARD = 42   # discard: cards still to discard
 V_POIGNEE_MAX = 43  # poignée: the highest level this seat may show now (0 none)
 V_MIN_BID = 44      # bidding: the lowest contract this seat may bid (pass is always allowed)
+V_POIGNEE_BASE = 45    # poignée: the trumps it is judged on (trumps word, no Excuse); 0 outside the question
+V_POIGNEE_EXTRA = 46   # poignée: the discarded trumps the four-kings exception adds to a triple (0 none)
+V_POIGNEE_EXCUSE = 47  # poignée: 1 when the hand judged holds the Excuse
 
 # ----------------------------------------------------------- public history
 N_SEATS = 4         # seats of this game (the 3- and 5-player variants will set theirs)
@@ -82,7 +85,10 @@ _rng = types.uint64[::1]
 
 #: bid(seat, suits, trumps, view, params, rng) -> 0 pass, or a contract >= view[V_MIN_BID] (1..4)
 #: chelem(seat, suits, trumps, view, params, rng) -> 1 to announce Chelem (asked of the taker only)
-#: poignee(seat, suits, trumps, view, params, rng) -> the level to show, 0..view[V_POIGNEE_MAX]
+#: poignee(seat, suits, trumps, view, params, rng) -> the trumps word to show (cards.py: bit n - 1 trump n, bit 21
+#:     the Excuse), 0 for none: 10, 13 or 15 cards (a single, double or triple poignée, up to view[V_POIGNEE_MAX]),
+#:     all of one pool of phases.poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE],
+#:     view[V_POIGNEE_EXCUSE] != 0, view[V_POIGNEE_EXTRA], n); the engine refuses any other word (a PolicyFault)
 HAND_SIG = _i64(_i64, _i64, _i64, _view, _params, _rng)
 #: discard(seat, suits, trumps, legal_s, legal_t, view, params, rng) -> one card of legal (called six times)
 #: play(seat, suits, trumps, legal_s, legal_t, view, params, rng) -> one card of legal (a card id, cards.py)

@@ -20,6 +20,7 @@ CHOICES = {
     "poignee_four_kings": ("taker_after_discard", "never"),
     "chelem_defenders_slam": ("both", "announcement_only"),
     "excuse_last_trick": ("either_side", "announced_only"),
+    "excuse_last_trick_side": ("opposite_owner", "trick_winner"),
     "target_oudlers": ("counted", "held"),
     "excuse_lead": ("allowed", "forbidden"),
 }
@@ -40,6 +41,9 @@ HELP = {
                              "or the failed announcement alone",
     "excuse_last_trick": "[decision] the Excuse led to the last trick by a side that won the 17 others wins it: "
                          "for either side, or only after the taker announced Chelem",
+    "excuse_last_trick_side": "[decision] an Excuse played to the last trick (outside the slam exception) goes to "
+                              "the side opposite its owner, in full (the taker's total may end in .5), or to the "
+                              "side that wins the trick (the earlier reading)",
     "target_oudlers": "[decision] oudlers that set the target: those counted for the taker at the end, or those "
                       "the taker held at the first trick",
     "excuse_lead": "[decision] the Excuse may be led (the next card sets the suit), or only as the last card held",
@@ -55,6 +59,7 @@ class TarotRules(RuleSet):
     poignee_four_kings: str = "taker_after_discard"
     chelem_defenders_slam: str = "both"
     excuse_last_trick: str = "either_side"
+    excuse_last_trick_side: str = "opposite_owner"
     target_oudlers: str = "counted"
     excuse_lead: str = "allowed"
 
@@ -76,6 +81,7 @@ class KernelRules(NamedTuple):
     poignee_four_kings: int
     chelem_defenders_slam: int
     excuse_last_trick: int
+    excuse_last_trick_side: int
     target_oudlers: int
     excuse_lead: int
 

@@ -17,8 +17,9 @@ CHELEM_MADE, CHELEM_FAILED, CHELEM_UNANNOUNCED = 400, 200, 200
 def settle(chelem_both, contract, taker_half_points, oudlers, petit_au_bout, poignee, announced, slam):
     """The settlement of one played deal: ``(target, won, t)``.
 
-    ``taker_half_points``: the card points counted for the taker, in half-points (always even,
-    RULES.md 2.8); ``oudlers``: those setting the target; ``petit_au_bout``: +1 the taker's side,
+    ``taker_half_points``: the card points counted for the taker, in half-points (even, except when an
+    Excuse played to the last trick changed sides: RULES.md 2.8, 2.9); the total is compared with the
+    target as it is and ``|points - target|`` is rounded up to a whole point before the base; ``oudlers``: those setting the target; ``petit_au_bout``: +1 the taker's side,
     -1 the defence, 0 none; ``poignee``: the total value of every poignée shown; ``announced``: 1 when
     the taker announced Chelem; ``slam``: SLAM_*; ``chelem_both``: 1 when a failed announcement
     and the defence's slam both count (flag chelem_defenders_slam=both).
@@ -27,10 +28,11 @@ def settle(chelem_both, contract, taker_half_points, oudlers, petit_au_bout, poi
     """
     mult = MULTIPLIER[contract]
     target = TARGET[oudlers]
-    diff = taker_half_points // 2 - target
-    won = 1 if diff >= 0 else 0
+    diff_half = taker_half_points - 2 * target
+    won = 1 if diff_half >= 0 else 0
+    diff = (abs(diff_half) + 1) // 2  # |points - target| rounded up to a whole point (RULES.md 2.9)
     sign = 2 * won - 1
-    t = sign * (25 + abs(diff)) * mult + petit_au_bout * 10 * mult + sign * poignee
+    t = sign * (25 + diff) * mult + petit_au_bout * 10 * mult + sign * poignee
     if announced:
         if slam == SLAM_TAKER:
             t += CHELEM_MADE

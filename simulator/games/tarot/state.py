@@ -14,6 +14,9 @@ Action space (``N_ACTIONS`` = 89):
     84      no Chelem
     85..88  the poignée shown before the seat's first card: 85 none, 86 single (10 trumps),
             87 double (13), 88 triple (15); asked only of a seat that holds one
+    56..77  after a poignée level: the cards shown, one action a card (10, 13 or 15 actions, phase
+            SHOW): a trump or the Excuse; the legal ones are those that still lead to a legal poignée
+            (phases.poignee_next), so the set shown is always legal when the last card is named
 
 A deal voided by Petit sec is over as soon as it is dealt; one where all four pass, after the
 bidding. The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
@@ -27,11 +30,11 @@ from enum import IntEnum
 
 import numpy as np
 
-from tricksim.simulator.errors import IllegalAction
+from tricksim.simulator.errors import IllegalAction, PolicyFault
 from tricksim.simulator.games.tarot import phases
-from tricksim.simulator.games.tarot.cards import N_CARDS, cards_in, join, name
+from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, cards_in, join, name
 from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY, N_TRICKS, T_POIGNEE
-from tricksim.simulator.games.tarot.policy import V_BID, VIEW_SIZE
+from tricksim.simulator.games.tarot.policy import V_BID, V_POIGNEE_BASE, V_POIGNEE_EXCUSE, V_POIGNEE_EXTRA, VIEW_SIZE
 from tricksim.simulator.games.tarot.rules import TarotRules
 from tricksim.simulator.games.tarot.scoring import CONTRACT_NAMES
 from tricksim.simulator.rng import start_policy_streams
@@ -52,6 +55,7 @@ class Phase(IntEnum):
     POIGNEE = 3
     PLAY = 4
     DONE = 5
+    SHOW = 6  # the cards of a poignée, one action a card
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,9 @@ class TarotState(StepState):
         self._trick = self._k = self._leader = 0
         self._led = self._win_seat = self._win_card = self._high = -1
         self._most = 0                 # the highest poignée the seat asked may show
+        self._show_n = 0               # SHOW: the cards the poignée shows; _shown the trumps word named so far
+        self._shown = np.int64(0)
+        self._policy_show = None       # SHOW: the trumps word the seat's strategy chose (policy_action)
         self._legal = (np.int64(0), np.int64(0))  # the legal cards of a discard or play, (suits, trumps)
         self._seat = -1
         if self.compiled_rules.petit_sec_redeal and phases.petit_sec(self.trumps):
@@ -145,7 +152,12 @@ class TarotState(StepState):
         if p == Phase.CHELEM:
             return [CHELEM, NO_CHELEM]
         if p == Phase.POIGNEE:
-            return [POIGNEE_0 + level for level in range(4) if phases.poignee_is_legal(level, self._most)]
+            return [POIGNEE_0 + level for level in range(self._most + 1)]
+        if p == Phase.SHOW:
+            nxt = int(phases.poignee_next(self.compiled_rules.poignee_excuse, self.view[V_POIGNEE_BASE],
+                                          self.view[V_POIGNEE_EXCUSE] != 0, self.view[V_POIGNEE_EXTRA], self._show_n,
+                                          self._shown))
+            return [FIRST_TRUMP + b for b in range(22) if nxt >> b & 1]
         return []
 
     def observation(self, seat: int) -> Observation:
@@ -188,6 +200,8 @@ class TarotState(StepState):
             self._declare(1 if action == CHELEM else 0)
         elif self._phase == Phase.POIGNEE:
             self._poignee(action - POIGNEE_0)
+        elif self._phase == Phase.SHOW:
+            self._show(action)
         else:
             self._play(action)
 
@@ -203,8 +217,18 @@ class TarotState(StepState):
             return int(discard(s, *hand, *self._legal, view, params, rng))
         if self._phase == Phase.CHELEM:
             return CHELEM if chelem(s, *hand, view, params, rng) != 0 else NO_CHELEM
-        if self._phase == Phase.POIGNEE:
-            return POIGNEE_0 + int(poignee(s, *hand, view, params, rng))
+        if self._phase == Phase.POIGNEE:  # the strategy names the trumps word: its level, then its cards
+            shown = int(poignee(s, *hand, view, params, rng))
+            level = int(phases.poignee_is_legal(self.compiled_rules, view, shown))
+            if level < 0:
+                raise PolicyFault(f"the strategy at seat {s} showed an illegal poignée {shown:#x}")
+            self._policy_show = shown
+            return POIGNEE_0 + level
+        if self._phase == Phase.SHOW:
+            left = (self._policy_show or 0) & ~int(self._shown)
+            if left == 0 or int(self._policy_show).bit_count() != self._show_n:
+                raise PolicyFault(f"seat {s}: no poignée of {self._show_n} cards chosen by its strategy to name")
+            return FIRST_TRUMP + (left & -left).bit_length() - 1
         c = int(phases.only_card(*self._legal))  # the play: one legal card is played without asking
         return c if c >= 0 else int(play(s, *hand, *self._legal, view, params, rng))
 
@@ -276,10 +300,24 @@ class TarotState(StepState):
         self._start_play()
 
     def _poignee(self, level: int) -> None:
+        if level == 0:
+            phases.apply_poignee(self.view, self.tally, self._seat, 0, np.int64(0))
+            self._start_play()
+            return
+        self._show_n = int(phases.POIGNEE_CARDS[level])
+        self._shown = np.int64(0)
+        self._phase = Phase.SHOW
+
+    def _show(self, c: int) -> None:
+        self._shown = np.int64(int(self._shown) | 1 << (c - FIRST_TRUMP))
+        if int(self._shown).bit_count() < self._show_n:
+            return
         s = self._seat
-        self.poignees[s] = int(phases.apply_poignee(self.compiled_rules, self.view, self.tally, s, level, self.taker,
-                                                    self.contract, self.trumps, self._dealt_trumps, self.suits,
-                                                    self.discard_t))
+        level = int(phases.poignee_is_legal(self.compiled_rules, self.view, self._shown))
+        assert level > 0, "poignee_next leads to legal poignées only"
+        phases.apply_poignee(self.view, self.tally, s, level, self._shown)
+        self.poignees[s] = int(self._shown)
+        self._policy_show = None
         self._start_play()
 
     def _start_play(self) -> None:

@@ -16,7 +16,7 @@ DEALS_SCHEMA = required_schema(
     + [(f"bid_{s}", pa.int8()) for s in SEATS]
     + [("taker", pa.int8()), ("contract", pa.int8()), ("discard_lo", pa.int64()), ("discard_hi", pa.int64())]
     + [(f"poignee_{w}_{s}", pa.int64()) for s in SEATS for w in ("lo", "hi")]
-    + [("chelem", pa.int8()), ("first_leader", pa.int8()), ("taker_points", pa.int16()), ("oudlers", pa.int8()),
+    + [("chelem", pa.int8()), ("first_leader", pa.int8()), ("taker_points", pa.float32()), ("oudlers", pa.int8()),
        ("target", pa.int8()), ("won", pa.int8()), ("petit_au_bout", pa.int8()), ("poignee", pa.int16()),
        ("slam", pa.int8())]
     + [(f"score_{s}", pa.int32()) for s in SEATS]
@@ -26,7 +26,8 @@ PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=Fa
 
 ENCODING = Encoding(
     compressed=("plays",),
-    delta=("deal_id", "dealer", "bid_", "taker", "contract", "first_leader", "score_", "taker_points", "target"),
+    # not "taker": a prefix of the float column taker_points, which DELTA_BINARY_PACKED cannot hold
+    delta=("deal_id", "dealer", "bid_", "contract", "first_leader", "score_", "target"),
     no_dictionary=("dealt_", "chien_", "discard_", "poignee_lo", "poignee_hi", "plays"),
     statistics=("deal_id",),
 )
@@ -44,7 +45,7 @@ def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, small: np.n
                column(words[:, layout.W_DISCARD]), column(words[:, layout.W_DISCARD + 1])]
     arrays += [column(words[:, layout.W_POIGNEE + i]) for i in range(8)]
     arrays += [column(small[:, layout.S_CHELEM]), column(small[:, layout.S_FIRST_LEADER]),
-               column(ints[:, layout.I_TAKER_POINTS].astype(np.int16)), column(small[:, layout.S_OUDLERS]),
+               column((ints[:, layout.I_TAKER_POINTS] / 2).astype(np.float32)), column(small[:, layout.S_OUDLERS]),
                column(ints[:, layout.I_TARGET].astype(np.int8)), column(small[:, layout.S_WON]),
                column(small[:, layout.S_PETIT_AU_BOUT]),
                column(ints[:, layout.I_POIGNEE].astype(np.int16)), column(small[:, layout.S_SLAM])]

@@ -1,5 +1,5 @@
 """The Tarot engine's own rule phases (simulator/games/tarot/phases.py) on hands built by hand:
-legal cards for every play rule and Excuse case, the discard, the poignée shown, Petit sec.
+legal cards for every play rule and Excuse case, the discard, the poignées allowed, Petit sec.
 The whole engine is checked against the independent reference by replays (test_tarot_reference.py)."""
 import numpy as np
 import pytest
@@ -102,23 +102,38 @@ def test_discard():
     assert card(CLUBS, 13) not in ids(phases.discard_legal(RULES, h[0], h[1], 6))
 
 
-def test_poignee_shown():
-    ten = np.int64(sum(1 << (n - 1) for n in range(3, 13)))  # trumps 3..12
-    nine = np.int64(sum(1 << (n - 1) for n in range(3, 12)))  # trumps 3..11
-    excuse = np.int64(1 << 21)
-    assert ids((0, phases.poignee_shown(RULES, ten, False, np.int64(0), 10))) == [T(n) for n in range(3, 13)]
-    assert phases.poignee_shown(RULES, ten, False, np.int64(0), 13) == 0
-    # nine trumps and the Excuse: a single with the Excuse (every trump shown)
-    assert ids((0, phases.poignee_shown(RULES, nine, True, np.int64(0), 10))) == [T(n) for n in range(3, 12)] + [
-        cards.EXCUSE]
-    # ten trumps and the Excuse: the Excuse only with poignee_excuse=always (then the 9 lowest and the Excuse)
-    assert cards.EXCUSE not in ids((0, phases.poignee_shown(RULES, ten, True, np.int64(0), 10)))
-    assert ids((0, phases.poignee_shown(ALWAYS, ten, True, np.int64(0), 10))) == [T(n) for n in range(3, 12)] + [
-        cards.EXCUSE]
+def tw(*numbers):
+    """The trumps word of trumps ``numbers`` (22: the Excuse)."""
+    return np.int64(sum(1 << (n - 1) for n in numbers))
+
+
+def test_poignee_pools_and_levels():
+    ten, nine, none = tw(*range(3, 13)), tw(*range(3, 12)), np.int64(0)
+    excuse = tw(22)
+    d, a = RULES.poignee_excuse, ALWAYS.poignee_excuse
+    # ten trumps: a single from them, no double
+    assert phases.poignee_pools(d, ten, False, none, 10) == (ten, 0, 0)
+    assert phases.poignee_pools(d, ten, False, none, 13) == (0, 0, 0)
+    assert phases.poignee_level(d, ten, False, none, ten) == 1
+    assert phases.poignee_level(d, ten, False, none, tw(*range(3, 12), 13)) == -1   # T13 not held
+    assert phases.poignee_level(d, ten, False, none, tw(*range(3, 12))) == -1       # 9 cards
+    assert phases.poignee_level(d, ten, False, none, none) == 0
+    # nine trumps and the Excuse: a single of all nine and the Excuse (every trump shown)
+    assert phases.poignee_pools(d, nine, True, none, 10) == (0, nine | excuse, 0)
+    assert phases.poignee_level(d, nine, True, none, nine | excuse) == 1
+    # ten trumps and the Excuse: the Excuse in place of a trump only with poignee_excuse=always
+    assert phases.poignee_level(d, ten, True, none, tw(*range(4, 13), 22)) == -1
+    assert phases.poignee_level(a, ten, True, none, tw(*range(4, 13), 22)) == 1
+    assert phases.poignee_level(a, ten, True, none, ten) == 1
     # the four-kings exception: 10 held + 5 discarded trumps make a triple, never with the Excuse
-    discarded = np.int64(sum(1 << (n - 1) for n in range(13, 18)))
-    shown = ids((0, phases.poignee_shown(RULES, ten, True, discarded, 15)))
-    assert shown == [T(n) for n in range(3, 18)]
+    discarded = tw(*range(13, 18))
+    assert phases.poignee_pools(d, ten, True, discarded, 15) == (0, 0, ten | discarded)
+    assert phases.poignee_level(d, ten, True, discarded, ten | discarded) == 3
+    assert phases.poignee_level(d, ten, True, discarded, tw(*range(3, 17), 22)) == -1
+    # the step API's next cards: after T3, the single's pool; with the Excuse chosen (always), the trumps held
+    assert phases.poignee_next(d, ten, False, none, 10, tw(3)) == tw(*range(4, 13))
+    assert phases.poignee_next(a, ten, True, none, 10, tw(22)) == ten
+    assert phases.poignee_next(a, ten, True, none, 10, tw(3)) == tw(*range(4, 13), 22)
 
 
 def test_petit_sec():

@@ -176,45 +176,53 @@ class TestDiscard:
 
 
 class TestPoigneeChoice:
-    """RULES.md 2.5 / 2.8 / 2.9 with the engine's fixed choice of cards (SPEC 6)."""
+    """RULES.md 2.5 / 2.8 / 2.9: the player chooses which cards to show; which sets are legal."""
 
-    def test_lowest_trumps(self):
+    def test_any_trumps_of_the_hand(self):
         base = trumps(3, 14)  # 12 trumps
-        assert ref.poignee_choice(1, base, False) == set(trumps(3, 12))
-        assert ref.poignee_choice(2, base, False) is None
-        assert ref.poignee_choice(2, trumps(1, 21), False) == set(trumps(1, 13))
-        assert ref.poignee_choice(3, trumps(1, 21), False) == set(trumps(1, 15))
+        assert ref.poignee_problem(trumps(3, 12), base, False) is None
+        assert ref.poignee_problem(trumps(5, 14), base, False) is None    # the highest 10: a choice too
+        assert "10, 13 or 15" in ref.poignee_problem(trumps(3, 13), base, False)  # 11 cards
+        assert "not in the hand" in ref.poignee_problem(trumps(2, 11), base, False)  # T2 not held
+        assert ref.poignee_possible(1, base, False) and not ref.poignee_possible(2, base, False)
+        assert ref.poignee_problem(trumps(1, 13), trumps(1, 21), False) is None
 
     def test_excuse_only_when_every_trump_is_shown(self):
         base = trumps(3, 14)  # 12 trumps + the Excuse: a double of all 12 + the Excuse
-        assert ref.poignee_choice(2, base, True) == set(base) | {EXCUSE}
-        assert ref.poignee_choice(1, base, True) == set(trumps(3, 12))       # 12 >= 10: no Excuse
-        assert ref.poignee_choice(3, base, True) is None
-        assert ref.poignee_choice(1, trumps(5, 13), True) == set(trumps(5, 13)) | {EXCUSE}  # 9 + Excuse
-        assert ref.poignee_choice(1, trumps(5, 12), True) is None                            # 8 + Excuse
-        assert ref.poignee_choice(2, trumps(1, 13), True) == set(trumps(1, 13))              # 13: no Excuse
+        assert ref.poignee_problem(set(base) | {EXCUSE}, base, True) is None
+        assert ref.poignee_possible(2, base, True) and not ref.poignee_possible(3, base, True)
+        assert "every trump" in ref.poignee_problem(set(trumps(3, 11)) | {EXCUSE}, base, True)  # single: 9 + Excuse
+        assert ref.poignee_problem(set(trumps(5, 13)) | {EXCUSE}, trumps(5, 13), True) is None  # 9 + Excuse
+        assert not ref.poignee_possible(1, trumps(5, 12), True)                                  # 8 + Excuse
+        assert "not in the hand" in ref.poignee_problem(set(base) | {EXCUSE}, base, False)
 
     def test_excuse_always(self):
-        assert ref.poignee_choice(2, trumps(1, 13), True, "always") == set(trumps(1, 12)) | {EXCUSE}
-        assert ref.poignee_choice(1, trumps(3, 14), True, "always") == set(trumps(3, 11)) | {EXCUSE}
-        assert ref.poignee_choice(1, trumps(5, 13), True, "always") == set(trumps(5, 13)) | {EXCUSE}
-        assert ref.poignee_choice(1, trumps(5, 12), True, "always") is None
-        assert ref.poignee_choice(1, trumps(3, 14), False, "always") == set(trumps(3, 12))
+        assert ref.poignee_problem(set(trumps(1, 12)) | {EXCUSE}, trumps(1, 13), True, "always") is None
+        assert ref.poignee_problem(set(trumps(3, 11)) | {EXCUSE}, trumps(3, 14), True, "always") is None
+        assert ref.poignee_problem(set(trumps(4, 12)) | {EXCUSE}, trumps(3, 14), True, "always") is None
+        assert not ref.poignee_possible(1, trumps(5, 12), True, "always")
+        assert "Excuse" in ref.poignee_problem(set(trumps(3, 11)) | {EXCUSE}, trumps(3, 14), False, "always")
 
     def test_four_kings_exception_triple_only_never_the_excuse(self):
         base = trumps(6, 18)                # 13 trumps held
         with_discard = set(base) | set(trumps(2, 4))  # + 3 discarded trumps = 16
-        lowest_15 = set(trumps(2, 4)) | set(trumps(6, 17))  # T5 is in neither
-        assert ref.poignee_choice(3, base, False, exception_trumps=with_discard) == lowest_15
-        assert ref.poignee_choice(3, base, True, exception_trumps=with_discard) == lowest_15  # never the Excuse
-        assert ref.poignee_choice(3, base, False) is None
+        assert ref.poignee_possible(3, base, False, exception_trumps=with_discard)
+        assert ref.poignee_problem(set(trumps(2, 4)) | set(trumps(6, 17)), base, False,
+                                   exception_trumps=with_discard) is None
+        assert ref.poignee_problem(set(trumps(3, 4)) | set(trumps(6, 18)), base, False,
+                                   exception_trumps=with_discard) is None  # T2 hidden, T18 shown
+        # never the Excuse with discarded trumps
+        assert "not in the hand" in ref.poignee_problem(set(trumps(2, 4)) | set(trumps(6, 16)) | {EXCUSE}, base,
+                                                        True, exception_trumps=with_discard)
+        assert not ref.poignee_possible(3, base, False)
         # a double is judged on the hand alone
-        assert ref.poignee_choice(2, base, False, exception_trumps=with_discard) == set(base)
+        assert "not in the hand" in ref.poignee_problem(set(trumps(2, 4)) | set(trumps(6, 15)), base, False,
+                                                        exception_trumps=with_discard)
         # 14 trumps + the Excuse make a normal triple (every trump + the Excuse): no exception needed
-        assert ref.poignee_choice(3, trumps(5, 18), True, exception_trumps=set(trumps(2, 18))) == \
-            set(trumps(5, 18)) | {EXCUSE}
+        assert ref.poignee_problem(set(trumps(5, 18)) | {EXCUSE}, trumps(5, 18), True,
+                                   exception_trumps=set(trumps(2, 18))) is None
         # 13 + 1 discarded = 14: still no triple
-        assert ref.poignee_choice(3, base, True, exception_trumps=set(base) | {trump(2)}) is None
+        assert not ref.poignee_possible(3, base, True, exception_trumps=set(base) | {trump(2)})
 
 
 class TestSettlement:
@@ -235,6 +243,13 @@ class TestSettlement:
         assert ref.settle(3, 36, 36, -1, 50, 0, 0) == 100 - 40 + 50
         # Garde contre (x6) lost by 1: -(26 x 6) = -156
         assert ref.settle(4, 55, 56, 0, 0, 0, 0) == -156
+
+    def test_half_points_compared_as_they_are_and_the_difference_rounded_up(self):
+        # RULES.md 2.9: Garde, 40.5 against 41 is lost, |-0.5| rounded up to 1: -(25 + 1) x 2 = -52; 41.5 wins 52
+        assert ref.settle(2, 40.5, 41, 0, 0, 0, 0) == -52
+        assert ref.settle(2, 41.5, 41, 0, 0, 0, 0) == 52
+        # Garde sans, 89.5 against 36: 53.5 rounded up to 54, (25 + 54) x 4 = 316
+        assert ref.settle(3, 89.5, 36, 0, 0, 0, 0) == 316
 
     def test_chelem(self):
         won = ref.settle(1, 91, 36, 0, 0, 0, 0)
@@ -367,12 +382,13 @@ def test_deal_a_without_the_exception():
 
 
 def test_deal_a_poignee_excuse_flag():
-    # poignee_excuse=always: holding the Excuse and >= 14 trumps, the triple is the Excuse + the 14 lowest
+    # poignee_excuse=always: holding the Excuse and >= 14 trumps, the triple may be the Excuse + 14 trumps, or
+    # 15 trumps; under all_trumps_shown the Excuse stands in only when all 17 trumps are shown: never in a triple
     always = {"poignee_excuse": "always"}
     with_excuse = {EXCUSE, PETIT, *trumps(6, 18)}
     ref.replay_deal(deal_a(poignees={0: with_excuse}), always)
-    caught(deal_a(), always, "poignee_lo_0", "the engine's choice is")
-    caught(deal_a(poignees={0: with_excuse}), {}, "poignee_lo_0", "the engine's choice is")
+    ref.replay_deal(deal_a(), always)
+    caught(deal_a(poignees={0: with_excuse}), {}, "poignee_lo_0", "is not a legal choice: the Excuse stands in")
 
 
 def test_deal_a_corruptions():
@@ -530,10 +546,21 @@ def test_deal_d_defenders_slam_after_a_chelem():
 def test_deal_d_excuse_exception_only_after_the_takers_announcement():
     # announced_only: seat 1 is not the taker; trick 17 is Excuse, ♦8 (seat 2 sets ♦), ♥10, ♠R: seat 2 wins. Still
     # every trick to the defence (slam 2); the Petit is not in trick 17: no petit au bout.
-    # t = -486 - 40 - 400 = -926.
+    # The Excuse, a defender's in a last trick the defence won, goes to the side opposite its owner: the taker
+    # (RULES.md 2.7, 2.9): 4.5 points and 1 oudler -> 51; lost by 46.5, rounded up 47: (25 + 47) x 6 = 432;
+    # t = -432 - 40 - 400 = -872.
     flags = {"excuse_last_trick": "announced_only"}
+    stats = Counter()
+    ref.replay_deal(deal_d(petit_au_bout=0, taker_points=4.5, oudlers=1, target=51,
+                           scores=(-2616, 872, 872, 872)), flags, stats)
+    assert stats["excuse_last_trick_changes_side"] == 1 and stats["taker_points_half"] == 1
+    caught(deal_d(taker_points=4.5, oudlers=1, target=51), flags, "petit_au_bout", "got -1, expected 0")
+    # excuse_last_trick_side=trick_winner (the earlier reading): the Excuse goes with the trick to the defence:
+    # 0 points, target 56, (25 + 56) x 6 = 486; t = -486 - 40 - 400 = -926
+    flags = {"excuse_last_trick": "announced_only", "excuse_last_trick_side": "trick_winner"}
     ref.replay_deal(deal_d(petit_au_bout=0, scores=(-2778, 926, 926, 926)), flags)
-    caught(deal_d(), flags, "petit_au_bout", "got -1, expected 0")
+    caught(deal_d(petit_au_bout=0, taker_points=4.5, oudlers=1, target=51, scores=(-2616, 872, 872, 872)), flags,
+           "taker_points", "got 4.5, expected 0")
 
 
 def test_deal_d_reneges():
@@ -652,7 +679,7 @@ def test_deal_e_poignee_as_dealt():
     flags = {"poignee_hand": "as_dealt"}
     row = deal_e(poignees={0: set(trumps(2, 14))}, poignee=30, scores=(177, -59, -59, -59))
     ref.replay_deal(row, flags)
-    caught(row, {}, "poignee_lo_0", "the engine's choice is")
+    caught(row, {}, "poignee_lo_0", "is not a legal choice")
     # and 14 dealt trumps + 4 discarded (already among them) never make a triple
     caught(deal_e(), flags, "poignee_lo_0", "may not show a level-3")
 
@@ -748,6 +775,7 @@ FLIPS = {
     "excuse_last_trick_announced_only": ("excuse_last_trick=announced_only",),
     "target_held": ("target_oudlers=held",),
     "excuse_lead_forbidden": ("excuse_lead=forbidden",),
+    "excuse_last_trick_to_winner": ("excuse_last_trick_side=trick_winner",),
 }
 DEALS = 300          # per run, with plays: ~1 s of engine and 0.1 s of replay each once compiled
 VOID_DEALS = 4000    # without plays, for the void deals (Petit sec ~0.18 %, all pass 0.16 % of deals)
@@ -816,12 +844,13 @@ def test_engine_run_replays(name):
 
 
 def test_engine_runs_exercise_the_rules():
-    """Over the ten runs (3,000 different deals), the rarer situations random play still reaches."""
+    """Over the eleven runs (3,300 different deals), the rarer situations random play still reaches."""
     total = Counter()
     for name in FLIPS:
         total += replayed(name)
     for key in ("contract_1", "poignee", "petit_au_bout_taker", "petit_au_bout_defence", "slam_defence",
-                "excuse_in_last_trick", "void_all_pass"):  # 34, 28, 14, 56, 49, 8, 11
+                "excuse_in_last_trick", "void_all_pass",  # 32, 40, 28, 63, 51, 12, 4
+                "excuse_last_trick_changes_side", "taker_points_half"):  # 8, 8: a defender's Excuse to the taker
         assert total[key] > 0, f"no {key} in any run: {dict(total)}"
 
 
@@ -1049,7 +1078,7 @@ def test_detects_a_poignee_with_the_wrong_cards():
             other = dict(row)
             other[f"poignee_lo_{seat}"], other[f"poignee_hi_{seat}"] = ref.mask_from((shown - {max(shown)}) |
                                                                                      {outside})
-            caught_in_table(rows[:r] + [other] + rows[r + 1:], f"poignee_lo_{seat}", "the engine's choice is")
+            caught_in_table(rows[:r] + [other] + rows[r + 1:], f"poignee_lo_{seat}", "is not a legal choice")
             return
     pytest.fail("no poignée in the default run")
 

@@ -25,8 +25,8 @@ SINGLE, DOUBLE, TRIPLE = 20, 30, 40
 
 
 def case(contract, points, oudlers, target, won, t, *, pab=0, poignee=0, announced=0, slam=NO_SLAM, both=1):
-    """One row: the inputs (points in whole points) and the hand-computed (target, won, t)."""
-    args = {"chelem_both": both, "contract": contract, "taker_half_points": 2 * points, "oudlers": oudlers,
+    """One row: the inputs (points in whole or half points) and the hand-computed (target, won, t)."""
+    args = {"chelem_both": both, "contract": contract, "taker_half_points": round(2 * points), "oudlers": oudlers,
             "petit_au_bout": pab, "poignee": poignee, "announced": announced, "slam": slam}
     return pytest.param(args, (target, won, t))
 
@@ -56,6 +56,14 @@ CASES = [
     case(PRISE, 35, 3, 36, 0, -26),   # 3 oudlers -> 36; 35 pts: -(25+1)*1 = -26
     case(GARDE_CONTRE, 36, 3, 36, 1, 150),   # at the target under x6: (25+0)*6 = 150
     case(GARDE_CONTRE, 35, 3, 36, 0, -156),  # one below under x6: -(25+1)*6 = -156
+
+    # ---- a total ending in .5 (an Excuse that changed sides in the last trick, RULES.md 2.9): compared with the
+    # target as it is, |points - target| rounded up to a whole point before the base
+    case(GARDE, 40.5, 2, 41, 0, -52),        # 40.5 < 41: lost; |-0.5| -> 1: -(25+1)*2 = -52
+    case(GARDE, 41.5, 2, 41, 1, 52),         # 41.5 >= 41: won; 0.5 -> 1: (25+1)*2 = 52
+    case(PRISE, 60.5, 1, 51, 1, 35),         # 9.5 -> 10: (25+10)*1 = 35
+    case(GARDE_SANS, 89.5, 3, 36, 1, 316),   # 53.5 -> 54: (25+54)*4 = 316
+    case(PRISE, 44.5, 1, 51, 0, -32),        # |44.5-51| = 6.5 -> 7: -(25+7)*1 = -32
 
     # ---- petit au bout (10 x mult to the side winning the last trick), with won and lost contracts
     case(GARDE, 50, 2, 41, 1, 88, pab=1),             # won, taker's: (25+9)*2 + 10*2 = 68 + 20 = 88
@@ -185,13 +193,15 @@ def test_oudler_ids():
 # RULES.md 2.9: every [decision] is a flag whose default is the decision
 DEFAULTS = {"petit_sec_redeal": True, "discard_trumps": "exact", "poignee_hand": "before_first_card",
             "poignee_excuse": "all_trumps_shown", "poignee_four_kings": "taker_after_discard",
-            "chelem_defenders_slam": "both", "excuse_last_trick": "either_side", "target_oudlers": "counted",
+            "chelem_defenders_slam": "both", "excuse_last_trick": "either_side",
+            "excuse_last_trick_side": "opposite_owner", "target_oudlers": "counted",
             "excuse_lead": "allowed"}
 VALUES = {"petit_sec_redeal": (True, False), "discard_trumps": ("exact", "free"),
           "poignee_hand": ("before_first_card", "as_dealt"), "poignee_excuse": ("all_trumps_shown", "always"),
           "poignee_four_kings": ("taker_after_discard", "never"),
           "chelem_defenders_slam": ("both", "announcement_only"),
-          "excuse_last_trick": ("either_side", "announced_only"), "target_oudlers": ("counted", "held"),
+          "excuse_last_trick": ("either_side", "announced_only"),
+          "excuse_last_trick_side": ("opposite_owner", "trick_winner"), "target_oudlers": ("counted", "held"),
           "excuse_lead": ("allowed", "forbidden")}
 
 

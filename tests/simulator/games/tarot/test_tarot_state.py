@@ -23,7 +23,7 @@ from tricksim.strategies.registry import parse_spec
 MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poignee=1,chelem_losers=2", "random")
 RARE = ["petit_sec_redeal=false", "discard_trumps=free", "poignee_hand=as_dealt", "poignee_excuse=always",
         "poignee_four_kings=never", "chelem_defenders_slam=announcement_only", "excuse_last_trick=announced_only",
-        "target_oudlers=held", "excuse_lead=forbidden"]
+        "target_oudlers=held", "excuse_lead=forbidden", "excuse_last_trick_side=trick_winner"]
 PASS, PRISE, GARDE, GARDE_CONTRE = BID_0, BID_0 + 1, BID_0 + 2, BID_0 + 4
 
 
@@ -42,7 +42,7 @@ def row_of(state: TarotState) -> dict:
     """The state's deal in the columns of the deals table (docs/output.md)."""
     row = {"deal_id": state.deal_id, "dealer": state.dealer, "void": state.void, "taker": state.taker,
            "contract": state.contract, "chelem": state.chelem, "first_leader": state.first_leader,
-           "taker_points": state.taker_half // 2, "oudlers": state.oudlers, "target": state.target, "won": state.won,
+           "taker_points": state.taker_half / 2, "oudlers": state.oudlers, "target": state.target, "won": state.won,
            "petit_au_bout": state.petit_au_bout, "poignee": state.poignee(), "slam": state.slam,
            "plays": state.plays}
     for s in range(4):
@@ -224,7 +224,8 @@ def test_the_event_log_replays_the_deal():
         tail = [e.phase for e in s.events[len(head):]]
         first_trick = [i for i, p in enumerate(tail) if p == Phase.PLAY][3]  # its fourth card
         assert set(tail[first_trick:]) == {Phase.PLAY}  # a poignée only before a seat's first card
-        assert len(tail) == tail.count(Phase.POIGNEE) + 72
+        shown = sum(w.bit_count() for w in s.poignees)  # a poignée's cards: one SHOW action each
+        assert tail.count(Phase.SHOW) == shown and len(tail) == tail.count(Phase.POIGNEE) + shown + 72
         assert [e.action for e in s.events if e.phase == Phase.PLAY] == s.plays
         assert [e.seat for e in s.events if e.phase == Phase.BID] == [(s.dealer + 1 + k) % 4 for k in range(4)]
         assert {e.seat for e in s.events if e.phase in (Phase.DISCARD, Phase.CHELEM)} == {s.taker}
@@ -261,3 +262,35 @@ def test_a_random_walk_of_legal_actions_always_ends_with_every_card_played():
         assert len(s.plays) == 72 and len(set(s.plays)) == 72
         assert not s.suits.any() and not s.trumps.any() and sum(s.scores()) == 0
         assert CHELEM in {e.action for e in s.events} or NO_CHELEM in {e.action for e in s.events}
+
+
+@pytest.mark.parametrize("level, excuse_legal", [(1, False), (3, True)])
+def test_a_poignee_is_a_level_then_its_cards_one_action_each(level, excuse_legal):
+    # seat 2 holds T1..T14 and the Excuse: a single (any 10 of its trumps; the Excuse may stand in only with all
+    # 14 trumps shown) or a triple (every trump and the Excuse). Seat 1 takes a Prise, the others pass.
+    seat2 = [55 + n for n in range(1, 15)] + [cards.EXCUSE, 1, 2, 3]
+    rest = [c for c in range(78) if c not in seat2]
+    deck = rest[18:36] + rest[:18] + seat2 + rest[36:54] + rest[54:]
+    s = TarotState(build_rules("cardavia"), deck=deck)
+    for a in (PRISE, PASS, PASS, PASS):
+        s.apply(a)
+    while s.legal_actions() != [CHELEM, NO_CHELEM]:
+        s.apply(s.legal_actions()[0])  # the discard
+    s.apply(NO_CHELEM)
+    s.apply(s.legal_actions()[0])  # seat 1 leads
+    assert s.current_player() == 2 and s.legal_actions() == [POIGNEE_0 + k for k in range(4)]
+    s.apply(POIGNEE_0 + level)
+    trumps = [55 + n for n in range(1, 15)]
+    assert s.legal_actions() == trumps + ([cards.EXCUSE] if excuse_legal else [])
+    n = (0, 10, 13, 15)[level]
+    chosen = trumps[14 - (n - int(excuse_legal)):] + ([cards.EXCUSE] if excuse_legal else [])  # the highest
+    if not excuse_legal:
+        with pytest.raises(IllegalAction):
+            s.apply(cards.EXCUSE)
+    for c in chosen:
+        assert s.current_player() == 2
+        s.apply(c)
+    shown = sum(1 << (c - 56) for c in chosen)
+    assert s.poignees[2] == shown and s.poignee() == (0, 20, 30, 40)[level]
+    assert s.observation(0).view[29 + 2] == shown  # V_POIGNEE_T + 2, public
+    assert s.current_player() == 2 and all(c < 78 for c in s.legal_actions())  # now its card
