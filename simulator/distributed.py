@@ -115,6 +115,9 @@ def connect(scheduler: str, timeout: float | None = None):
         raise RunError(f"the Dask scheduler {scheduler} did not answer within {timeout:g} s ({why}): check the "
                        f"address and that the scheduler runs, or allow longer with {option('timeout', 'SECONDS')}"
                        ) from None
+    except Exception as e:  # noqa: BLE001 - something answered, not as Dask does (garbage read as a frame length)
+        raise RunError(f"{scheduler} answered, but not as a Dask scheduler ({type(e).__name__}): check the "
+                       "address") from None
 
 
 @contextmanager
