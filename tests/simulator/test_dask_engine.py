@@ -245,7 +245,7 @@ def test_a_late_attempt_at_a_committed_shard_writes_nothing(tmp_path):
     """A task run again for a shard already committed, even after the manifest is written (a late duplicate):
     it finds the shard on disk and writes nothing; the run still verifies clean (#26)."""
     from tricksim.simulator.distributed import _shard_task
-    from tricksim.simulator.rundir import verify_run
+    from tricksim.simulator.rundir import read_manifest, verify_run
 
     cfg = RunConfig(rules=spades_rules("classic"), seats=(parse_spec("random"),) * 4, seed=8, mode="hands",
                     count=2000, shard_size=500)
@@ -254,7 +254,7 @@ def test_a_late_attempt_at_a_committed_shard_writes_nothing(tmp_path):
     shard = out / "hands" / "part-000002.parquet"
     record = out / RECORDS / "part-000002.json"
     before = (shard.stat().st_ino, record.stat().st_ino)
-    assert _shard_task(cfg, str(out), 2) == 500
+    assert _shard_task(cfg, str(out), 2, read_manifest(out)["run_id"]) == 500
     assert (shard.stat().st_ino, record.stat().st_ino) == before, "the committed shard was written again"
     assert not list(out.rglob("*.tmp"))
     assert verify_run(out)[2] == []
