@@ -26,6 +26,7 @@ from numba.extending import overload
 
 from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
+from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.phases import check_game_end, team_hand
 from tricksim.simulator.games.spades.policy import (
@@ -72,6 +73,7 @@ def deck_template(rules: SpadesRules) -> np.ndarray:
 # hash of the package sources) never serves one strategy's kernel for another.
 PER_SEAT = 0
 _COMPILED_IN: dict[int, tuple] = {}  # kind -> (blind_nil, bid, play, inline_at_lead)
+_KIND_NAMES: dict[int, str] = {}  # kind -> the strategy compiled in (its module's last name), for messages
 
 
 def compile_in(module: str, blind_nil, bid, play, *, at_lead: bool = True) -> int:
@@ -85,6 +87,7 @@ def compile_in(module: str, blind_nil, bid, play, *, at_lead: bool = True) -> in
     if known is not None and known[:3] != (blind_nil, bid, play):
         raise ValueError(f"kernel kind {kind} of {module} is taken by another strategy")
     _COMPILED_IN[kind] = (blind_nil, bid, play, at_lead)
+    _KIND_NAMES[kind] = module.rsplit(".", 1)[-1]
     return kind
 
 
@@ -319,7 +322,10 @@ def kernel_for(policy_kind: int):
             # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
             # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
             warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
-            _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
+            name = _KIND_NAMES.get(policy_kind)
+            what = f"the spades kernel for {name}" if name else "the spades kernel for mixed seats"
+            with announced(what):
+                _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
     return _ENTRY_POINTS[policy_kind]
 
 
