@@ -22,6 +22,7 @@ import importlib
 import importlib.util
 import pkgutil
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -64,6 +65,9 @@ class Param:
         return self.choices[int(value)] if self.choices else f"{value:g}"
 
 
+_RESOLVING = threading.RLock()
+
+
 class Policies(Mapping):
     """Slot name -> policy function, read from the attributes of the same names of ``module`` when first
     asked (importing the module compiles its functions, or loads them from the compile cache): the slots are
@@ -75,15 +79,20 @@ class Policies(Mapping):
 
     def _resolve(self) -> dict:
         if self._functions is None:
-            *_, game, name = self.module.split(".")
-            with announced(f"the {game} strategy {name}"):  # its functions compile as it is imported
-                mod = importlib.import_module(self.module)
-            missing = [slot for slot in self.slots if not callable(getattr(mod, slot, None))]
-            if missing:
-                raise StrategyError(f"{self.module} must define the policies {', '.join(self.slots)}; "
-                                    f"missing {', '.join(missing)}")
-            self._functions = {slot: getattr(mod, slot) for slot in self.slots}
+            with _RESOLVING:  # a run's worker threads may ask at once: one imports, and says so once
+                if self._functions is None:
+                    self._functions = self._import()
         return self._functions
+
+    def _import(self) -> dict:
+        *_, game, name = self.module.split(".")
+        with announced(f"the {game} strategy {name}"):  # its functions compile as it is imported
+            mod = importlib.import_module(self.module)
+        missing = [slot for slot in self.slots if not callable(getattr(mod, slot, None))]
+        if missing:
+            raise StrategyError(f"{self.module} must define the policies {', '.join(self.slots)}; "
+                                f"missing {', '.join(missing)}")
+        return {slot: getattr(mod, slot) for slot in self.slots}
 
     @property
     def loaded(self) -> bool:

@@ -15,6 +15,7 @@ compiled scoring code, for tests and tools.
 """
 from __future__ import annotations
 
+import threading
 import warnings
 import zlib
 
@@ -308,6 +309,7 @@ def kernel_signature(policy_kind: int):
 
 
 _ENTRY_POINTS: dict = {}
+_COMPILE_LOCK = threading.Lock()
 
 
 def kernel_for(policy_kind: int):
@@ -317,16 +319,22 @@ def kernel_for(policy_kind: int):
     if config.DISABLE_JIT:
         return getattr(simulate_block, "py_func", simulate_block)
     if policy_kind not in _ENTRY_POINTS:
-        with warnings.catch_warnings():
-            # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
-            # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
-            # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
-            warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
-            name = _KIND_NAMES.get(policy_kind)
-            what = f"the spades kernel for {name}" if name else "the spades kernel for mixed seats"
-            with announced(what):
-                _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
+        with _COMPILE_LOCK:  # the run's worker threads ask at once: one compiles, the others then find it
+            if policy_kind not in _ENTRY_POINTS:
+                _compile_kind(policy_kind)
     return _ENTRY_POINTS[policy_kind]
+
+
+def _compile_kind(policy_kind: int) -> None:
+    """Compile (or load from the cache) the kernel of ``policy_kind``, saying so when it takes long."""
+    name = _KIND_NAMES.get(policy_kind)
+    what = f"the spades kernel for {name}" if name else "the spades kernel for mixed seats"
+    with warnings.catch_warnings(), announced(what):
+        # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
+        # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
+        # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
+        warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
+        _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
 
 
 @njit(cache=True, nogil=True)
