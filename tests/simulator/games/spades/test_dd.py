@@ -246,6 +246,36 @@ def test_nil_against_the_reference():
     check_nil(seed=32, count=400, max_n=5)
 
 
+@JIT
+def test_the_nil_bound_changes_no_answer_and_cuts_the_search():
+    """Issue #26: the Nil seat's spades above the opponents' that its partner cannot all cover (``_nil_lost``)
+    decide a node at once; the same search without that bound (``W_NIL`` = 0) gives the same answer on every
+    position, in fewer nodes overall. Hands with many spades, where the bound has work to do."""
+    rng = random.Random(36)
+    solver = dd.Solver(tt_bits=16)
+    rules = SpadesRules()
+    nodes = [0, 0]
+    for _ in range(150):
+        n = rng.randint(4, 8)
+        spades = list(range(39, 52))
+        rng.shuffle(spades)
+        rest = list(range(39))
+        rng.shuffle(rest)
+        deck = (spades[:rng.randint(4, min(13, 4 * n))] + rest)[:4 * n]
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[n * s:n * s + n]) for s in range(4)]
+        leader, broken, seat = rng.randrange(4), rng.random() < 0.5, rng.randrange(4)
+        made = dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=seat, solver=solver)
+        nodes[0] += solver.nodes
+        pos = dd.position(hands, leader, (), broken, rules)
+        dd.nil_setup_nb(solver.ws, n, seat)
+        solver.ws[dd.W_NIL] = 0
+        v = dd.table_value_nb(solver.tt, solver.ws, pos)
+        nodes[1] += solver.nodes
+        assert made == ((v == 1) if seat % 2 == 0 else (v == 0)), (hands, leader, broken, seat)
+    assert nodes[0] < nodes[1]
+
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
