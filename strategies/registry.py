@@ -1,7 +1,11 @@
 """Strategy registry: names -> seat policies with documented parameters.
 
-A strategy module calls :func:`register` once with its four policy functions
-(compiled with the signatures in ``tricksim.simulator.games.spades.policy``) and its parameters.
+A strategy is registered once, with :func:`register`: its name, description, parameters and policy
+functions (compiled with the signatures of its family's ``policy.py``). A built-in registers in a light
+module of its game's ``meta`` folder (``strategies/<game>/meta/<name>.py``) and names its policies by
+the module that compiles them (``policies="tricksim.strategies.<game>.<name>"``), imported on first use:
+listing the strategies and checking a spec compile nothing (issue #26). A strategy of a game kept elsewhere
+may register from its policies' own module with ``policies={slot: function}``.
 Parameters travel to the kernel as a float vector, so sweeping them never
 recompiles anything.
 
@@ -15,12 +19,16 @@ forms cannot be confused.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import re
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from tricksim.simulator.compiling import announced
 from tricksim.simulator.errors import StrategyError
 from tricksim.simulator.family import N_PARAMS, FamilyError, default_game, family
 
@@ -64,13 +72,73 @@ class Param:
         return self.choices[int(value)] if self.choices else f"{value:g}"
 
 
+_RESOLVING = threading.RLock()
+
+
+class Policies(Mapping):
+    """Slot name -> policy function, read from the attributes of the same names of ``module`` when first
+    asked (importing the module compiles its functions, or loads them from the compile cache): the slots are
+    known without importing it."""
+
+    def __init__(self, module: str, slots: tuple[str, ...]):
+        self.module, self.slots = module, tuple(slots)
+        self._functions: dict | None = None
+
+    def _resolve(self) -> dict:
+        if self._functions is None:
+            with _RESOLVING:  # a run's worker threads may ask at once: one imports, and says so once
+                if self._functions is None:
+                    self._functions = self._import()
+        return self._functions
+
+    def _import(self) -> dict:
+        *_, game, name = self.module.split(".")
+        with announced(f"the {game} strategy {name}"):  # its functions compile as it is imported
+            mod = importlib.import_module(self.module)
+        missing = [slot for slot in self.slots if not callable(getattr(mod, slot, None))]
+        if missing:
+            raise StrategyError(f"{self.module} must define the policies {', '.join(self.slots)}; "
+                                f"missing {', '.join(missing)}")
+        return {slot: getattr(mod, slot) for slot in self.slots}
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the functions have been imported."""
+        return self._functions is not None
+
+    def __getitem__(self, slot):
+        return self._resolve()[slot]
+
+    def __iter__(self):
+        return iter(self.slots)
+
+    def __len__(self):
+        return len(self.slots)
+
+    def __reduce__(self):
+        return Policies, (self.module, self.slots)
+
+    def __repr__(self):
+        return f"Policies({self.module!r})"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Strategy:
     name: str
     description: str
-    policies: dict            # slot name -> compiled function, one per slot of the game's family
+    # slot name -> compiled function, one per slot of the game's family; or the name of the module that
+    # defines them under the slots' names, imported when a policy is first asked for (Policies)
+    policies: Mapping | str
     params: tuple[Param, ...] = ()
     game: str = field(default_factory=default_game)
+
+    def __post_init__(self):
+        if isinstance(self.policies, str):
+            try:
+                slots = family(self.game).policy_slots
+            except FamilyError as e:
+                raise StrategyError(f"strategy {self.name!r}: {e}") from None
+            object.__setattr__(self, "policies", Policies(self.policies, slots))
 
     @property
     def functions(self) -> tuple:
@@ -164,15 +232,33 @@ def _package(game: str) -> str:
     return f"tricksim.strategies.{game}"  # the built-in strategies of a game: one module each
 
 
-def _load_all(game: str) -> None:
-    """Import every built-in strategy module of ``game`` once, so each registers itself."""
+def _module_names(package: str) -> list[str]:
+    """The public modules (not the packages) of ``package``, or none when it does not exist."""
     try:
-        package = importlib.import_module(_package(game))
+        pkg = importlib.import_module(package)
+    except ModuleNotFoundError as e:
+        if e.name is not None and package.startswith(e.name):
+            return []
+        raise
+    return [m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_") and not m.ispkg]
+
+
+def _register_module(game: str, name: str) -> None:
+    """Import the module that registers the strategy ``name`` of ``game``: its light ``meta`` module when it has
+    one (nothing compiled), else the strategy's own module."""
+    meta = f"{_package(game)}.meta.{name}"
+    try:
+        has_meta = importlib.util.find_spec(meta) is not None
     except ModuleNotFoundError:
-        return
-    for mod in pkgutil.iter_modules(package.__path__):
-        if not mod.name.startswith("_"):
-            importlib.import_module(f"{_package(game)}.{mod.name}")
+        has_meta = False
+    importlib.import_module(meta if has_meta else f"{_package(game)}.{name}")
+
+
+def _load_all(game: str) -> None:
+    """Register every built-in strategy of ``game`` (their metadata: no policy is compiled)."""
+    for name in _module_names(_package(game)):
+        if (game, name) not in _REGISTRY:
+            _register_module(game, name)
 
 
 def available(game: str | None = None) -> dict[str, Strategy]:
@@ -183,23 +269,20 @@ def available(game: str | None = None) -> dict[str, Strategy]:
 
 
 def get(name: str, game: str | None = None) -> Strategy:
-    """The strategy ``name`` of ``game`` (default: the default game); raises StrategyError naming the allowed."""
+    """The strategy ``name`` of ``game`` (default: the default game); raises StrategyError naming the allowed.
+    A strategy lives in the module of its name, so only its registration is imported; an unknown name is
+    refused with the names of the folder, without importing any."""
     game = game or default_game()
-    # fast path: a strategy lives in the module of the same name, so only it gets imported
-    # (each imported strategy costs its compile-cache load at start-up)
-    if (game, name) not in _REGISTRY and name.isidentifier():
-        module = f"{_package(game)}.{name}"
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as e:
-            if e.name not in (module, _package(game)):
-                raise
-    if (game, name) in _REGISTRY:
-        return _REGISTRY[(game, name)]
-    strategies = available(game)
-    if name not in strategies:
-        raise StrategyError(f"unknown {game} strategy {name!r}: allowed {' | '.join(strategies)}")
-    return strategies[name]
+    if (game, name) not in _REGISTRY:
+        names = _names(game)
+        if name not in names:
+            raise StrategyError(f"unknown {game} strategy {name!r}: allowed {' | '.join(sorted(names))}")
+        _register_module(game, name)
+        if (game, name) not in _REGISTRY:  # a module that registers under another name: look everywhere
+            _load_all(game)
+    if (game, name) not in _REGISTRY:
+        raise StrategyError(f"unknown {game} strategy {name!r}: allowed {' | '.join(available(game))}")
+    return _REGISTRY[(game, name)]
 
 
 ALIAS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -222,12 +305,7 @@ def split_alias(text: str) -> tuple[str | None, str]:
 
 def _names(game: str) -> set[str]:
     """The strategy names of ``game``, without importing their modules (a module per strategy)."""
-    names = {name for (g, name) in _REGISTRY if g == game}
-    try:
-        package = importlib.import_module(_package(game))
-    except ModuleNotFoundError:
-        return names
-    return names | {m.name for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")}
+    return {name for (g, name) in _REGISTRY if g == game} | set(_module_names(_package(game)))
 
 
 def spec_form(spec: str) -> tuple[str | None, str, list[tuple[str, str]]]:

@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("NUMBA_BOUNDSCHECK", "1")
+# no "compiling ..." line on stderr (simulator/compiling.py): what a test prints must not depend on the cache
+os.environ.setdefault("TRICKSIM_QUIET_COMPILE", "1")
 # Numba's cache key does not include the bounds-check flag: keep bounds-checked machine code in a
 # cache of its own so tests never slow down (or get slowed by) the user's cache.
 if os.environ["NUMBA_BOUNDSCHECK"] == "1" and "NUMBA_CACHE_DIR" not in os.environ:

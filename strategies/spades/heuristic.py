@@ -93,7 +93,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
-from tricksim.strategies.registry import Param, Strategy, register
+from tricksim.strategies.spades.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included)
 FULL_DECK = np.int64((1 << 52) - 1)    # fallback when a hand-built view leaves V_DECK at 0
@@ -108,46 +108,7 @@ SIDE_HONOUR_NIL = np.array([0.0] * 11 + [0.4, 0.9])  # ... of a side-suit king a
 # ... and of holding n spades
 SPADE_COUNT_NIL = np.array([0.0, 0.0, 0.0, 1.3, 6.3, 16.3, 26.3, 36.3, 46.3, 56.3, 66.3, 76.3, 86.3, 96.3, 99.0, 99.0])
 
-# the parameters: their order is the parameter vector's; the indices below are derived from it
-PARAMS = (
-    Param("bid_adjust", -0.3, "tricks added to the hand's estimate before rounding (negative = cautious)", lo=-5, hi=5),
-    Param("nil", 1.0, "bid Nil when allowed and the hand is safe enough (1 = on, 0 = off)", lo=0, hi=1, switch=True),
-    Param("nil_threshold", 6.0, "bid Nil when the hand's danger score is at most this (0: only very safe hands; "
-          "6: Nils that succeed about 60 % of the time at the margin)", lo=-5, hi=50),
-    Param("nil_over_nil", 0.0, "also bid Nil when the partner already bid Nil (1 = yes)", lo=0, hi=1, switch=True),
-    Param("blind_nil", 1.0, "bid Blind Nil when offered and trailing by blind_nil_margin (1 = on, 0 = off)",
-          lo=0, hi=1, switch=True),
-    Param("blind_nil_margin", 100.0, "points the team must trail by before bidding Blind Nil "
-          "(negative: also when ahead)", lo=-100000, hi=100000),
-    Param("bag_mode", 3.0, "once the contract is safe: take = keep winning, avoid = duck overtricks, "
-          "set = win while the opponents can still be set, else avoid; set_take = the same, else take",
-          choices=("take", "avoid", "set_take", "set")),
-    Param("bag_guard", 3.0, "take and set_take modes: duck overtricks (as avoid) once the next one would leave "
-          "the team within this many bags of the bag limit (set_take: once the opponents can no longer be set); "
-          "avoid and set duck them anyway", lo=0, hi=1000),
-    Param("near_target", 100.0, "points from the target within which bids are shaded by target_caution",
-          lo=0, hi=100000),
-    Param("target_caution", 0.0, "tricks taken off the estimate near the target (0: measured best)", lo=-5, hi=5),
-    Param("king_value", 0.75, "tricks for a guarded side-suit king in a suit of 2-4 cards (less when longer)",
-          lo=0, hi=2),
-    Param("queen_value", 0.33, "tricks for a side-suit queen with two guards in a suit of 3-4 cards", lo=0, hi=2),
-    Param("long_spade", 1.0, "scale of the value of spade length (fitted table: 4 spades 0.97, 5 1.60, 6 2.39 tricks)",
-          lo=0, hi=3),
-    Param("void_value", 0.55, "tricks for a void side suit with a spare low spade (0.7 of it again with a second)",
-          lo=0, hi=3),
-    Param("singleton_value", 0.55, "tricks for a singleton side suit with a spare low spade", lo=0, hi=2),
-    Param("doubleton_value", 0.23, "tricks for a doubleton side suit with a spare low spade", lo=0, hi=2),
-    Param("cover_nil", 1.0, "cover the partner's Nil (lead high, overtake the partner) (1 = on)",
-              lo=0, hi=1, switch=True),
-    Param("attack_nil", 1.0, "attack an opponent's Nil (lead low, stay under the Nil bidder) (1 = on)",
-              lo=0, hi=1, switch=True),
-    Param("second_hand_cash", 1.0, "second hand cashes a master card instead of playing low (1 = on)",
-              lo=0, hi=1, switch=True),
-    Param("cover_bid", 0.5, "tricks added to the estimate when the partner bid Nil", lo=-5, hi=5),
-    Param("opp_nil_bid", 0.0, "tricks added to the estimate when an opponent already bid Nil", lo=-5, hi=5),
-    Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies: tricksim nil --what-if)",
-              lo=0, hi=1, switch=True),
-)
+# the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}
 P_BID_ADJUST = _INDEX["bid_adjust"]
@@ -842,11 +803,5 @@ def play(seat, hand, legal, view, params, rng):
                    params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0))
 
 
-STRATEGY = register(Strategy(
-    name="heuristic",
-    description="score-aware player: honour/length/ruff bidding, Nil by danger score, card counting, "
-                "second hand low / third hand high, Nil cover and attack, bag control",
-    policies={"blind_nil": blind_nil, "bid": bid, "exchange": exchange, "play": play}, params=PARAMS,
-))
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)
 compile_in(__name__, blind_nil, bid, play, at_lead=False)

@@ -18,7 +18,7 @@ from tricksim.simulator.games.spades.policy import (
     V_NIL_ALLOWED,
 )
 from tricksim.simulator.rng import rand_float, random_card
-from tricksim.strategies.registry import Param, Strategy, register
+from tricksim.strategies.spades.meta.random import STRATEGY  # noqa: F401 (this module's strategy, registered in meta/random.py)
 
 P_BID_P, P_NIL_PROB, P_BLIND_NIL_PROB = 0, 1, 2
 BINOMIAL_STEP = np.array([(13 - k) / (k + 1) for k in range(13)])
@@ -69,15 +69,5 @@ def play(seat, hand, legal, view, params, rng):
     return random_card(rng, legal)
 
 
-STRATEGY = register(Strategy(
-    name="random",
-    description="uniformly random legal card; random bids around 3 tricks",
-    policies=dict(blind_nil=blind_nil, bid=bid, exchange=exchange, play=play),
-    params=(
-        Param("bid_p", 0.25, "each of 13 coin flips adds one to the bid with this probability", lo=0, hi=1),
-        Param("nil_prob", 0.05, "probability of bidding Nil when allowed", lo=0, hi=1),
-        Param("blind_nil_prob", 0.0, "probability of bidding Blind Nil when offered", lo=0, hi=1),
-    ),
-))
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4)
 compile_in(__name__, blind_nil, bid, play)

@@ -28,7 +28,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
-from tricksim.strategies.registry import Param, Strategy, register
+from tricksim.strategies.spades.meta.simple import STRATEGY  # noqa: F401 (this module's strategy, registered in meta/simple.py)
 
 P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)
@@ -159,13 +159,5 @@ def play(seat, hand, legal, view, params, rng):
     return c if c >= 0 else cheapest(legal)
 
 
-STRATEGY = register(Strategy(
-    name="simple",
-    description="baseline heuristic: count sure tricks, win cheaply, duck under partner",
-    policies={"blind_nil": blind_nil, "bid": bid, "exchange": exchange, "play": play},
-    params=(Param("nil", 1.0, "bid Nil with no sure tricks and no spade above the 9 (1 = on, 0 = off)",
-                  lo=0, hi=1, switch=True),
-            Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies)", lo=0, hi=1, switch=True)),
-))
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4)
 compile_in(__name__, blind_nil, bid, play)

@@ -24,7 +24,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_RULES,
 )
 from tricksim.simulator.rng import rand_below, rand_float
-from tricksim.strategies.registry import Param, Strategy, register
+from tricksim.strategies.tarot.meta.random import STRATEGY  # noqa: F401 (this module's strategy, registered in meta/random.py)
 
 P_CHELEM_PROB = 0
 
@@ -91,12 +91,3 @@ def poignee(seat, suits, trumps, view, params, rng):
 @njit(CHOOSE_SIG, cache=True)
 def play(seat, suits, trumps, legal_s, legal_t, view, params, rng):
     return random_of(rng, legal_s, legal_t)
-
-
-STRATEGY = register(Strategy(
-    name="random",
-    description="uniformly random legal choice at every decision, bids included",
-    policies={"bid": bid, "discard": discard, "chelem": chelem, "poignee": poignee, "play": play},
-    params=(Param("chelem_prob", 0.5, "probability that a taker announces Chelem", lo=0, hi=1),),
-    game="tarot",
-))

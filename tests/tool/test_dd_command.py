@@ -198,3 +198,35 @@ def test_threads_beyond_the_cores_are_refused_as_for_simulate(tmp_path, monkeypa
     assert "invalid thread count 3: allowed 1 to 2" in dd_res.output
     assert dd_res.output.replace(str(tmp_path / "r"), "") == sim_res.output.replace(str(tmp_path / "s"), "")
     assert not (tmp_path / "r" / "dd").exists()
+
+
+@JIT
+def test_progress_inside_a_file_and_the_same_columns_in_batches(tmp_path, monkeypatch):
+    """Issue #26: a file of hands can take minutes; ``dd`` says how far it is inside the file too."""
+    import types
+
+    import numpy as np
+
+    from tricksim.jobs.spades import dd as job
+    from tricksim.simulator.games.spades.dd_columns import dd_columns
+
+    out = tmp_path / "r"
+    simulate(out, "breaking=true", hands=10, preset="classic")
+    hands = read(out, "hands")
+    held = np.stack([hands[f"held_{s}"].to_numpy() for s in range(4)], axis=1)
+    leaders = hands["first_leader"].to_numpy()
+    nil_bid = np.stack([(hands[f"bid_{s}"] == 0).to_numpy() for s in range(4)], axis=1).astype(np.int64)
+    rules = build_rules("classic")
+    whole = dd_columns(held, leaders, nil_bid, rules, threads=2)
+    calls = []
+    batched = dd_columns(held, leaders, nil_bid, rules, threads=2, progress=calls.append, batch=1)
+    assert calls == [2, 4, 6, 8, 10]  # one call a batch of one hand a thread
+    assert np.array_equal(whole[0], batched[0]) and np.array_equal(whole[1], batched[1])
+
+    clock = iter(range(0, 10_000, 2))  # every reading of the clock two seconds after the one before
+    monkeypatch.setattr(job, "time", types.SimpleNamespace(monotonic=lambda: float(next(clock))))
+    lines = []
+    job.add_dd_columns(out, threads=1, echo=lines.append)
+    counts = [int(line.split()[1].split("/")[0]) for line in lines]
+    assert counts == sorted(counts) and counts[-1] == 10
+    assert [c for c in counts if c % 5] == [4, 9]  # inside each file of 5 hands (batches of 4 hands a thread)

@@ -170,6 +170,7 @@ W_STRIDE = 16    # W_STRIDE + s: score: step of the flat counter index when seat
 W_GOAL = 20      # W_GOAL + s: move ordering in score mode: 1 seat s wants tricks, -1 it wants to lose them
 W_MONO = 24      # score: 1 when the final value only grows with team 0's tricks (then a trick solve decides it)
 W_MERGED = 25    # score: no Nil bid, so the value depends on team 0's tricks alone (W_G holds it)
+W_NIL = 26       # Nil mode: the Nil seat + 1 (0: another mode)
 W_MOVES = 32     # W_MOVES + 16 * depth + i: ordered moves
 W_FRAMES = W_MOVES + 64 * 16  # W_FRAMES + FS * depth: the search's stack (F_* fields)
 W_LEAF = W_FRAMES + 64 * 24  # score: index (into the sorted values) of the final value, per counter index
@@ -440,6 +441,25 @@ def _forced_spades(ws):
             lo0 = n
             rel0 = (mine & -mine) if other != 0 else 0
     return lo0, rel0, lo1, rel1
+
+
+@njit(cache=True)
+def _nil_lost(ws, nil_seat):
+    """When the Nil seat surely wins a trick whatever is played: the card that rests on, else -1. Each of its
+    spades above every spade of the opponents wins the trick it is played to (a spade beats any other suit)
+    unless its partner plays a higher spade to that trick, so the partner needs a spade of its own above the
+    lowest of them for each; with fewer, one of them wins."""
+    mine = ws[W_H + nil_seat] & SPADE_MASK
+    opp = (ws[W_H + ((nil_seat + 1) & 3)] | ws[W_H + ((nil_seat + 3) & 3)]) & SPADE_MASK
+    if opp != 0:
+        mine &= ~((np.int64(2) << highest_bit(opp)) - 1)
+    if mine == 0:
+        return -1
+    low = mine & -mine
+    cover = ws[W_H + (nil_seat ^ 2)] & SPADE_MASK & ~((low << 1) - 1)
+    if popcount(cover) < popcount(mine):
+        return low
+    return -1
 
 
 @njit(cache=True)
@@ -1029,6 +1049,12 @@ def _enter(tt, ws, fb, depth, thr):
                         return 1 if lo >= thr else 0
         if r == 1:
             return _last_trick(ws, seat, acc, thr, fb + F_REL)
+        if mode != MODE_TRICKS and ws[W_NIL] != 0:
+            nil_seat = ws[W_NIL] - 1
+            lost = _nil_lost(ws, nil_seat)
+            if lost >= 0:  # the Nil seat must win a trick: the defence has what it wants
+                ws[fb + F_REL] = lost
+                return 1 if ws[W_MIN + acc + ws[W_STRIDE + nil_seat]] >= thr else 0  # its value once it has
         if mode == MODE_TRICKS:
             lo0, rel_lo, hi0, rel_hi = _sure_bounds(ws, seat, r, broken)
             if lo0 >= need:
@@ -1593,6 +1619,7 @@ def score_setup_nb(ws, rules, R, bids, blind, taken, bags):
     # wants as many tricks as it can get and the score game is the trick game: value = g(tricks)
     ws[W_MONO] = 0
     ws[W_MERGED] = 0
+    ws[W_NIL] = 0
     if cmap[0] == cmap[2] and cmap[1] == cmap[3]:
         ws[W_MERGED] = 1
         mono = 1
@@ -1614,6 +1641,7 @@ def nil_setup_nb(ws, R, nil_seat):
         ws[W_GOAL + s] = 1 if s == (nil_seat ^ 2) else -1
     ws[W_MONO] = 0
     ws[W_MERGED] = 0
+    ws[W_NIL] = nil_seat + 1
     ws[W_NVALS] = 2
     ws[W_VALS] = 0
     ws[W_VALS + 1] = 1

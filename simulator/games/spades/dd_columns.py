@@ -7,15 +7,19 @@ For each hand, from its first lead with the cards as held after any Blind Nil ex
   tricks against best defence, 0 when not; -1 for a seat that did not bid Nil.
 
 The deals are split into chunks, one thread each; the compiled loop releases the GIL and every thread
-has its own transposition table, so the figures do not depend on the number of threads.
+has its own transposition table, so the figures do not depend on the number of threads. With ``progress``
+the deals go in batches of a few hands a thread, and ``progress(done)`` is called after each (the table is
+emptied at each solve anyway: ``tricks_nb`` and ``table_value_nb`` start a new generation).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba import njit
 
+from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades.dd import (
     P_FIRST,
     P_HANDS,
@@ -28,6 +32,8 @@ from tricksim.simulator.games.spades.dd import (
     tricks_nb,
 )
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS
+
+_LOADED: list = []  # the solver has been called once in this process
 
 
 @njit(cache=True, nogil=True)
@@ -49,10 +55,37 @@ def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
             nil[i, s] = 1 if (v == 1) == (s % 2 == 0) else 0
 
 
+def load_solver(rules) -> None:
+    """Compile the solver (or load it from the cache) once in this process, saying so when it takes long: it
+    compiles on its first call, here on no hands."""
+    if not _LOADED:
+        empty = np.zeros((0, 4), np.int64)
+        with announced("the double-dummy solver"):
+            _dd_columns(empty, np.zeros(0, np.int64), empty, rules, 1, 8)
+        _LOADED.append(True)
+
+
 def dd_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *, threads: int = 1,
-               tt_bits: int = 18) -> tuple[np.ndarray, np.ndarray]:
+               tt_bits: int = 18, progress: Callable[[int], None] | None = None,
+               batch: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """(``dd_tricks_0`` (n,), ``dd_nil`` (n, 4)) for ``held`` (n x 4 int64 masks of full hands), the first
-    leaders and the Nil bids (n x 4, nonzero where seat s bid Nil), under ``rules`` (``SpadesRules``)."""
+    leaders and the Nil bids (n x 4, nonzero where seat s bid Nil), under ``rules`` (``SpadesRules``).
+    ``progress(done)``: called with the hands solved so far after each ``batch`` hands a thread."""
+    load_solver(rules)
+    if progress is None:
+        return _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits)
+    n = held.shape[0]
+    step = max(1, batch * max(1, int(threads)))
+    tricks = np.zeros(n, np.int64)
+    nil = np.full((n, 4), -1, np.int64)
+    for a in range(0, n, step):
+        b = min(n, a + step)
+        tricks[a:b], nil[a:b] = _dd_columns(held[a:b], leaders[a:b], nil_bid[a:b], rules, threads, tt_bits)
+        progress(b)
+    return tricks, nil
+
+
+def _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits):
     k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
     held = np.ascontiguousarray(held, dtype=np.int64)
     leaders = np.ascontiguousarray(leaders, dtype=np.int64)

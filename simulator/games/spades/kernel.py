@@ -15,6 +15,7 @@ compiled scoring code, for tests and tools.
 """
 from __future__ import annotations
 
+import threading
 import warnings
 import zlib
 
@@ -26,6 +27,7 @@ from numba.extending import overload
 
 from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
+from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.phases import check_game_end, team_hand
 from tricksim.simulator.games.spades.policy import (
@@ -72,6 +74,7 @@ def deck_template(rules: SpadesRules) -> np.ndarray:
 # hash of the package sources) never serves one strategy's kernel for another.
 PER_SEAT = 0
 _COMPILED_IN: dict[int, tuple] = {}  # kind -> (blind_nil, bid, play, inline_at_lead)
+_KIND_NAMES: dict[int, str] = {}  # kind -> the strategy compiled in (its module's last name), for messages
 
 
 def compile_in(module: str, blind_nil, bid, play, *, at_lead: bool = True) -> int:
@@ -85,6 +88,7 @@ def compile_in(module: str, blind_nil, bid, play, *, at_lead: bool = True) -> in
     if known is not None and known[:3] != (blind_nil, bid, play):
         raise ValueError(f"kernel kind {kind} of {module} is taken by another strategy")
     _COMPILED_IN[kind] = (blind_nil, bid, play, at_lead)
+    _KIND_NAMES[kind] = module.rsplit(".", 1)[-1]
     return kind
 
 
@@ -305,6 +309,7 @@ def kernel_signature(policy_kind: int):
 
 
 _ENTRY_POINTS: dict = {}
+_COMPILE_LOCK = threading.Lock()
 
 
 def kernel_for(policy_kind: int):
@@ -314,13 +319,22 @@ def kernel_for(policy_kind: int):
     if config.DISABLE_JIT:
         return getattr(simulate_block, "py_func", simulate_block)
     if policy_kind not in _ENTRY_POINTS:
-        with warnings.catch_warnings():
-            # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
-            # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
-            # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
-            warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
-            _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
+        with _COMPILE_LOCK:  # the run's worker threads ask at once: one compiles, the others then find it
+            if policy_kind not in _ENTRY_POINTS:
+                _compile_kind(policy_kind)
     return _ENTRY_POINTS[policy_kind]
+
+
+def _compile_kind(policy_kind: int) -> None:
+    """Compile (or load from the cache) the kernel of ``policy_kind``, saying so when it takes long."""
+    name = _KIND_NAMES.get(policy_kind)
+    what = f"the spades kernel for {name}" if name else "the spades kernel for mixed seats"
+    with warnings.catch_warnings(), announced(what):
+        # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
+        # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
+        # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
+        warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
+        _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
 
 
 @njit(cache=True, nogil=True)

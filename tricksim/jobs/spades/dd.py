@@ -87,7 +87,7 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
 
 def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
     from tricksim.analysis.io import batch_arrays
-    from tricksim.simulator.games.spades.dd_columns import dd_columns
+    from tricksim.simulator.games.spades.dd_columns import dd_columns, load_solver
 
     cols = ["game_id", "hand_no", "first_leader"] + [f"held_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
     out_dir = run.path / DD_DIR
@@ -95,7 +95,18 @@ def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
     total = run.count_hands()
     records = []
     solved = seen = 0
+    load_solver(rules)  # a first compile is said and timed apart, not counted in the rate
     start = time.monotonic()
+    last = [start]
+
+    def within_file(seen_now: int, solved_now: int) -> None:
+        """Progress inside a file (a file can take minutes): one line at most about every second."""
+        now = time.monotonic()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            rate = solved_now / max(now - start, 1e-9)
+            echo(f"dd: {seen_now:,}/{total:,} hands ({rate:,.1f} hands/s, {threads} threads)")
+
     for f in run.hand_files:
         table = run.subset([f.name]).read_hands(cols)
         a = batch_arrays(table, cols)
@@ -107,13 +118,16 @@ def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
             continue
         held = np.stack([a[f"held_{s}"] for s in range(4)], axis=1)
         nil_bid = np.stack([(a[f"bid_{s}"] == 0) for s in range(4)], axis=1).astype(np.int64)
-        tricks, nil = dd_columns(held, a["first_leader"], nil_bid, rules, threads=threads)
+        tricks, nil = dd_columns(held, a["first_leader"], nil_bid, rules, threads=threads,
+                                 progress=lambda done, base=seen - table.num_rows, was=solved:
+                                 within_file(base + done, was + done))
         arrays = [pa.array(a["game_id"].astype(np.int64)), pa.array(a["hand_no"].astype(np.int16)),
                   pa.array(tricks.astype(np.int8))] + [pa.array(nil[:, s].astype(np.int8)) for s in range(4)]
         records.append(write_identified(pa.Table.from_arrays(arrays, schema=dd_schema()), target, run.run_id, index))
         solved += table.num_rows
         rate = solved / max(time.monotonic() - start, 1e-9)
-        echo(f"dd: {seen:,}/{total:,} hands ({rate:,.0f} hands/s, {threads} threads)")
+        last[0] = time.monotonic()
+        echo(f"dd: {seen:,}/{total:,} hands ({rate:,.1f} hands/s, {threads} threads)")
     if run.run_id is not None:  # the manifest lists the files, for tricksim verify (under the lock)
         write_manifest_file(run.path, {**read_manifest(run.path), "dd": records})
     return {"files": len(run.hand_files), "hands": total, "solved": solved, "seconds": time.monotonic() - start}

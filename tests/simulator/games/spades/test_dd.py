@@ -246,6 +246,76 @@ def test_nil_against_the_reference():
     check_nil(seed=32, count=400, max_n=5)
 
 
+@JIT
+def test_the_nil_bound_changes_no_answer_and_cuts_the_search():
+    """Issue #26: the Nil seat's spades above the opponents' that its partner cannot all cover (``_nil_lost``)
+    decide a node at once; the same search without that bound (``W_NIL`` = 0) gives the same answer on every
+    position, in fewer nodes overall. Hands with many spades, and hands where the Nil seat nearly ducks."""
+    rng = random.Random(36)
+    solver = dd.Solver(tt_bits=16)
+    rules = SpadesRules()
+    nodes = [0, 0]
+    for _ in range(150):
+        n = rng.randint(4, 8)
+        spades = list(range(39, 52))
+        rng.shuffle(spades)
+        rest = list(range(39))
+        rng.shuffle(rest)
+        deck = (spades[:rng.randint(4, min(13, 4 * n))] + rest)[:4 * n]
+        rng.shuffle(deck)
+        hands = [sum(1 << c for c in deck[n * s:n * s + n]) for s in range(4)]
+        leader, broken, seat = rng.randrange(4), rng.random() < 0.5, rng.randrange(4)
+        if rng.random() < 0.5:
+            hands, leader, broken, seat = covered_nil(rng, n)
+        made = dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=seat, solver=solver)
+        nodes[0] += solver.nodes
+        pos = dd.position(hands, leader, (), broken, rules)
+        dd.nil_setup_nb(solver.ws, n, seat)
+        solver.ws[dd.W_NIL] = 0
+        v = dd.table_value_nb(solver.tt, solver.ws, pos)
+        nodes[1] += solver.nodes
+        assert made == ((v == 1) if seat % 2 == 0 else (v == 0)), (hands, leader, broken, seat)
+    assert nodes[0] < nodes[1]
+
+
+def covered_nil(rng: random.Random, n: int):
+    """An ending of n cards a seat where the Nil seat holds no spade, or one, and low side cards, its partner
+    mostly high side cards: the positions where the Nil seat can duck to the end or nearly."""
+    seat = rng.randrange(4)
+    low = [c for c in range(39) if c % 13 < 7]
+    high = [c for c in range(39) if c % 13 >= 6]
+    rng.shuffle(low)
+    rng.shuffle(high)
+    mine = low[:n - 1] + ([rng.choice(range(39, 52))] if rng.random() < 0.3 else [low[n - 1]])
+    partner = [c for c in high if c not in mine][:n - 1]
+    partner += [rng.choice([c for c in range(52) if c not in mine and c not in partner])]
+    rest = [c for c in range(52) if c not in mine and c not in partner]
+    rng.shuffle(rest)
+    hands = [0, 0, 0, 0]
+    hands[seat] = sum(1 << c for c in mine)
+    hands[seat ^ 2] = sum(1 << c for c in partner)
+    hands[(seat + 1) & 3] = sum(1 << c for c in rest[:n])
+    hands[(seat + 3) & 3] = sum(1 << c for c in rest[n:2 * n])
+    return hands, rng.randrange(4), rng.random() < 0.5, seat
+
+
+@JIT
+def test_the_nil_bounds_against_the_reference_where_they_apply():
+    """The Nil question on positions where the Nil seat can nearly duck to the end (low side cards, at most one
+    spade, a partner with high side cards), against the exhaustive reference: where a made Nil must be proved
+    and a bound for it would act (docs/performance.md P38: one was tried and not kept)."""
+    rng = random.Random(37)
+    rr = ref.Rules()
+    rules = SpadesRules()
+    made = 0
+    for _ in range(300):
+        hands, leader, broken, seat = covered_nil(rng, rng.randint(2, 5))
+        want = ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat)
+        assert dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=seat) == want, (hands, leader, seat)
+        made += want
+    assert 0 < made < 300  # both answers occur
+
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)

@@ -1,0 +1,163 @@
+"""Time the double-dummy Nil question against a trick solve of the same position, and keep its answers.
+
+The Nil question (``dd.nil_makeable``: can seat s's side keep it at zero tricks against a defence that tries to
+make it win one?) is what ``tricksim dd`` asks for every Nil bid (``dd_nil_s``); issue #26 wants it at most a
+few times a trick solve (``dd.dd_tricks``) of the same position. Positions: with ``--run DIR`` (a Spades run)
+its hands where a seat bid Nil, as ``tricksim dd`` asks them (the hands as held, the first leader, the Nil
+seats); else random full deals (each leader in turn) and random endings of 4 to 9 cards a seat, each seat
+asked. CPU time of one trick solve and of each Nil question, each from an empty table, alternated; the
+median ratio per (position, seat) and the medians.
+
+``--save FILE`` writes every answer (JSON); ``--check FILE`` compares with answers saved earlier (say by the
+code before a change) and exits 1 on any difference.
+
+    python scripts/benchmark_nil.py --deals 40 --endings 200 --save /tmp/nil-before.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades.rules import build_rules
+
+
+def positions(deals: int, endings: int, seed: int):
+    """(hands, leader, broken) of random full deals (each leader) and random endings."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(deals):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[13 * s:13 * s + 13]) for s in range(4)]
+        out += [(hands, leader, False) for leader in range(4)]
+    for _ in range(endings):
+        k = rng.randint(4, 9)
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[k * s:k * s + k]) for s in range(4)]
+        out.append((hands, rng.randrange(4), rng.random() < 0.5))
+    return out
+
+
+def run_positions(run_dir: str, limit: int):
+    """(hands, leader, broken, Nil seats) of the hands of a run where a seat bid Nil, and its rules."""
+    from tricksim.analysis.io import open_run
+    from tricksim.simulator.games.spades.rules import SpadesRules
+
+    run = open_run(run_dir)
+    cols = ["first_leader"] + [f"held_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
+    t = run.read_hands(cols).to_pandas()
+    out = []
+    for h in t.itertuples():
+        seats = [s for s in range(4) if getattr(h, f"bid_{s}") == 0]
+        if seats:
+            out.append(([int(getattr(h, f"held_{s}")) for s in range(4)], int(h.first_leader), False, seats))
+        if len(out) == limit:
+            break
+    return out, SpadesRules.from_dict(run.rules)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=20, help="random full deals, each with its 4 leaders")
+    ap.add_argument("--endings", type=int, default=100, help="random endings of 4 to 9 cards a seat")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument("--plain", action="store_true", help="also time the Nil search without its bounds (W_NIL = 0)")
+    ap.add_argument("--run", help="a Spades run: its hands with a Nil bid (the first --deals of them)")
+    ap.add_argument("--save", help="write the answers to this JSON file")
+    ap.add_argument("--check", help="compare the answers with those of this JSON file")
+    a = ap.parse_args()
+    rules = build_rules(a.preset)
+    if a.run:
+        todo, rules = run_positions(a.run, a.deals)
+        a.endings = 0
+    else:
+        todo = [(h, leader, broken, range(4)) for h, leader, broken in positions(a.deals, a.endings, a.seed)]
+    solver = dd.Solver(tt_bits=18)
+    load = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    dd.dd_tricks(positions(1, 0, 0)[0][0], 0, (), False, rules, solver=solver)
+    dd.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=solver)
+    warm = time.perf_counter() - t0
+
+    answers, trick_t, nil_t, ratios, full_ratios = [], [], [], [], []
+    nil_nodes, trick_nodes, plain_t, plain_nodes, plain_ratios, differ = [], [], [], [], [], 0
+    n_full = len(todo) - a.endings
+    for i, (hands, leader, broken, seats) in enumerate(todo):
+        solver.reset()
+        t = time.process_time()
+        dd.dd_tricks(hands, leader, (), broken, rules, solver=solver)
+        tt = time.process_time() - t
+        trick_nodes.append(solver.nodes)
+        row = []
+        for s in seats:
+            t = time.process_time()
+            row.append(int(dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=s, solver=solver)))
+            nt = time.process_time() - t
+            nil_t.append(nt)
+            nil_nodes.append(solver.nodes)
+            (full_ratios if i < n_full else ratios).append(nt / max(tt, 1e-6))
+            if a.plain:  # the same search without the Nil bounds (W_NIL = 0), for a side-by-side figure
+                pos = dd.position(hands, leader, (), broken, rules)
+                dd.nil_setup_nb(solver.ws, int(hands[leader]).bit_count(), s)
+                solver.ws[dd.W_NIL] = 0
+                t = time.process_time()
+                v = dd.table_value_nb(solver.tt, solver.ws, pos)
+                plain_t.append(time.process_time() - t)
+                plain_nodes.append(solver.nodes)
+                if i < n_full:
+                    plain_ratios.append(plain_t[-1] / max(tt, 1e-6))
+                differ += int((v == 1) if s % 2 == 0 else (v == 0)) != row[-1]
+        trick_t.append(tt)
+        answers.append(row)
+
+    print(f"python scripts/benchmark_nil.py {' '.join(sys.argv[1:])}".rstrip())
+    print(f"{date.today()}, {a.run or a.preset}, {len(todo)} positions ({a.endings} random endings); load average "
+          f"before: {load:.2f}; first calls (load or compile) {warm:.1f} s")
+
+    def ms(xs):
+        q1, q2, q3 = np.percentile(np.asarray(xs) * 1000, [25, 50, 75])
+        return f"median {q2:.2f} ms [{q1:.2f}, {q3:.2f}]"
+
+    n_nil_full = len(full_ratios)
+    what = f"{a.run}: hands with a Nil bid" if a.run else "full deals"
+    print(f"{what}: trick solve {ms(trick_t[:n_full])}; Nil question (a seat) {ms(nil_t[:n_nil_full])}; "
+          f"ratio Nil / trick per (position, seat): median {np.median(full_ratios):.2f}, "
+          f"mean {np.mean(full_ratios):.2f}, max {np.max(full_ratios):.1f}")
+    if a.endings:
+        print(f"endings: trick solve {ms(trick_t[n_full:])}; Nil question {ms(nil_t[n_nil_full:])}; "
+              f"ratio median {np.median(ratios):.2f}, mean {np.mean(ratios):.2f}")
+    print(f"nodes (full deals): trick solve median {int(np.median(trick_nodes[:n_full])):,}, "
+          f"Nil question median {int(np.median(nil_nodes[:n_nil_full])):,}; sums "
+          f"{sum(trick_nodes[:n_full]):,} and {sum(nil_nodes[:n_nil_full]):,}")
+    if a.plain:
+        print(f"without the Nil bounds: Nil question {ms(plain_t[:n_nil_full])}; ratio Nil / trick median "
+              f"{np.median(plain_ratios):.2f}, mean {np.mean(plain_ratios):.2f}; nodes median "
+              f"{int(np.median(plain_nodes[:n_nil_full])):,}, sum {sum(plain_nodes[:n_nil_full]):,}; CPU total "
+              f"{sum(plain_t):.2f} s; answers that differ from with them: {differ} of {len(plain_t)}")
+    print(f"CPU total: trick solves {sum(trick_t):.2f} s, Nil questions {sum(nil_t):.2f} s")
+    print(f"Nil made in {sum(map(sum, answers))} of {sum(map(len, answers))} (position, seat)")
+    if a.save:
+        Path(a.save).write_text(json.dumps({"args": vars(a), "answers": answers}))
+    if a.check:
+        old = json.loads(Path(a.check).read_text())["answers"]
+        diff = sum(x != y for r, q in zip(old, answers) for x, y in zip(r, q))
+        print(f"answers that differ from {a.check}: {diff} of {sum(map(len, answers))}")
+        if diff or len(old) != len(answers):
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
