@@ -93,11 +93,12 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_MASK,
     TRUMPS_ONLY,
 )
-from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS, poignee_pools
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
     R_POIGNEE_EXCUSE,
+    R_SEATS,
     V_CHELEM,
     V_DISCARD_T,
     V_LED_SUIT,
@@ -442,7 +443,7 @@ def poignee_cards(view, n):
     whenever the pools the rules allow (``phases.poignee_pools``) hold ``n`` cards without it; the Excuse only
     where it is needed, or where it hides the Petit; the Petit only when nothing else makes ``n`` cards."""
     a, b, c = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
-                            view[V_POIGNEE_EXTRA], n)
+                            view[V_POIGNEE_EXTRA], n, POIGNEE_CARDS_BY_SEATS[view[V_RULES + R_SEATS], 3])
     hidden = PETIT_T | EXCUSE_T  # the Petit, and the Excuse while it is not needed
     for pool in (a, c):
         if pool != 0 and popcount(pool & ~hidden) >= n:
@@ -461,7 +462,7 @@ def poignee(seat, suits, trumps, view, params, rng):
     if top <= 0:
         return np.int64(0)
     if seat == view[V_TAKER] or params[P_DEFENDER_POIGNEE] > 0:
-        return poignee_cards(view, POIGNEE_CARDS[min(top, 3)])
+        return poignee_cards(view, POIGNEE_CARDS_BY_SEATS[view[V_RULES + R_SEATS], min(top, 3)])
     return np.int64(0)
 
 

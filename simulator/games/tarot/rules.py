@@ -65,10 +65,12 @@ class TarotRules(RuleSet):
 
     @property
     def seats(self) -> int:
-        return 4  # the 3- and 5-player variants will be presets with their own deal sizes
+        """The number of players: the deal sizes, the rotation, the trick and the settlement follow it
+        (``phases.hand_cards`` and the rest); 4 for every preset so far."""
+        return 4
 
     def to_kernel(self) -> KernelRules:
-        return KernelRules(**self.kernel_values())
+        return KernelRules(**self.kernel_values(), seats=self.seats)
 
 
 class KernelRules(NamedTuple):
@@ -84,9 +86,10 @@ class KernelRules(NamedTuple):
     excuse_last_trick_side: int
     target_oudlers: int
     excuse_lead: int
+    seats: int  # not a flag: the rule set's seat count (TarotRules.seats), last so no flag's offset moves
 
 
-assert KernelRules._fields == tuple(f.name for f in fields(TarotRules))
+assert KernelRules._fields == tuple(f.name for f in fields(TarotRules)) + ("seats",)
 TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP)
 
 PRESETS: dict[str, TarotRules] = {
