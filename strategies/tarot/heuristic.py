@@ -313,8 +313,9 @@ def may_beat(voids, card, led, unseen_s, unseen_t, ruff_risk):
 @njit(cache=True)
 def threatened(card, led, seat, taker, nplayed, view, unseen_s, unseen_t, ruff_risk):
     """May a player of the other side, still to play after ``seat`` in this trick, beat ``card``?"""
-    for i in range(1, 4 - nplayed):
-        p = (seat + i) & 3
+    n = view[V_RULES + R_SEATS]
+    for i in range(1, n - nplayed):
+        p = (seat + i) % n
         if (p == taker) != (seat == taker) and may_beat(view[V_VOIDS + p], card, led, unseen_s, unseen_t, ruff_risk):
             return True
     return False
@@ -637,8 +638,9 @@ def lead_master(legal_s, unseen_s, unseen_t, view, seat, taker, min_unseen):
         if (out & above(c)) != 0:
             continue
         safe = True
-        for i in range(1, 4):
-            p = (seat + i) & 3
+        n = view[V_RULES + R_SEATS]
+        for i in range(1, n):
+            p = (seat + i) % n
             if (p == taker) == (seat == taker):
                 continue
             v = view[V_VOIDS + p]
@@ -666,8 +668,9 @@ def lead_low(suits, legal_s, unseen_s, view, seat, taker, prefer_long):
         key = np.int64(n if not prefer_long else 20 - n)
         if bit_set(suits, s * SUIT_CARDS + RANK_KING):
             key += 100
-        for i in range(1, 4):
-            p = (seat + i) & 3
+        n = view[V_RULES + R_SEATS]
+        for i in range(1, n):
+            p = (seat + i) % n
             if (p == taker) != (seat == taker):
                 v = view[V_VOIDS + p]
                 if bit_set(v, s) and not bit_set(v, OUT_OF_TRUMPS):

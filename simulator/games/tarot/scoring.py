@@ -10,7 +10,8 @@ TARGET = (56, 51, 41, 36)      # by the number of oudlers counted for the taker
 CONTRACT_NAMES = ("none", "prise", "garde", "garde_sans", "garde_contre")  # by contract number (0: no taker)
 POIGNEE_VALUE = (0, 20, 30, 40)  # by level: none, single (10 cards), double (13), triple (15)
 POIGNEE_CARDS = (0, 10, 13, 15)  # four players
-POIGNEE_CARDS_BY_SEATS = {4: POIGNEE_CARDS}  # by the number of players
+# by the number of players: three (FFT) 13 / 15 / 18 trumps, same values
+POIGNEE_CARDS_BY_SEATS = {3: (0, 13, 15, 18), 4: POIGNEE_CARDS}
 SLAM_NONE, SLAM_TAKER, SLAM_DEFENCE = 0, 1, 2
 CHELEM_MADE, CHELEM_FAILED, CHELEM_UNANNOUNCED = 400, 200, 200
 

@@ -1,0 +1,136 @@
+"""Tarot for three (the FFT's game: docs/rules.md) on the engine whose seat count is data (#27).
+
+Not a preset yet: these tests run the engine with a rules record whose ``seats`` is 3 (``Three`` below) through
+the batch kernel and the step API, replay the runs through the plain-Python reference (tests/reference_tarot.py,
+written from the rules text), score a chosen deal worked by hand, and check the deal against an exact law.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import reference_tarot as ref
+
+from tricksim.simulator.games.tarot import batch
+from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT, cards_in
+from tricksim.simulator.games.tarot.rules import TarotRules
+from tricksim.simulator.games.tarot.state import POIGNEE_0, Phase, TarotState
+from tricksim.strategies.registry import parse_spec
+
+
+@dataclass(frozen=True, kw_only=True)
+class Three(TarotRules):
+    """The Cardavia flags with three players (what the fft3 preset is to be)."""
+
+    @property
+    def seats(self) -> int:
+        return 3
+
+
+def run3(strategy: str, n: int, seed: int = 7, record_plays: bool = True):
+    spec = parse_spec(strategy, "tarot")
+    cfg = SimpleNamespace(rules=Three(), seats=[spec] * 3, seed=seed, record_plays=record_plays)
+    return batch.compute(cfg, np.arange(n, dtype=np.int64), workers=1)["deals"]
+
+
+def test_the_deals_table_has_three_seats_and_zero_sum_scores():
+    t = run3("random", 300)
+    names = t.column_names
+    for s in range(3):
+        assert {f"dealt_lo_{s}", f"bid_{s}", f"score_{s}", f"strategy_{s}", f"poignee_lo_{s}"} <= set(names)
+    assert not [c for c in names if c.endswith("_3")]
+    rows = t.to_pylist()
+    for row in rows:
+        assert sum(row[f"score_{s}"] for s in range(3)) == 0
+        assert row["dealer"] == row["deal_id"] % 3
+        hands = [cards_in(row[f"dealt_lo_{s}"], row[f"dealt_hi_{s}"]) for s in range(3)]
+        assert [len(h) for h in hands] == [24, 24, 24]
+        assert len(cards_in(row["chien_lo"], row["chien_hi"])) == 6
+        if row["void"] == 0:
+            assert len(row["plays"]) == 72
+            taker = row["taker"]
+            assert row[f"score_{taker}"] == -2 * row[f"score_{(taker + 1) % 3}"]
+    assert sum(r["void"] == 0 for r in rows) > 100
+
+
+@pytest.mark.parametrize("strategy", ["random", "heuristic"])
+def test_three_player_runs_replay_through_the_reference(strategy):
+    t = run3(strategy, 400, seed=11)
+    stats = ref.replay_table(t, {"seats": 3}, plays_required=True)
+    assert stats["played"] > 100
+    assert stats["poignee"] > 0  # 13 trumps of 24 cards: common enough in 400 deals
+
+
+def test_the_reference_catches_a_four_player_score_on_a_three_player_deal():
+    row = next(r for r in run3("random", 50).to_pylist() if r["void"] == 0)
+    taker = row["taker"]
+    bad = dict(row)
+    bad[f"score_{taker}"] = row[f"score_{taker}"] // 2 * 3  # 3t, the four-player taker's share
+    ref.replay_deal(row, {"seats": 3})
+    with pytest.raises(ref.ReferenceMismatch, match=f"score_{taker}"):
+        ref.replay_deal(bad, {"seats": 3})
+
+
+def test_the_number_of_oudlers_in_a_hand_follows_the_hypergeometric_law():
+    """Seat 0's 24 cards of the 78 hold k of the 3 oudlers with P(k) = C(3,k) C(75,24-k) / C(78,24):
+    by hand P(0) = 54*53*52 / (78*77*76) = 0.3260, P(3) = 24*23*22 / (78*77*76) = 0.0266."""
+    n = 20_000
+    t = run3("random", n, seed=3, record_plays=False)
+    lo, hi = t.column("dealt_lo_0").to_numpy(), t.column("dealt_hi_0").to_numpy()
+    oudlers = np.array([len({PETIT, FIRST_TRUMP + 20, EXCUSE} & set(cards_in(a, b))) for a, b in zip(lo, hi)])
+    exact = np.array([comb(3, k) * comb(75, 24 - k) / comb(78, 24) for k in range(4)])
+    assert abs(exact[0] - 54 * 53 * 52 / (78 * 77 * 76)) < 1e-12 and abs(exact[3] - 24 * 23 * 22 / (78 * 77 * 76)) < 1e-12
+    observed = np.bincount(oudlers, minlength=4)
+    chi2 = float(((observed - n * exact) ** 2 / (n * exact)).sum())
+    assert chi2 < 16.27  # the 0.1% point of chi-square with 3 degrees of freedom
+
+
+def chosen_deck():
+    """Seat 0: the 21 trumps, the Excuse, K♣ and K♦ (24 cards); seats 1 and 2 and the chien: the other suit cards
+    in order (24, 24 and the last 6)."""
+    k_clubs, k_diamonds = 13, 14 + 13
+    seat0 = list(range(FIRST_TRUMP, 78)) + [k_clubs, k_diamonds]
+    rest = [c for c in range(FIRST_TRUMP) if c not in (k_clubs, k_diamonds)]
+    return seat0 + rest
+
+
+def test_a_chosen_three_player_deal_scored_by_hand():
+    """Deal 2 (dealer 2: seat 0 speaks and leads first). Seat 0 bids Garde sans, the others pass; no Chelem
+    announced; seat 0 shows a triple poignée (18 trumps for three players, worth 40). It leads T21 down to T2
+    (20 tricks), K♣, K♦, the Petit (trick 22) and the Excuse (trick 23): no other seat holds a trump, so it wins
+    every trick, and the Excuse led to the last trick by a side that won all the others wins it.
+
+    By hand (RULES.md 2.8, docs/rules.md): the taker has every card, the chien too (Garde sans): 91 points;
+    3 oudlers: target 36; 91 - 36 = 55; base (25 + 55) x 4 = 320; petit au bout judged on trick 22 (the last
+    trick was won by the Excuse), won by the taker: +10 x 4 = 40; the triple poignée +40 to the winning side;
+    an unannounced slam +200. t = 320 + 40 + 40 + 200 = 600: each defender -600, the taker 2 x 600 = 1200."""
+    st = TarotState(Three(), seed=0, deal_id=2, deck=chosen_deck())
+    assert st.dealer == 2 and st.current_player() == 0
+    assert [int(st.observation(s).suits).bit_count() + int(st.observation(s).trumps).bit_count()
+            for s in range(3)] == [24, 24, 24]
+    st.apply(ref.GARDE_SANS + 78)
+    st.apply(78)
+    st.apply(78)
+    assert (st.taker, st.contract) == (0, 3)
+    st.apply(84)  # no Chelem
+    assert st.phase == Phase.POIGNEE and st.legal_actions() == [POIGNEE_0 + k for k in range(4)]
+    st.apply(POIGNEE_0 + 3)
+    shown = 0
+    while st.phase == Phase.SHOW:
+        st.apply(st.legal_actions()[0])
+        shown += 1
+    assert shown == 18
+    leads = [FIRST_TRUMP + n for n in range(20, 0, -1)] + [13, 27, PETIT, EXCUSE]
+    for lead in leads:
+        assert st.current_player() == 0
+        st.apply(lead)
+        for _ in range(2):
+            st.apply(st.legal_actions()[0])
+    assert st.is_terminal()
+    assert list(st.trick_winner) == [0] * 24
+    assert (st.taker_half, st.oudlers, st.target, st.won, st.petit_au_bout, st.slam) == (182, 3, 36, 1, 1, 1)
+    assert st.poignee() == 40
+    assert st.scores() == (1200, -600, -600)
