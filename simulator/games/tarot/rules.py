@@ -25,7 +25,7 @@ CHOICES = {
     "excuse_lead": ("allowed", "forbidden"),
 }
 
-INT_RANGES: dict[str, tuple[int, int]] = {}
+INT_RANGES: dict[str, tuple[int, int]] = {"seats": (3, 4)}  # seats: not a flag (TarotRules.seats), validated as one
 
 HELP = {
     "petit_sec_redeal": "[decision] a hand as dealt with the Petit as its only trump and no Excuse voids the deal "
@@ -62,15 +62,30 @@ class TarotRules(RuleSet):
     excuse_last_trick_side: str = "opposite_owner"
     target_oudlers: str = "counted"
     excuse_lead: str = "allowed"
+    # The number of players: the deal sizes, the rotation, the trick, the settlement and the poignée sizes follow
+    # it (phases.hand_cards and the rest). Not a flag: a preset's, never overridden (``--rule seats=3`` is an
+    # unknown flag), the last field so that no flag's kernel offset moves, and left out of ``to_dict`` at 4 so
+    # every four-player manifest reads as before.
+    seats: int = 4
 
-    @property
-    def seats(self) -> int:
-        """The number of players: the deal sizes, the rotation, the trick and the settlement follow it
-        (``phases.hand_cards`` and the rest); 4 for every preset so far."""
-        return 4
+    @classmethod
+    def flag_names(cls) -> list[str]:
+        return [name for name in super().flag_names() if name != "seats"]
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        if d["seats"] == 4:
+            del d["seats"]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict):
+        d = dict(d)
+        seats = d.pop("seats", 4)
+        return super().from_dict(d).replace(seats=seats)
 
     def to_kernel(self) -> KernelRules:
-        return KernelRules(**self.kernel_values(), seats=self.seats)
+        return KernelRules(**self.kernel_values())
 
 
 class KernelRules(NamedTuple):
@@ -89,7 +104,7 @@ class KernelRules(NamedTuple):
     seats: int  # not a flag: the rule set's seat count (TarotRules.seats), last so no flag's offset moves
 
 
-assert KernelRules._fields == tuple(f.name for f in fields(TarotRules)) + ("seats",)
+assert KernelRules._fields == tuple(f.name for f in fields(TarotRules))
 TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP)
 
 PRESETS: dict[str, TarotRules] = {

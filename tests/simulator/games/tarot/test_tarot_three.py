@@ -6,7 +6,6 @@ written from the rules text), score a chosen deal worked by hand, and check the 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from math import comb
 from types import SimpleNamespace
 
@@ -21,13 +20,9 @@ from tricksim.simulator.games.tarot.state import POIGNEE_0, Phase, TarotState
 from tricksim.strategies.registry import parse_spec
 
 
-@dataclass(frozen=True, kw_only=True)
-class Three(TarotRules):
+def Three() -> TarotRules:
     """The Cardavia flags with three players (what the fft3 preset is to be)."""
-
-    @property
-    def seats(self) -> int:
-        return 3
+    return TarotRules(seats=3)
 
 
 def run3(strategy: str, n: int, seed: int = 7, record_plays: bool = True):
@@ -134,3 +129,40 @@ def test_a_chosen_three_player_deal_scored_by_hand():
     assert (st.taker_half, st.oudlers, st.target, st.won, st.petit_au_bout, st.slam) == (182, 3, 36, 1, 1, 1)
     assert st.poignee() == 40
     assert st.scores() == (1200, -600, -600)
+
+
+def test_seats_is_the_rules_own_not_a_flag():
+    from tricksim.simulator.errors import RulesError
+    from tricksim.simulator.games.tarot.rules import build_rules
+
+    assert "seats" not in TarotRules.flag_names()
+    assert TarotRules().to_dict() == build_rules("cardavia").to_dict() and "seats" not in TarotRules().to_dict()
+    assert Three().to_dict()["seats"] == 3 and TarotRules.from_dict(Three().to_dict()) == Three()
+    assert Three().to_kernel().seats == 3 and TarotRules().to_kernel().seats == 4
+    with pytest.raises(RulesError, match="unknown rule flag 'seats'"):
+        build_rules("cardavia", ["seats=3"])
+    with pytest.raises(RulesError, match="seats=5"):
+        TarotRules(seats=5)
+
+
+def test_a_three_player_run_through_the_engine(tmp_path):
+    """The engine takes the seat count from the rules: three strategies for three seats (four refused), a run
+    directory whose deals table has the three-seat columns, and a manifest whose rules say seats 3."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    from tricksim.simulator.engine import RunConfig, run
+    from tricksim.simulator.errors import RunError
+
+    spec = parse_spec("heuristic", "tarot")
+    with pytest.raises(RunError, match="need 3 seat strategies, got 4"):
+        RunConfig(game="tarot", rules=Three(), seats=(spec,) * 4, mode="deals", count=10)
+    cfg = RunConfig(game="tarot", rules=Three(), seats=(spec,) * 3, mode="deals", count=300, seed=5,
+                    record_plays=True, shard_size=128)
+    run(cfg, tmp_path / "r", overwrite=True, threads=2, progress=False)
+    table = pq.read_table(tmp_path / "r" / "deals")
+    assert table.num_rows == 300 and "score_2" in table.column_names and "score_3" not in table.column_names
+    ref.replay_table(table, Three(), plays_required=True)
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["rules"]["seats"] == 3 and len(manifest["seats"]) == 3
