@@ -166,3 +166,27 @@ def test_a_three_player_run_through_the_engine(tmp_path):
     ref.replay_table(table, Three(), plays_required=True)
     manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
     assert manifest["rules"]["seats"] == 3 and len(manifest["seats"]) == 3
+
+
+def test_the_summary_of_a_three_player_run(tmp_path):
+    """The analysis reads the run's seat count from its manifest: three seats, the taker's score over the played
+    deals worked out here from the table (score of the taker's seat), no seat 3."""
+    import pyarrow.parquet as pq
+
+    from tricksim.analysis.games.tarot.summary import summarize, tarot_numbers
+    from tricksim.analysis.io import open_run
+    from tricksim.simulator.engine import RunConfig, run
+
+    spec = parse_spec("random", "tarot")
+    cfg = RunConfig(game="tarot", rules=Three(), seats=(spec,) * 3, mode="deals", count=400, seed=9)
+    run(cfg, tmp_path / "r", overwrite=True, threads=1, progress=False)
+    info = open_run(tmp_path / "r")
+    assert info.n_seats == 3 and info.seats == [spec.spec] * 3
+    rows = [r for r in pq.read_table(tmp_path / "r" / "deals").to_pylist() if r["void"] == 0]
+    taker_scores = [r[f"score_{r['taker']}"] for r in rows]
+    numbers = tarot_numbers(tmp_path / "r")
+    assert numbers["played"] == len(rows) and numbers["taker_score"].n == len(rows)
+    assert numbers["taker_score"].s1 == sum(taker_scores)
+    assert info.seat_labels == ["random"] * 3
+    text = summarize(tmp_path / "r")
+    assert f"(n={len(rows)})" in text and "seats=3" in text.splitlines()[0]  # no preset yet: "custom + seats=3"
