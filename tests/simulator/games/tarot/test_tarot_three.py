@@ -190,3 +190,59 @@ def test_the_summary_of_a_three_player_run(tmp_path):
     assert info.seat_labels == ["random"] * 3
     text = summarize(tmp_path / "r")
     assert f"(n={len(rows)})" in text and "seats=3" in text.splitlines()[0]  # no preset yet: "custom + seats=3"
+
+
+def test_the_api_asks_as_many_strategies_as_the_preset_has_seats(monkeypatch):
+    """Seat strategies follow the preset's seat count (a three-seat preset stood in here: none is offered yet)."""
+    from tricksim import api
+    from tricksim.simulator.errors import TricksimError
+    from tricksim.simulator.games.tarot import rules as tarot_rules
+
+    assert len(api.seat_strategies("tarot")) == 4
+    monkeypatch.setitem(tarot_rules.PRESETS, "three_test", Three())
+    assert len(api.seat_strategies("tarot", preset="three_test")) == 3
+    with pytest.raises(TricksimError, match="4 strategies given for 3 seats"):
+        api.seat_strategies("tarot", ["random"] * 4, preset="three_test")
+    cfg = api.plan("tarot", preset="three_test", deals=10, seats={2: "random"})
+    assert cfg.rules.seats == 3 and [s.strategy.name for s in cfg.seats] == ["heuristic", "heuristic", "random"]
+
+
+@pytest.fixture
+def three_preset(monkeypatch):
+    """A three-seat preset standing in for fft3 (not offered yet)."""
+    from tricksim.simulator.games.tarot import rules as tarot_rules
+
+    monkeypatch.setitem(tarot_rules.PRESETS, "three_test", Three())
+    return "three_test"
+
+
+def test_bidding_what_if_report_and_rotations_of_three_player_runs(tmp_path, three_preset):
+    """The analyses and jobs over a three-player run: the bidding table covers every played deal once, the
+    report's taker scores are those of the table, the forced-contract what-if and the duplicate rotations play
+    three seats."""
+    import pyarrow.parquet as pq
+
+    from tricksim import api
+    from tricksim.analysis.games.tarot.bidding import bidding_table
+    from tricksim.analysis.games.tarot.report import collect_tarot
+    from tricksim.analysis.io import open_run
+    from tricksim.jobs.tarot.rotation import rotations
+    from tricksim.jobs.tarot.whatif import contract_what_if
+
+    cfg = api.plan("tarot", preset=three_preset, deals=300, seed=4, seats="random")
+    api.execute(cfg, tmp_path / "r", progress=False)
+    rows = [r for r in pq.read_table(tmp_path / "r" / "deals").to_pylist() if r["void"] == 0]
+    table = bidding_table([tmp_path / "r"], by="oudlers")
+    assert sum(r["n"] for r in table) == len(rows)
+    assert sum(r["taker_score"].s1 for r in table) == sum(r[f"score_{r['taker']}"] for r in rows)
+    stats = collect_tarot(open_run(tmp_path / "r"), "r")
+    hist_total = sum(int(h.counts.sum()) + h.under + h.over for h in stats.score_hist.values())
+    assert hist_total == len(rows)
+    text = contract_what_if(tmp_path / "r", 30, seed=1)
+    assert "garde" in text.lower()
+    lines = []
+    results = rotations("random", "heuristic", deals=120, preset=three_preset, out=tmp_path / "cmp",
+                        echo=lines.append)
+    assert sorted((tmp_path / "cmp").iterdir()) == sorted(
+        tmp_path / "cmp" / f"{tag}-{where}" for tag in ("ab", "ba") for where in ("field", "seat0", "seat1", "seat2"))
+    assert results["a_in_b"][0].n == 120 and "all three seats" in lines[-1]
