@@ -110,6 +110,9 @@ TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP)
 PRESETS: dict[str, TarotRules] = {
     # 003 Cardavia, four players, with the decisions of RULES.md 2.9
     "cardavia": TarotRules(),
+    # Tarot for three by the French federation (FFT): 24 cards each, a chien of 6, poignées of 13 / 15 / 18,
+    # the taker against two defenders (2t); every flag at Cardavia's decision (docs/rules.md)
+    "fft3": TarotRules(seats=3),
 }
 
 

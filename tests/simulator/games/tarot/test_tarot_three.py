@@ -1,6 +1,6 @@
-"""Tarot for three (the FFT's game: docs/rules.md) on the engine whose seat count is data (#27).
+"""Tarot for three (the FFT's game, preset ``fft3``: docs/rules.md) on the engine whose seat count is data (#27).
 
-Not a preset yet: these tests run the engine with a rules record whose ``seats`` is 3 (``Three`` below) through
+These tests run the engine with a rules record whose ``seats`` is 3 (``Three`` below, the ``fft3`` preset) through
 the batch kernel and the step API, replay the runs through the plain-Python reference (tests/reference_tarot.py,
 written from the rules text), score a chosen deal worked by hand, and check the deal against an exact law.
 """
@@ -10,6 +10,7 @@ from math import comb
 from types import SimpleNamespace
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 import reference_tarot as ref
 
@@ -21,7 +22,7 @@ from tricksim.strategies.registry import parse_spec
 
 
 def Three() -> TarotRules:
-    """The Cardavia flags with three players (what the fft3 preset is to be)."""
+    """The Cardavia flags with three players: the fft3 preset."""
     return TarotRules(seats=3)
 
 
@@ -246,3 +247,34 @@ def test_bidding_what_if_report_and_rotations_of_three_player_runs(tmp_path, thr
     assert sorted((tmp_path / "cmp").iterdir()) == sorted(
         tmp_path / "cmp" / f"{tag}-{where}" for tag in ("ab", "ba") for where in ("field", "seat0", "seat1", "seat2"))
     assert results["a_in_b"][0].n == 120 and "all three seats" in lines[-1]
+
+
+def test_fft3_from_the_command_line(tmp_path):
+    """The fft3 preset end to end: simulate, summary, rules, report; a fourth seat or a seat count override is a
+    one-line error (exit 2)."""
+    from click.testing import CliRunner
+
+    from tricksim.cli import cli
+    from tricksim.simulator.games.tarot.rules import PRESETS
+
+    assert PRESETS["fft3"] == Three()
+
+    def invoke(*args):
+        return CliRunner().invoke(cli, [str(a) for a in args])
+
+    r = invoke("simulate", "tarot", "--preset", "fft3", "--deals", 200, "--seat", "1=random", "--record-plays",
+               "--out", tmp_path / "t", "--quiet")
+    assert r.exit_code == 0, r.output
+    table = pq.read_table(tmp_path / "t" / "deals")
+    assert [c for c in table.column_names if c.startswith("score_")] == ["score_0", "score_1", "score_2"]
+    assert table.column("strategy_1").to_pylist()[0].startswith("random")
+    ref.replay_table(table, PRESETS["fft3"], plays_required=True)
+    r = invoke("summary", tmp_path / "t")
+    assert r.exit_code == 0 and "tarot, preset fft3, seed 0" in r.stdout.splitlines()[0], r.output
+    r = invoke("report", tmp_path / "t", "--out", tmp_path / "rep")
+    assert r.exit_code == 0, r.output
+    for args, fragment in ((("--seat", "3=random"), "seat 3 does not exist: seats are 0 to 2"),
+                           (("--rule", "seats=4"), "unknown rule flag 'seats'")):
+        r = invoke("simulate", "tarot", "--preset", "fft3", "--deals", 10, *args, "--out", tmp_path / "x", "--quiet")
+        assert r.exit_code == 2 and r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.output
+        assert fragment in r.stderr
