@@ -13,13 +13,14 @@ Action space (``N_ACTIONS`` = 89):
     83      announce Chelem (the taker, after any discard)
     84      no Chelem
     85..88  the poignée shown before the seat's first card: 85 none, 86 single (10 trumps),
-            87 double (13), 88 triple (15); asked only of a seat that holds one
+            87 double (13), 88 triple (15); three players (fft3): 13, 15, 18; asked only of a seat
+            that holds one
     56..77  after a poignée level: the cards shown, one action a card (10, 13 or 15 actions, phase
             SHOW): a trump or the Excuse; the legal ones are those that still lead to a legal poignée
             (phases.poignee_next), so the set shown is always legal when the last card is named
 
-A deal voided by Petit sec is over as soon as it is dealt; one where all four pass, after the
-bidding. The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
+A deal voided by Petit sec is over as soon as it is dealt; one where every seat passes, after the
+bidding. The seat count is the rules' (``rules.seats``: 4, or 3 for ``fft3``). The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
 a seat's strategy exactly as the kernel does (same view, the seat's own random stream, no question when
 only one card is legal), and ``tests/simulator/games/tarot/test_tarot_state.py`` checks that whole runs agree row for row.
 """
