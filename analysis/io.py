@@ -107,6 +107,15 @@ def short_labels(specs: Sequence[str]) -> list[str]:
     return labels
 
 
+def seats_of(game: str, manifest: dict) -> int:
+    """The players of a run: its rules' own ``seats`` where they record one (Tarot for three: docs/output.md),
+    else the family's."""
+    fam = families.family(game)
+    rules = manifest.get("rules")
+    n = rules.get("seats") if isinstance(rules, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= fam.seats else fam.seats
+
+
 def _fail(path, why: str) -> AnalysisError:
     return AnalysisError(f"{path}: {why}")
 
@@ -166,9 +175,14 @@ class Run:
         return {**{k: v for k, v in _rule_defaults(self.game).items() if k not in rules}, **rules}
 
     @property
+    def n_seats(self) -> int:
+        """The run's players (``seats_of``)."""
+        return seats_of(self.game, self.manifest)
+
+    @property
     def seats(self) -> list[str]:
         """Strategy spec per seat (``'unknown'`` where the manifest has none)."""
-        seats, n = list(self.manifest.get("seats") or []), families.family(self.game).seats
+        seats, n = list(self.manifest.get("seats") or []), self.n_seats
         return [str(s) for s in seats[:n]] + ["unknown"] * (n - min(n, len(seats)))
 
     @property
@@ -198,7 +212,7 @@ class Run:
         spec with only the parameters that differ from the defaults); for an older manifest, the strategy
         name with the parameters that differ between its seats."""
         labels = self.manifest.get("seat_labels")
-        n = families.family(self.game).seats
+        n = self.n_seats
         if isinstance(labels, list) and len(labels) >= n:
             return [str(x) for x in labels[:n]]
         return short_labels(self.seats)
@@ -403,9 +417,9 @@ def open_run(path) -> Run:
     mode = manifest["mode"]
     if mode not in fam.modes:
         raise _fail(mf, f"unknown mode {mode!r} (expected {' | '.join(fam.modes)})")
-    seats = manifest.get("seats")
-    if seats is not None and (not isinstance(seats, list) or len(seats) != fam.seats):
-        raise _fail(mf, f"'seats' must be a list of {fam.seats} strategy specs")
+    seats, n_seats = manifest.get("seats"), seats_of(game, manifest)
+    if seats is not None and (not isinstance(seats, list) or len(seats) != n_seats):
+        raise _fail(mf, f"'seats' must be a list of {n_seats} strategy specs")
     rules = manifest.get("rules")
     if rules is not None and not isinstance(rules, dict):
         raise _fail(mf, "'rules' must be an object of rule flags")

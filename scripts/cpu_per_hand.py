@@ -7,6 +7,7 @@ compare versions, run it in two checkouts, each with its own installation, takin
 
     python scripts/cpu_per_hand.py simple heuristic     # in one checkout, then in the other; repeat
     python scripts/cpu_per_hand.py --game tarot heuristic random
+    python scripts/cpu_per_hand.py --game tarot --preset fft3 heuristic random   # Tarot for three
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tricksim.simulator.engine import run_to_tables
 
 
 def cpu_per_hand(strategy: str, hands: int, repeat: int, preset: str | None, game: str = "spades") -> float:
-    """The least CPU time a hand (Tarot: a deal) of ``strategy`` (all four seats) took over ``repeat`` runs,
+    """The least CPU time a hand (Tarot: a deal) of ``strategy`` (at every seat) took over ``repeat`` runs,
     in ns."""
     unit = {"deals": hands} if game == "tarot" else {"hands": hands}
     cfg = plan(game, preset=preset, seed=5, seats=strategy, **unit)
@@ -33,7 +34,7 @@ def cpu_per_hand(strategy: str, hands: int, repeat: int, preset: str | None, gam
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("strategies", nargs="+", help="strategy specs, each at all four seats")
+    ap.add_argument("strategies", nargs="+", help="strategy specs, each at every seat (four, or three for Tarot's fft3)")
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--preset", default=None, help="default: the game's default preset")

@@ -50,8 +50,9 @@ class RunConfig:
             raise RunError(f"invalid mode {self.mode!r}: allowed {' | '.join(fam.modes)}")
         if not isinstance(self.rules, fam.rules_type):
             raise RunError(f"rules for {self.game} must be a {fam.rules_type.__name__}, got {type(self.rules).__name__}")
-        if len(self.seats) != fam.seats:
-            raise RunError(f"need {fam.seats} seat strategies, got {len(self.seats)}")
+        n_seats = getattr(self.rules, "seats", fam.seats)  # a rules record's own seat count (Tarot), else the family's
+        if len(self.seats) != n_seats:
+            raise RunError(f"need {n_seats} seat strategies, got {len(self.seats)}")
         if not 0 <= self.seed <= MAX_SEED:
             raise RunError(f"invalid seed {self.seed}: allowed 0 to {MAX_SEED}")
         if not 1 <= self.count <= MAX_COUNT:

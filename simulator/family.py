@@ -70,7 +70,8 @@ class LazyFunction:
 @dataclass(frozen=True, kw_only=True)
 class Family:
     name: str
-    seats: int                                   # players at the table (data: Tarot has 3-, 4- and 5-seat variants)
+    seats: int                                   # players at the table; where the rules record has its own
+    #                                              ``seats`` (Tarot: 3 or 4 by preset), the most, and the rules decide
     modes: tuple[str, ...]                       # what a run counts: e.g. hands, games, deals
     mode_help: Mapping[str, str]                 # mode -> what N of them are, for the --MODE N help
     policy_slots: tuple[str, ...]                # a strategy's decision functions, in kernel order

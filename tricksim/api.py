@@ -45,17 +45,30 @@ def default_strategy(game: str | None = None) -> str:
     return next((n for n in names if importlib.util.find_spec(f"tricksim.strategies.{game}.{n}")), names[-1])
 
 
-def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = None, default: str | None = None) -> tuple:
+def _preset_seats(game: str, preset: str | None = None) -> int:
+    """The players of ``game`` under ``preset`` (default: the game's default preset): the preset's rules' own
+    ``seats`` where they have one (Tarot: 3 or 4), else the family's; an unknown preset: the family's (the run's
+    checks then name it)."""
+    from tricksim.simulator.family import family
+
+    fam = family(game)
+    rules = fam.presets.get(preset or fam.default_preset)
+    return getattr(rules, "seats", fam.seats)
+
+
+def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = None, default: str | None = None,
+                    preset: str | None = None) -> tuple:
     """The strategy of every seat. ``seats``: None (the game's default strategy everywhere), one spec for
     every seat, a list of one spec a seat, or {seat: spec} (seats not named: the default); ``teams``
     (partnership games): {team: spec} for both seats of team 0 (seats 0, 2) or 1 (seats 1, 3), before
     ``seats`` (a dict) names single seats; ``default``: the strategy of the seats named nowhere (default:
-    the game's own). Specs are ``[LABEL=]NAME[:param=value,...]`` strings or parsed seat strategies."""
+    the game's own); ``preset``: the seats are those of the game under that preset (``_preset_seats``). Specs are
+    ``[LABEL=]NAME[:param=value,...]`` strings or parsed seat strategies."""
     from tricksim.simulator.family import family
     from tricksim.strategies.registry import check_labels, parse_spec
 
     fam = family(args.text("game", game))
-    n = fam.seats
+    n = _preset_seats(fam.name, preset)
     _seats_form(seats, teams, default)
     if teams and not fam.partnerships:
         raise TricksimError(f"{game} has no teams (teams are for partnership games): give each seat its strategy")
@@ -133,7 +146,8 @@ def plan(game: str | None = None, *, preset: str | None = None, rules=None, seed
                             f"{option('hand_limit', None)} applies only to games that do; leave it out")
     preset = preset or fam.default_preset
     return RunConfig(game=game, rules=fam.build_rules(preset, override_list(rules)), preset=preset,
-                     seats=seat_strategies(game, seats, teams=teams), seed=seed, mode=mode, count=count[mode],
+                     seats=seat_strategies(game, seats, teams=teams, preset=preset), seed=seed, mode=mode,
+                     count=count[mode],
                      hand_limit=HAND_LIMIT if hand_limit is None else hand_limit, record_plays=record_plays,
                      shard_size=shard_size)
 

@@ -135,13 +135,14 @@ def cli():
 
 
 # ------------------------------------------------------------------ simulate
-def _seat_strategies(game: str, strategy: str | None, seat: tuple, team: tuple):
-    """--strategy, --team T=SPEC and --seat N=SPEC as the API's seats and teams."""
+def _seat_strategies(game: str, strategy: str | None, seat: tuple, team: tuple, preset: str | None = None):
+    """--strategy, --team T=SPEC and --seat N=SPEC as the API's seats and teams (as many seats as the game has
+    under ``preset``)."""
     from tricksim import api
     from tricksim.options import assignments
 
     return api.seat_strategies(game, assignments("--seat", seat), teams=assignments("--team", team),
-                               default=strategy)
+                               default=strategy, preset=preset)
 
 
 def _by_game(pairs) -> dict[str, str]:
@@ -219,7 +220,7 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
 
     check_engine(engine, scheduler, timeout)
     try:
-        seats = _seat_strategies(game, strategy, seat, team)
+        seats = _seat_strategies(game, strategy, seat, team, preset)
         cfg = api.plan(game, preset=preset, rules=rules, seed=seed, seats=seats, hand_limit=hand_limit,
                        record_plays=record_plays, shard_size=shard_size, **counts)
         size = expected_bytes(cfg)

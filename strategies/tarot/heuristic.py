@@ -93,11 +93,12 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_MASK,
     TRUMPS_ONLY,
 )
-from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS, poignee_pools
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
     R_POIGNEE_EXCUSE,
+    R_SEATS,
     V_CHELEM,
     V_DISCARD_T,
     V_LED_SUIT,
@@ -259,8 +260,9 @@ def may_beat(voids, card, led, unseen_s, unseen_t, ruff_risk):
 @njit(cache=True)
 def threatened(card, led, seat, taker, nplayed, view, unseen_s, unseen_t, ruff_risk):
     """May a player of the other side, still to play after ``seat`` in this trick, beat ``card``?"""
-    for i in range(1, 4 - nplayed):
-        p = (seat + i) & 3
+    n = view[V_RULES + R_SEATS]
+    for i in range(1, n - nplayed):
+        p = (seat + i) % n
         if (p == taker) != (seat == taker) and may_beat(view[V_VOIDS + p], card, led, unseen_s, unseen_t, ruff_risk):
             return True
     return False
@@ -389,7 +391,7 @@ def poignee_cards(view, n):
     whenever the pools the rules allow (``phases.poignee_pools``) hold ``n`` cards without it; the Excuse only
     where it is needed, or where it hides the Petit; the Petit only when nothing else makes ``n`` cards."""
     a, b, c = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
-                            view[V_POIGNEE_EXTRA], n)
+                            view[V_POIGNEE_EXTRA], n, POIGNEE_CARDS_BY_SEATS[view[V_RULES + R_SEATS], 3])
     hidden = PETIT_T | EXCUSE_T  # the Petit, and the Excuse while it is not needed
     for pool in (a, c):
         if pool != 0 and popcount(pool & ~hidden) >= n:
@@ -408,7 +410,7 @@ def poignee(seat, suits, trumps, view, params, rng):
     if top <= 0:
         return np.int64(0)
     if seat == view[V_TAKER] or params[P_DEFENDER_POIGNEE] > 0:
-        return poignee_cards(view, POIGNEE_CARDS[min(top, 3)])
+        return poignee_cards(view, POIGNEE_CARDS_BY_SEATS[view[V_RULES + R_SEATS], min(top, 3)])
     return np.int64(0)
 
 
@@ -583,8 +585,9 @@ def lead_master(legal_s, unseen_s, unseen_t, view, seat, taker, min_unseen):
         if (out & above(c)) != 0:
             continue
         safe = True
-        for i in range(1, 4):
-            p = (seat + i) & 3
+        n = view[V_RULES + R_SEATS]
+        for i in range(1, n):
+            p = (seat + i) % n
             if (p == taker) == (seat == taker):
                 continue
             v = view[V_VOIDS + p]
@@ -612,8 +615,9 @@ def lead_low(suits, legal_s, unseen_s, view, seat, taker, prefer_long):
         key = np.int64(n if not prefer_long else 20 - n)
         if bit_set(suits, s * SUIT_CARDS + RANK_KING):
             key += 100
-        for i in range(1, 4):
-            p = (seat + i) & 3
+        n = view[V_RULES + R_SEATS]
+        for i in range(1, n):
+            p = (seat + i) % n
             if (p == taker) != (seat == taker):
                 v = view[V_VOIDS + p]
                 if bit_set(v, s) and not bit_set(v, OUT_OF_TRUMPS):

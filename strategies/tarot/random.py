@@ -11,11 +11,12 @@ from numba import njit
 
 from tricksim.simulator.bits import nth_set_bit, popcount
 from tricksim.simulator.games.tarot.cards import FIRST_TRUMP
-from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS, poignee_pools
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
     R_POIGNEE_EXCUSE,
+    R_SEATS,
     V_MIN_BID,
     V_POIGNEE_BASE,
     V_POIGNEE_EXCUSE,
@@ -72,9 +73,10 @@ def poignee(seat, suits, trumps, view, params, rng):
     level = rand_below(rng, view[V_POIGNEE_MAX] + 1)
     if level == 0:
         return np.int64(0)
-    n = POIGNEE_CARDS[level]
+    sizes = POIGNEE_CARDS_BY_SEATS[view[V_RULES + R_SEATS]]
+    n = sizes[level]
     pools = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
-                          view[V_POIGNEE_EXTRA], n)
+                          view[V_POIGNEE_EXTRA], n, sizes[3])
     k = 0
     for p in pools:
         if p != 0:

@@ -378,7 +378,7 @@ def tarot_attack(state: int, seat: int, suits: int, trumps: int):
     for key in deal_keys_from(state):
         deck[:] = np.arange(78)
         rng.shuffle(np.array([key], np.uint64), deck, 78)
-        tarot_phases.distribute(deck, s_, t_, chien)
+        tarot_phases.distribute(deck, s_, t_, chien, 4)
         if s_[seat] == suits and t_[seat] == trumps:
             return tuple(int(x) for x in s_), tuple(int(x) for x in t_)
     return None
@@ -408,7 +408,7 @@ def test_tarot_the_attack_works_on_old_keys_and_fails_on_the_kernels_streams():
         assert state == int(rng.policy_stream_key(seed, i, 0, seat))
         # the deal as dealt: the kernel's words hold each seat's cards (lo = suits, hi bits = trumps)
         s_, t_, chien = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(2, np.int64)
-        tarot_phases.deal(np.int64(seed), np.int64(i), np.empty(78, np.int64), s_, t_, chien, np.zeros(1, np.uint64))
+        tarot_phases.deal(np.int64(seed), np.int64(i), np.empty(78, np.int64), s_, t_, chien, np.zeros(1, np.uint64), 4)
         assert tarot_attack(state, seat, int(s_[seat]), int(t_[seat])) is None
         old = tarot_attack(old_policy_key(seed, i, 0), seat, int(s_[seat]), int(t_[seat]))
         assert old == (tuple(int(x) for x in s_), tuple(int(x) for x in t_))

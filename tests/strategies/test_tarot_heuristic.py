@@ -49,6 +49,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_WINNING_SEAT,
     VIEW_SIZE,
 )
+from tricksim.simulator.games.tarot.rules import build_rules
 from tricksim.strategies.registry import get, parse_spec
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "C", "D", "R")
@@ -84,6 +85,9 @@ def rng():
     return np.array([1], dtype=np.uint64)
 
 
+CARDAVIA = build_rules("cardavia").to_kernel()
+
+
 def params(**values) -> np.ndarray:
     return STRATEGY.param_vector(values)
 
@@ -98,6 +102,7 @@ def hand_view(seat=0, taker=-1, min_bid=1, poignee_max=0, to_discard=0) -> np.nd
     v[V_BID:V_BID + 4] = -1
     v[V_TRICK:V_TRICK + 4] = -1
     v[V_LED_SUIT] = v[V_WINNING_SEAT] = v[V_WINNING_CARD] = v[V_HIGH_TRUMP] = -1
+    v[V_RULES:] = CARDAVIA  # the rules record, as the kernel writes it (seats 4)
     return v
 
 

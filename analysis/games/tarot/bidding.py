@@ -45,11 +45,21 @@ def hand_features(lo: np.ndarray, hi: np.ndarray) -> dict[str, np.ndarray]:
             "half_points": half, "points": (half // 10) * 5}  # the band [5k, 5k + 5) of whole points
 
 
+def _seats_in(a: dict) -> int:
+    """The players of the arrays' run: its ``score_s`` columns."""
+    return sum(1 for k in a if k.startswith("score_"))
+
+
+def _columns(first: list[str], n_seats: int) -> list[str]:
+    return first + [f"dealt_{w}_{s}" for s in range(n_seats) for w in ("lo", "hi")] + [
+        f"score_{s}" for s in range(n_seats)]
+
+
 def _taker_hands(a: dict) -> tuple[np.ndarray, np.ndarray]:
     """The taker's hand as dealt, per row (rows with a taker only)."""
-    rows = np.arange(a["taker"].size)
-    lo = np.stack([a[f"dealt_lo_{s}"] for s in range(4)])[a["taker"], rows]
-    hi = np.stack([a[f"dealt_hi_{s}"] for s in range(4)])[a["taker"], rows]
+    rows, n = np.arange(a["taker"].size), _seats_in(a)
+    lo = np.stack([a[f"dealt_lo_{s}"] for s in range(n)])[a["taker"], rows]
+    hi = np.stack([a[f"dealt_hi_{s}"] for s in range(n)])[a["taker"], rows]
     return lo, hi
 
 
@@ -60,17 +70,16 @@ def bidding_table(run_dirs, by: str = "oudlers", *, batch_rows: int = DEFAULT_BA
     if by not in FEATURES:
         raise AnalysisError(f"unknown feature {by!r}: allowed {' | '.join(FEATURES)}")
     cells: dict[tuple[int, int], list] = {}
-    cols = ["void", "taker", "contract", "won"] + [f"dealt_{w}_{s}" for s in range(4) for w in ("lo", "hi")] + [
-        f"score_{s}" for s in range(4)]
     for run in open_runs(run_dirs):  # a run given twice, or with a copy of it, refused
         if run.game != "tarot":
             raise AnalysisError(f"{run.path}: a {run.game} run, not a tarot run")
+        cols = _columns(["void", "taker", "contract", "won"], run.n_seats)
         for batch in run.iter_hands(cols, batch_rows):
             a = batch_arrays(batch, cols)
             keep = a["void"] == 0
             a = {k: v[keep] for k, v in a.items()}
             feature = hand_features(*_taker_hands(a))[by]
-            score = np.stack([a[f"score_{s}"] for s in range(4)])[a["taker"], np.arange(a["taker"].size)]
+            score = np.stack([a[f"score_{s}"] for s in range(run.n_seats)])[a["taker"], np.arange(a["taker"].size)]
             for c, f in set(zip(a["contract"].tolist(), feature.tolist())):
                 mine = (a["contract"] == c) & (feature == f)
                 cell = cells.setdefault((c, f), [0, 0, Moments()])
@@ -97,8 +106,7 @@ def sample_played(run_dir, n: int, *, seed: int = 0) -> dict[str, np.ndarray]:
     """``n`` played deals of a Tarot run drawn without replacement (all if fewer), in deal order: their ids,
     taker, contract, outcome, the taker's score, and the features of the taker's hand as dealt."""
     run = open_run(run_dir)
-    cols = ["deal_id", "void", "taker", "contract", "won"] + [f"dealt_{w}_{s}" for s in range(4) for w in ("lo", "hi")] + [
-        f"score_{s}" for s in range(4)]
+    cols = _columns(["deal_id", "void", "taker", "contract", "won"], run.n_seats)
     a = batch_arrays(run.read_hands(cols), cols)
     keep = np.flatnonzero(a["void"] == 0)
     if keep.size == 0:
@@ -106,7 +114,7 @@ def sample_played(run_dir, n: int, *, seed: int = 0) -> dict[str, np.ndarray]:
     pick = np.sort(np.random.default_rng(seed).choice(keep, size=min(n, keep.size), replace=False))
     a = {k: v[pick] for k, v in a.items()}
     out = {k: a[k] for k in ("deal_id", "taker", "contract", "won")}
-    out["taker_score"] = np.stack([a[f"score_{s}"] for s in range(4)])[a["taker"], np.arange(pick.size)]
+    out["taker_score"] = np.stack([a[f"score_{s}"] for s in range(run.n_seats)])[a["taker"], np.arange(pick.size)]
     out.update(hand_features(*_taker_hands(a)))
     return out
 

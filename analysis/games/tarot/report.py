@@ -47,11 +47,12 @@ def collect_tarot(run: Run, label: str, batch_rows: int = DEFAULT_BATCH_ROWS, *,
 
 def _collect_tarot_part(run: Run, label: str, batch_rows: int) -> TarotStats:
     hists = {c: IntHist(-6000, 6000) for c in CONTRACTS}
-    cols = ["void", "taker", "contract"] + [f"score_{s}" for s in range(4)]
+    n = run.n_seats
+    cols = ["void", "taker", "contract"] + [f"score_{s}" for s in range(n)]
     for batch in run.iter_hands(cols, batch_rows):
         a = batch_arrays(batch, cols)
         played = a["void"] == 0
-        taker_score = np.stack([a[f"score_{s}"] for s in range(4)])[np.clip(a["taker"], 0, 3),
+        taker_score = np.stack([a[f"score_{s}"] for s in range(n)])[np.clip(a["taker"], 0, n - 1),
                                                                     np.arange(batch.num_rows)]
         for code, name in enumerate(CONTRACTS, start=1):
             hists[name].add(taker_score[played & (a["contract"] == code)])

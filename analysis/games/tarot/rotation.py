@@ -17,7 +17,8 @@ def rotation_gain(field_table, rotated_tables, conf: float = 0.95):
     (its score at seat r - the field's score at seat r); the deals are independent, so the mean gain
     takes a t interval over deals. Returns (Estimate of the mean gain per deal and seat, per-deal gains).
     """
-    base = {s: np.asarray(field_table.column(f"score_{s}").to_numpy(), np.float64) for s in range(4)}
+    n_seats = sum(1 for c in field_table.column_names if c.startswith("score_"))  # 4, or 3 for Tarot for three
+    base = {s: np.asarray(field_table.column(f"score_{s}").to_numpy(), np.float64) for s in range(n_seats)}
     ids = field_table.column("deal_id").to_numpy()
     gains = np.zeros(ids.size)
     for r, t in enumerate(rotated_tables):

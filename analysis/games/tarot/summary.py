@@ -16,7 +16,12 @@ from ...stats import Moments, fmt_int, fmt_mean, fmt_rate
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")  # contract codes 1..4
 COLUMNS = ["void", "contract", "won", "chelem", "petit_au_bout", "poignee", "slam", "taker", "taker_points"] + [
-    f"score_{s}" for s in range(4)]
+    f"score_{s}" for s in range(4)]  # four players; columns(n) for n
+
+
+def columns(n_seats: int) -> list[str]:
+    """The columns the counts read, for a run of ``n_seats`` players."""
+    return COLUMNS[:-4] + [f"score_{s}" for s in range(n_seats)]
 
 __all__ = ["CONTRACTS", "mean_text", "summarize", "tarot_numbers"]
 
@@ -31,8 +36,10 @@ def tarot_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
          "petit_au_bout": 0, "poignee": 0, "chelem": 0, "slam": 0, "won": 0,
          "taker_score": Moments()}
     r["by_contract"] = {c: {"deals": 0, "won": 0, "taker_score": Moments(), "points": Moments()} for c in CONTRACTS}
-    for batch in run.iter_hands(COLUMNS, batch_rows):
-        a = batch_arrays(batch, COLUMNS)
+    n_seats = run.n_seats
+    cols = columns(n_seats)
+    for batch in run.iter_hands(cols, batch_rows):
+        a = batch_arrays(batch, cols)
         r["deals"] += batch.num_rows
         r["void_all_pass"] += int((a["void"] == 1).sum())
         r["void_petit_sec"] += int((a["void"] == 2).sum())
@@ -43,8 +50,8 @@ def tarot_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
         r["poignee"] += int((a["poignee"][played] > 0).sum())
         r["chelem"] += int((a["chelem"][played] == 1).sum())
         r["slam"] += int((a["slam"][played] != 0).sum())
-        scores = np.stack([a[f"score_{s}"] for s in range(4)])
-        taker = np.clip(a["taker"], 0, 3)
+        scores = np.stack([a[f"score_{s}"] for s in range(n_seats)])
+        taker = np.clip(a["taker"], 0, n_seats - 1)
         taker_score = scores[taker, np.arange(batch.num_rows)]
         r["taker_score"].update(taker_score[played].astype(np.float64))
         for code, name in enumerate(CONTRACTS, start=1):

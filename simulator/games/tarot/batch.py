@@ -8,6 +8,7 @@ import numpy as np
 from tricksim.simulator.family import PolicyFault
 from tricksim.simulator.games.tarot import kernel, layout
 from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, name
+from tricksim.simulator.games.tarot.policy import N_SEATS
 from tricksim.simulator.games.tarot.tables import deals_table
 
 MIN_SPLIT = 256  # fewest deals worth a thread of their own
@@ -22,8 +23,9 @@ def compute(cfg, deal_ids: np.ndarray, workers: int = 1) -> dict:
 
 
 def play_decks(cfg, decks, first_id: int = 0) -> dict:
-    """The deals table of chosen deals: row i deals the 78 card ids ``decks[i]`` in that order (18 to each
-    seat from seat 0, the last six to the chien), as deal ``first_id + i`` (its dealer and play stream)."""
+    """The deals table of chosen deals: row i deals the 78 card ids ``decks[i]`` in that order (a hand to each
+    seat from seat 0: 18 cards for four players, 24 for three; the last six to the chien), as deal
+    ``first_id + i`` (its dealer and play stream)."""
     decks = np.ascontiguousarray(decks, np.int64)
     if decks.ndim != 2 or decks.shape[1] != 78 or any(sorted(d) != list(range(78)) for d in decks.tolist()):
         raise ValueError("each deck must hold the 78 card ids 0..77 once each")
@@ -31,8 +33,14 @@ def play_decks(cfg, decks, first_id: int = 0) -> dict:
 
 
 def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
-    params = np.ascontiguousarray(np.stack([s.params for s in cfg.seats]), dtype=np.float64)
-    functions = [tuple(s.functions) for s in cfg.seats]
+    n_seats = cfg.rules.seats
+    if len(cfg.seats) != n_seats:
+        raise ValueError(f"the rules are for {n_seats} seats, the run has {len(cfg.seats)} strategies")
+    # the kernel's arrays and policy tuples hold N_SEATS seats: fewer players leave the last ones unused,
+    # filled with the last seat's (never called)
+    padded = list(cfg.seats) + [cfg.seats[-1]] * (N_SEATS - n_seats)
+    params = np.ascontiguousarray(np.stack([s.params for s in padded]), dtype=np.float64)
+    functions = [tuple(s.functions) for s in padded]
     policies = tuple(tuple(f[slot] for f in functions) for slot in range(5))
     n = deal_ids.size
     words = np.empty((n, layout.N_WORDS), np.int64)

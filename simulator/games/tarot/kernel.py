@@ -40,7 +40,7 @@ from tricksim.simulator.games.tarot.layout import (
     W_DISCARD,
     W_POIGNEE,
 )
-from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY, N_TRICKS, T_POIGNEE
+from tricksim.simulator.games.tarot.phases import N_SEATS, N_TALLY, T_POIGNEE
 from tricksim.simulator.games.tarot.policy import CHOOSE_FN, HAND_FN, VIEW_SIZE
 from tricksim.simulator.games.tarot.rules import KernelRules
 from tricksim.simulator.rng import start_policy_streams
@@ -73,14 +73,16 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     each decision. Returns False (``error`` filled) when a policy broke the rules. The row's defaults are
     those of a void deal. The cards are shuffled on the deal's stream, or, when ``decks`` has rows, dealt
     in the order of ``decks[row]`` (chosen deals, for tests and tools). ``rng``: scratch for the deal's
-    stream; ``streams[s]``: seat s's policy stream, the only one its policies are given."""
-    dealer = phases.dealer_of(deal_id)
+    stream; ``streams[s]``: seat s's policy stream, the only one its policies are given. The rules' ``seats``
+    (3 or 4) set the deal sizes, the rotation, the trick and the settlement; the arrays hold N_SEATS."""
+    n = rules.seats
+    dealer = phases.dealer_of(deal_id, n)
     if decks.shape[0] == 0:
-        phases.deal(seed, deal_id, deck, suits, trumps, chien, rng)
+        phases.deal(seed, deal_id, deck, suits, trumps, chien, rng, n)
     else:
-        phases.distribute(decks[row], suits, trumps, chien)
+        phases.distribute(decks[row], suits, trumps, chien, n)
     start_policy_streams(seed, deal_id, 0, streams)
-    for s in range(N_SEATS):
+    for s in range(n):
         _words(words, row, W_DEALT + 2 * s, suits[s], trumps[s])
     _words(words, row, W_CHIEN, chien[0], chien[1])
     for i in range(W_DISCARD, N_WORDS):
@@ -92,7 +94,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     small[row, S_DEALER] = dealer
     small[row, S_TAKER] = -1
     small[row, S_FIRST_LEADER] = -1
-    if rules.petit_sec_redeal and phases.petit_sec(trumps):
+    if rules.petit_sec_redeal and phases.petit_sec(trumps, n):
         small[row, S_VOID] = phases.VOID_PETIT_SEC
         return True
 
@@ -100,14 +102,14 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     phases.start_deal(rules, view, tally, dealer)
     taker = -1
     contract = 0
-    for k in range(N_SEATS):
-        s = phases.bidder(dealer, k)
+    for k in range(n):
+        s = phases.bidder(dealer, k, n)
         phases.start_bid(view, s, contract)
         b = bid_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
         if not phases.bid_is_legal(b, contract):
             return _fault(error, ERR_BID, s, b)
         small[row, S_BID + s] = b
-        taker, contract = phases.apply_bid(view, s, b, taker, contract)
+        taker, contract = phases.apply_bid(view, s, b, taker, contract, n)
     if taker < 0:
         small[row, S_VOID] = phases.VOID_ALL_PASS
         return True
@@ -121,7 +123,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     discard_t = np.int64(0)
     if phases.takes_chien(contract):
         phases.show_chien(view, suits, trumps, chien, taker)
-        for i in range(CHIEN_CARDS):
+        for i in range(phases.chien_cards(n)):
             legal_s, legal_t = phases.start_discard(rules, view, suits[taker], trumps[taker], i)
             c = discard_fns[taker](np.int64(taker), suits[taker], trumps[taker], legal_s, legal_t, view, params[taker],
                                    streams[taker])
@@ -134,16 +136,16 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     # ---- Chelem, then the first trick's leader
     phases.start_chelem(view, taker)
     announced = chelem_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker], streams[taker])
-    chelem, leader = phases.declare_chelem(view, tally, trumps, dealer, taker, announced)
+    chelem, leader = phases.declare_chelem(view, tally, trumps, dealer, taker, announced, n)
     small[row, S_CHELEM] = chelem
     small[row, S_FIRST_LEADER] = leader
 
-    # ---- 18 tricks
-    for t in range(N_TRICKS):
+    # ---- the tricks (18 for four players)
+    for t in range(phases.n_tricks(n)):
         phases.start_trick(view, t, leader)
         led, win_seat, win_card, high = -1, -1, -1, -1
-        for k in range(N_SEATS):
-            s = phases.turn(view, leader, k)
+        for k in range(n):
+            s = phases.turn(view, leader, k, n)
             if t == 0:  # a poignée, shown before the seat's first card
                 most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
                 if most > 0:
@@ -161,9 +163,9 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
                 if not phases.card_in(c, legal_s, legal_t):
                     return _fault(error, ERR_PLAY, s, c)
             if record_plays:
-                plays[row, 4 * t + k] = c
+                plays[row, n * t + k] = c
             led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, s, c, led, win_seat, win_card,
-                                                              high)
+                                                              high, n)
         leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
 
     # ---- count and settle
@@ -177,8 +179,8 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     ints[row, I_TAKER_POINTS] = taker_half  # half-points: the table halves them (taker_points may end in .5)
     ints[row, I_TARGET] = target
     ints[row, I_POIGNEE] = tally[T_POIGNEE]
-    for s in range(N_SEATS):
-        ints[row, I_SCORE + s] = phases.seat_score(s, taker, amount)
+    for s in range(n):
+        ints[row, I_SCORE + s] = phases.seat_score(s, taker, amount, n)
     return True
 
 
@@ -190,7 +192,7 @@ def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fn
     ``errors[i]`` gets (code, 0, seat, value) when a policy broke the rules in deal i (ERR_*)."""
     scratch = (np.empty(N_CARDS, dtype=np.int64), np.empty(N_SEATS, dtype=np.int64),
                np.empty(N_SEATS, dtype=np.int64), np.empty(2, dtype=np.int64), np.empty(VIEW_SIZE, dtype=np.int64),
-               np.empty(1, dtype=np.uint64), np.empty(N_TRICKS, dtype=np.int64), np.empty(4, dtype=np.int64),
+               np.empty(1, dtype=np.uint64), np.empty(N_CARDS, dtype=np.int64), np.empty(4, dtype=np.int64),
                np.empty(N_TALLY, dtype=np.int64), np.empty((N_SEATS, 1), dtype=np.uint64))
     # every array of the loop is borrowed (simulator/borrow.py; docs/performance.md P6); the caller holds
     # the arguments, ``scratch`` is held below

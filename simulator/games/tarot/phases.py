@@ -38,6 +38,7 @@ from tricksim.simulator.games.tarot.cards import (
     TRUMPS_ONLY,
 )
 from tricksim.simulator.games.tarot.policy import (
+    MAX_SEATS,
     N_SEATS,
     V_BID,
     V_BID_ORDER,
@@ -78,9 +79,9 @@ from tricksim.simulator.games.tarot.rules import CHOICES
 from tricksim.simulator.record import write_rules
 from tricksim.simulator.rng import STREAM_DEAL, shuffle, stream_key
 
-HAND_CARDS = 18
-CHIEN_CARDS = 6
-N_TRICKS = 18
+HAND_CARDS = 18             # four players (hand_cards(seats) for any seat count)
+CHIEN_CARDS = 6             # three or four players (chien_cards(seats))
+N_TRICKS = 18               # four players (n_tricks(seats))
 TRUMP_LED = 4
 EXCUSE_T = 1 << EXCUSE_BIT
 DISCARD_FREE = CHOICES["discard_trumps"].index("free")
@@ -94,7 +95,11 @@ TARGET_HELD = CHOICES["target_oudlers"].index("held")
 CHELEM_BOTH = CHOICES["chelem_defenders_slam"].index("both")
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
 VOID_NONE, VOID_ALL_PASS, VOID_PETIT_SEC = 0, 1, 2
-POIGNEE_CARDS = np.array(scoring.POIGNEE_CARDS, dtype=np.int64)
+POIGNEE_CARDS = np.array(scoring.POIGNEE_CARDS, dtype=np.int64)  # four players
+# POIGNEE_CARDS_BY_SEATS[seats, level]: the cards of a poignée of that level (rows of unsupported seat counts 0)
+POIGNEE_CARDS_BY_SEATS = np.zeros((MAX_SEATS + 1, 4), dtype=np.int64)
+for _seats, _cards in scoring.POIGNEE_CARDS_BY_SEATS.items():
+    POIGNEE_CARDS_BY_SEATS[_seats] = _cards
 POIGNEE_VALUE = np.array(scoring.POIGNEE_VALUE, dtype=np.int64)
 
 # the tally: what the count needs beyond the view (trick numbers 0..17, -1 while not played)
@@ -108,29 +113,53 @@ T_HELD_OUDLERS = 6   # the oudlers in the taker's hand at the first trick
 N_TALLY = 7
 
 settle = njit(cache=True)(scoring.settle)
+_seat_score = njit(cache=True)(scoring.seat_score)
+
+
+# ------------------------------------------------------------------ deal sizes
+# ``seats`` (rules.seats) sets the sizes: the arrays of a deal are sized for N_SEATS (policy.py), the most
+# seats the kernels hold; only seats 0..seats-1 are dealt, asked and scored.
+@njit(inline="always", cache=True)
+def chien_cards(seats):
+    """The chien: six cards for three or four players, three for five."""
+    return 3 if seats == 5 else 6
+
+
+@njit(inline="always", cache=True)
+def hand_cards(seats):
+    """The cards dealt to each seat: 24 for three players, 18 for four, 15 for five."""
+    return (N_CARDS - chien_cards(seats)) // seats
+
+
+@njit(inline="always", cache=True)
+def n_tricks(seats):
+    """The tricks of a deal: one for each card of a hand."""
+    return hand_cards(seats)
 
 
 # ------------------------------------------------------------------------ deal
 @njit(inline="always", cache=True)
-def deal(seed, deal_id, deck, suits, trumps, chien, rng):
+def deal(seed, deal_id, deck, suits, trumps, chien, rng, seats):
     """Shuffle the 78 cards on the deal's stream (``rng`` is scratch for it) and deal them (``distribute``)."""
     rng[0] = stream_key(seed, deal_id, 0, STREAM_DEAL)
     for i in range(N_CARDS):
         deck[i] = i
     shuffle(rng, deck, N_CARDS)
-    distribute(deck, suits, trumps, chien)
+    distribute(deck, suits, trumps, chien, seats)
 
 
 @njit(inline="always", cache=True)
-def dealer_of(deal_id):
+def dealer_of(deal_id, seats):
     """The dealer of deal ``deal_id``: the deal passes to the next seat each deal."""
-    return deal_id % N_SEATS
+    return deal_id % seats
 
 
 @njit(inline="always", cache=True)
-def distribute(deck, suits, trumps, chien):
-    """Deal the cards in the order of ``deck``: positions 18s..18s+17 to seat s, the last six to the
-    chien (``chien[0]`` suits, ``chien[1]`` trumps)."""
+def distribute(deck, suits, trumps, chien, seats):
+    """Deal the cards in the order of ``deck``: positions hs..hs+h-1 to seat s (h = ``hand_cards(seats)``:
+    18 for four players), the rest (the last six for three or four) to the chien (``chien[0]`` suits,
+    ``chien[1]`` trumps)."""
+    hand = hand_cards(seats)
     for s in range(N_SEATS):
         suits[s] = 0
         trumps[s] = 0
@@ -138,22 +167,22 @@ def distribute(deck, suits, trumps, chien):
     chien[1] = 0
     for p in range(N_CARDS):
         c = deck[p]
-        s = p // HAND_CARDS  # 4 = the chien
+        s = p // hand  # seats (or more) = the chien
         if c < FIRST_TRUMP:
-            if s < N_SEATS:
+            if s < seats:
                 suits[s] |= np.int64(1) << c
             else:
                 chien[0] |= np.int64(1) << c
-        elif s < N_SEATS:
+        elif s < seats:
             trumps[s] |= np.int64(1) << (c - FIRST_TRUMP)
         else:
             chien[1] |= np.int64(1) << (c - FIRST_TRUMP)
 
 
 @njit(inline="always", cache=True)
-def petit_sec(trumps):
+def petit_sec(trumps, seats):
     """Some hand's only trump is the Petit, without the Excuse (RULES.md 2.2)."""
-    for s in range(N_SEATS):
+    for s in range(seats):
         if trumps[s] == 1:
             return True
     return False
@@ -188,9 +217,9 @@ def start_deal(rules, view, tally, dealer):
 
 # --------------------------------------------------------------------- bidding
 @njit(inline="always", cache=True)
-def bidder(dealer, k):
+def bidder(dealer, k, seats):
     """The seat that speaks ``k``-th: the player right of the dealer first (seats go in order of play)."""
-    return (dealer + 1 + k) % N_SEATS
+    return (dealer + 1 + k) % seats
 
 
 @njit(inline="always", cache=True)
@@ -208,10 +237,10 @@ def bid_is_legal(b, highest):
 
 
 @njit(inline="always", cache=True)
-def apply_bid(view, s, b, taker, highest):
+def apply_bid(view, s, b, taker, highest, seats):
     """Seat ``s`` bids ``b`` (legal); returns the (taker, contract) so far (-1, 0 while all pass)."""
     view[V_BID + s] = b
-    view[V_BID_ORDER + (s - view[V_DEALER] - 1) % N_SEATS] = b
+    view[V_BID_ORDER + (s - view[V_DEALER] - 1) % seats] = b
     if b > 0:
         view[V_CONTRACT] = b
         return s, b
@@ -254,9 +283,11 @@ def discard_legal(rules, suits, trumps, to_discard):
 
 @njit(inline="always", cache=True)
 def start_discard(rules, view, suits, trumps, i):
-    """The taker, holding (suits, trumps), is to discard its card ``i`` (0..5): the legal cards."""
-    view[V_TO_DISCARD] = CHIEN_CARDS - i
-    return discard_legal(rules, suits, trumps, CHIEN_CARDS - i)
+    """The taker, holding (suits, trumps), is to discard its card ``i`` (0..5 with a chien of six): the legal
+    cards."""
+    to_discard = chien_cards(rules.seats) - i
+    view[V_TO_DISCARD] = to_discard
+    return discard_legal(rules, suits, trumps, to_discard)
 
 
 @njit(inline="always", cache=True)
@@ -285,24 +316,25 @@ def start_chelem(view, taker):
 
 
 @njit(inline="always", cache=True)
-def declare_chelem(view, tally, trumps, dealer, taker, announced):
+def declare_chelem(view, tally, trumps, dealer, taker, announced, seats):
     """The taker announced Chelem (``announced`` != 0) or not; play begins. Records the oudlers the taker
     holds; returns (1 announced else 0, the first trick's leader: the taker after an announcement, else
     the player right of the dealer)."""
     chelem = 1 if announced != 0 else 0
     view[V_CHELEM] = chelem
     tally[T_HELD_OUDLERS] = popcount(trumps[taker] & OUDLERS_T)
-    return chelem, taker if chelem else (dealer + 1) % N_SEATS
+    return chelem, taker if chelem else (dealer + 1) % seats
 
 
 # --------------------------------------------------------------------- poignée
 @njit(inline="always", cache=True)
-def poignee_pools(poignee_excuse, base, has_excuse, extra, n):
+def poignee_pools(poignee_excuse, base, has_excuse, extra, n, triple):
     """The pools a poignée of ``n`` cards may be shown from, as trumps words, 0 for a pool that does not apply
     (RULES.md 2.5, 2.9; docs/rules.md): any ``n`` cards of one pool that applies are a legal poignée.
 
     ``base``: the trumps the poignée is judged on; ``has_excuse``: that hand holds the Excuse; ``extra``: the
-    discarded trumps the four-kings exception lets the taker add to a triple (0 when it does not apply).
+    discarded trumps the four-kings exception lets the taker add to a triple (0 when it does not apply);
+    ``triple``: the cards of a triple poignée (``POIGNEE_CARDS_BY_SEATS[seats, 3]``: 15 for four players).
     Returns (trumps: ``base`` when it holds ``n`` trumps; with the Excuse: ``base`` and the Excuse, when the
     Excuse may stand in (every trump held shown, or poignee_excuse=always) -- a set drawn from it without the
     Excuse is one of the first pool; four kings: ``base`` and ``extra`` for a triple, never the Excuse).
@@ -313,21 +345,23 @@ def poignee_pools(poignee_excuse, base, has_excuse, extra, n):
     if has_excuse and k >= n - 1 and (k == n - 1 or poignee_excuse == POIGNEE_EXCUSE_ALWAYS):
         excuse_pool = base | EXCUSE_T
     kings_pool = np.int64(0)
-    if n == 15 and extra != 0 and popcount(base | extra) >= 15:
+    if n == triple and extra != 0 and popcount(base | extra) >= triple:
         kings_pool = base | extra
     return trumps_pool, excuse_pool, kings_pool
 
 
 @njit(inline="always", cache=True)
-def poignee_level(poignee_excuse, base, has_excuse, extra, shown):
-    """The level (1..3) of showing the trumps word ``shown`` (10, 13 or 15 cards, all of one pool of
-    ``poignee_pools``), 0 for none (``shown`` 0), -1 when it is not a legal poignée."""
+def poignee_level(poignee_excuse, base, has_excuse, extra, shown, seats):
+    """The level (1..3) of showing the trumps word ``shown`` (``POIGNEE_CARDS_BY_SEATS[seats, level]`` cards:
+    10, 13 or 15 for four players; all of one pool of ``poignee_pools``), 0 for none (``shown`` 0), -1 when
+    it is not a legal poignée."""
     if shown == 0:
         return 0
     n = popcount(shown)
+    triple = POIGNEE_CARDS_BY_SEATS[seats, 3]
     for level in range(1, 4):
-        if POIGNEE_CARDS[level] == n:
-            a, b, c = poignee_pools(poignee_excuse, base, has_excuse, extra, n)
+        if POIGNEE_CARDS_BY_SEATS[seats, level] == n:
+            a, b, c = poignee_pools(poignee_excuse, base, has_excuse, extra, n, triple)
             for pool in (a, b, c):
                 if pool != 0 and (shown & ~pool) == 0:
                     return level
@@ -336,10 +370,10 @@ def poignee_level(poignee_excuse, base, has_excuse, extra, shown):
 
 
 @njit(inline="always", cache=True)
-def poignee_next(poignee_excuse, base, has_excuse, extra, n, chosen):
+def poignee_next(poignee_excuse, base, has_excuse, extra, n, triple, chosen):
     """The cards (trumps word) that may be added to ``chosen`` (fewer than ``n`` cards) on the way to a legal
     poignée of ``n`` cards: those of every pool that holds ``chosen`` (the step API, one card an action)."""
-    a, b, c = poignee_pools(poignee_excuse, base, has_excuse, extra, n)
+    a, b, c = poignee_pools(poignee_excuse, base, has_excuse, extra, n, triple)
     out = np.int64(0)
     for pool in (a, b, c):
         if pool != 0 and (chosen & ~pool) == 0:
@@ -368,8 +402,10 @@ def start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, 
     gets that level and what the poignée is judged on (V_POIGNEE_BASE, _EXTRA, _EXCUSE: ``poignee_pools``)."""
     base, has_excuse, extra = poignee_basis(rules, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
     most = 0
+    triple = POIGNEE_CARDS_BY_SEATS[rules.seats, 3]
     for level in range(3, 0, -1):
-        a, b, c = poignee_pools(rules.poignee_excuse, base, has_excuse, extra, POIGNEE_CARDS[level])
+        a, b, c = poignee_pools(rules.poignee_excuse, base, has_excuse, extra, POIGNEE_CARDS_BY_SEATS[rules.seats, level],
+                                triple)
         if a != 0 or b != 0 or c != 0:
             most = level
             break
@@ -385,7 +421,7 @@ def poignee_is_legal(rules, view, shown):
     """The level of the poignée ``shown`` (a trumps word, 0 none) by the seat ``start_poignee`` set up; -1 when
     it is not legal: 10, 13 or 15 cards, all of one pool (``poignee_pools``)."""
     return poignee_level(rules.poignee_excuse, view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
-                         view[V_POIGNEE_EXTRA], shown)
+                         view[V_POIGNEE_EXTRA], shown, rules.seats)
 
 
 @njit(inline="always", cache=True)
@@ -447,14 +483,14 @@ def only_card(legal_s, legal_t):
 
 
 @njit(inline="always", cache=True)
-def apply_card(view, suits, trumps, s, c, led, win_seat, win_card, high):
+def apply_card(view, suits, trumps, s, c, led, win_seat, win_card, high, seats):
     """Seat ``s`` plays card ``c``: it leaves the hand and enters the trick. Returns the trick's new
     (led, win_seat, win_card, high). The Excuse never wins here (the last-trick exception is
     ``end_trick``'s)."""
     k = view[V_NPLAYED]
     view[V_TRICK + s] = c
     view[V_NPLAYED] = k + 1
-    i = N_SEATS * view[V_TRICK_NO] + k
+    i = seats * view[V_TRICK_NO] + k
     view[V_PLAY_CARD + i] = c
     view[V_PLAY_SEAT + i] = s
     if c < FIRST_TRUMP:
@@ -500,9 +536,9 @@ def start_trick(view, t, leader):
 
 
 @njit(inline="always", cache=True)
-def turn(view, leader, k):
+def turn(view, leader, k, seats):
     """The seat to play the ``k``-th card of the trick led by ``leader``."""
-    s = (leader + k) % N_SEATS
+    s = (leader + k) % seats
     view[V_SEAT] = s
     return s
 
@@ -510,7 +546,7 @@ def turn(view, leader, k):
 # ------------------------------------------------------------ end of a trick
 @njit(inline="always", cache=True)
 def end_trick(rules, view, tally, trick_winner, win_seat):
-    """The four cards of the trick are in (``view``): who takes it, and what it counts for the taker
+    """The cards of the trick, one a seat, are in (``view``): who takes it, and what it counts for the taker
     (RULES.md 2.7, 2.9). Before the last trick the Excuse stays with its owner's side, counted 4.0, and
     the trick's winners gain 0.5; the Excuse led to the last trick by a side that won the 17 others wins
     it; otherwise an Excuse in the last trick goes, in full, to the side opposite its owner (flag
@@ -519,8 +555,9 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
     t = view[V_TRICK_NO]
     leader = view[V_LEADER]
     taker = view[V_TAKER]
+    last = n_tricks(rules.seats) - 1
     trick_half = 0
-    for s in range(N_SEATS):
+    for s in range(rules.seats):
         c = view[V_TRICK + s]
         trick_half += HALF_POINTS[c]
         if c == EXCUSE:
@@ -534,19 +571,19 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
     owner = tally[T_EXCUSE_OWNER]
     taker_tricks = view[V_TRICKS + taker]
     winner = win_seat
-    if t == N_TRICKS - 1 and excuse_here and owner == leader:
-        side_won_all = taker_tricks == N_TRICKS - 1 if leader == taker else taker_tricks == 0
+    if t == last and excuse_here and owner == leader:
+        side_won_all = taker_tricks == last if leader == taker else taker_tricks == 0
         allowed = rules.excuse_last_trick != EXCUSE_LAST_ANNOUNCED_ONLY or (view[V_CHELEM] == 1 and leader == taker)
         if side_won_all and allowed:
             winner = leader
             tally[T_EXCEPTION] = 1
     to_taker = winner == taker
-    if excuse_here and t < N_TRICKS - 1 and (owner == taker) != to_taker:
+    if excuse_here and t < last and (owner == taker) != to_taker:
         if to_taker:
             view[V_TAKER_HALF] += trick_half - 9 + 1
         else:
             view[V_TAKER_HALF] += 8
-    elif (excuse_here and t == N_TRICKS - 1 and tally[T_EXCEPTION] == 0
+    elif (excuse_here and t == last and tally[T_EXCEPTION] == 0
           and rules.excuse_last_trick_side != EXCUSE_TO_TRICK_WINNER):
         # the last trick: the Excuse (9 half-points) goes to the side opposite its owner, whoever wins it
         if to_taker:
@@ -584,6 +621,7 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     taker = view[V_TAKER]
     contract = view[V_CONTRACT]
     taker_half = view[V_TAKER_HALF]
+    tricks = n_tricks(rules.seats)
     counted_t = np.int64(0)  # the oudlers counted for the taker (trumps word)
     petit_trick = tally[T_PETIT_TRICK]
     if petit_trick >= 0 and trick_winner[petit_trick] == taker:
@@ -594,7 +632,7 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     excuse_trick = tally[T_EXCUSE_TRICK]
     if excuse_trick >= 0:
         excuse_to_taker = tally[T_EXCUSE_OWNER] == taker  # it stays with its owner's side...
-        if excuse_trick == N_TRICKS - 1 and not exception:  # ...except in the last trick
+        if excuse_trick == tricks - 1 and not exception:  # ...except in the last trick
             if rules.excuse_last_trick_side == EXCUSE_TO_TRICK_WINNER:
                 excuse_to_taker = trick_winner[excuse_trick] == taker
             else:
@@ -607,12 +645,12 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     elif takes_chien(contract):
         taker_half += half_points(discard_s, discard_t)
     oudlers = tally[T_HELD_OUDLERS] if rules.target_oudlers == TARGET_HELD else popcount(counted_t)
-    last = N_TRICKS - 2 if exception else N_TRICKS - 1  # a slam's last trick won by the Excuse: the one before
+    last = tricks - 2 if exception else tricks - 1  # a slam's last trick won by the Excuse: the one before
     petit_au_bout = 0
     if petit_trick == last:
         petit_au_bout = 1 if trick_winner[last] == taker else -1
     taker_tricks = view[V_TRICKS + taker]
-    slam = scoring.SLAM_TAKER if taker_tricks == N_TRICKS else (scoring.SLAM_DEFENCE if taker_tricks == 0 else 0)
+    slam = scoring.SLAM_TAKER if taker_tricks == tricks else (scoring.SLAM_DEFENCE if taker_tricks == 0 else 0)
     return taker_half, oudlers, petit_au_bout, slam
 
 
@@ -625,6 +663,6 @@ def score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam):
 
 
 @njit(inline="always", cache=True)
-def seat_score(s, taker, amount):
-    """Seat ``s``'s score: the taker 3t, each defender -t (the four sum to zero)."""
-    return 3 * amount if s == taker else -amount
+def seat_score(s, taker, amount, seats):
+    """Seat ``s``'s score: the taker (seats - 1) t, each defender -t (zero-sum; ``scoring.seat_score``)."""
+    return _seat_score(s, taker, amount, seats)

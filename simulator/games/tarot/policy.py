@@ -13,11 +13,13 @@ to date; every field is public at the table. It has three parts:
   (``V_POIGNEE``, ``V_POIGNEE_T``);
 * the public history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``): the bids in speaking order and
   every card played so far, in play order, with the seat that played it. Card ``k`` of trick ``t`` is
-  entry ``N_SEATS * t + k``, so the layout holds any seat count of the game (3, 4 or 5 seats: 72, 72 or
-  75 cards in tricks; room is kept for ``MAX_SEATS`` bids and the 78 cards); an entry not yet made is -1.
-  The seat that speaks ``k``-th is ``(dealer + 1 + k) % N_SEATS`` (phases.bidder);
+  entry ``seats * t + k`` (``seats`` the game's players, ``view[V_RULES + R_SEATS]``), so the layout holds
+  any seat count of the game (3, 4 or 5 seats: 72, 72 or 75 cards in tricks; room is kept for ``MAX_SEATS``
+  bids and the 78 cards); an entry not yet made is -1.
+  The seat that speaks ``k``-th is ``(dealer + 1 + k) % seats`` (phases.bidder);
 * the rules record (``V_RULES``): the run's rules, one slot per field of ``rules.KernelRules`` in its field
-  order (enums as their index in ``rules.CHOICES``). ``view[V_RULES + R_EXCUSE_LEAD]`` reads one flag;
+  order (enums as their index in ``rules.CHOICES``), the last one ``seats`` (the number of players, not a flag).
+  ``view[V_RULES + R_EXCUSE_LEAD]`` reads one flag;
   ``rules_of(view)`` gives the whole record back as a ``KernelRules``. The offsets are made from the field
   order, so a flag added to the rules reaches every policy with no edit here or in any strategy.
   Read-only: the kernel writes it at the start of each deal and never reads it back.
@@ -62,7 +64,7 @@ V_POIGNEE_EXTRA = 46   # poignée: the discarded trumps the four-kings exception
 V_POIGNEE_EXCUSE = 47  # poignée: 1 when the hand judged holds the Excuse
 
 # ----------------------------------------------------------- public history
-N_SEATS = 4         # seats of this game (the 3- and 5-player variants will set theirs)
+N_SEATS = 4         # the most seats the kernels' arrays and policy tuples hold (rules.seats: 3 or 4 play)
 MAX_SEATS = 5
 N_DECK = 78
 V_BID_ORDER = 48    # V_BID_ORDER + k: the k-th bid in speaking order (0 pass, 1..4 a contract), -1 before it

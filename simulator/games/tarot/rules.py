@@ -25,7 +25,7 @@ CHOICES = {
     "excuse_lead": ("allowed", "forbidden"),
 }
 
-INT_RANGES: dict[str, tuple[int, int]] = {}
+INT_RANGES: dict[str, tuple[int, int]] = {"seats": (3, 4)}  # seats: not a flag (TarotRules.seats), validated as one
 
 HELP = {
     "petit_sec_redeal": "[decision] a hand as dealt with the Petit as its only trump and no Excuse voids the deal "
@@ -62,10 +62,27 @@ class TarotRules(RuleSet):
     excuse_last_trick_side: str = "opposite_owner"
     target_oudlers: str = "counted"
     excuse_lead: str = "allowed"
+    # The number of players: the deal sizes, the rotation, the trick, the settlement and the poignée sizes follow
+    # it (phases.hand_cards and the rest). Not a flag: a preset's, never overridden (``--rule seats=3`` is an
+    # unknown flag), the last field so that no flag's kernel offset moves, and left out of ``to_dict`` at 4 so
+    # every four-player manifest reads as before.
+    seats: int = 4
 
-    @property
-    def seats(self) -> int:
-        return 4  # the 3- and 5-player variants will be presets with their own deal sizes
+    @classmethod
+    def flag_names(cls) -> list[str]:
+        return [name for name in super().flag_names() if name != "seats"]
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        if d["seats"] == 4:
+            del d["seats"]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict):
+        d = dict(d)
+        seats = d.pop("seats", 4)
+        return super().from_dict(d).replace(seats=seats)
 
     def to_kernel(self) -> KernelRules:
         return KernelRules(**self.kernel_values())
@@ -84,6 +101,7 @@ class KernelRules(NamedTuple):
     excuse_last_trick_side: int
     target_oudlers: int
     excuse_lead: int
+    seats: int  # not a flag: the rule set's seat count (TarotRules.seats), last so no flag's offset moves
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(TarotRules))
@@ -92,6 +110,9 @@ TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP)
 PRESETS: dict[str, TarotRules] = {
     # 003 Cardavia, four players, with the decisions of RULES.md 2.9
     "cardavia": TarotRules(),
+    # Tarot for three by the French federation (FFT): 24 cards each, a chien of 6, poignées of 13 / 15 / 18,
+    # the taker against two defenders (2t); every flag at Cardavia's decision (docs/rules.md)
+    "fft3": TarotRules(seats=3),
 }
 
 

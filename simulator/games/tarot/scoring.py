@@ -9,7 +9,9 @@ MULTIPLIER = (0, 1, 2, 4, 6)   # by contract: 0 none (void deal), 1 Prise, 2 Gar
 TARGET = (56, 51, 41, 36)      # by the number of oudlers counted for the taker
 CONTRACT_NAMES = ("none", "prise", "garde", "garde_sans", "garde_contre")  # by contract number (0: no taker)
 POIGNEE_VALUE = (0, 20, 30, 40)  # by level: none, single (10 cards), double (13), triple (15)
-POIGNEE_CARDS = (0, 10, 13, 15)
+POIGNEE_CARDS = (0, 10, 13, 15)  # four players
+# by the number of players: three (FFT) 13 / 15 / 18 trumps, same values
+POIGNEE_CARDS_BY_SEATS = {3: (0, 13, 15, 18), 4: POIGNEE_CARDS}
 SLAM_NONE, SLAM_TAKER, SLAM_DEFENCE = 0, 1, 2
 CHELEM_MADE, CHELEM_FAILED, CHELEM_UNANNOUNCED = 400, 200, 200
 
@@ -24,7 +26,7 @@ def settle(chelem_both, contract, taker_half_points, oudlers, petit_au_bout, poi
     the taker announced Chelem; ``slam``: SLAM_*; ``chelem_both``: 1 when a failed announcement
     and the defence's slam both count (flag chelem_defenders_slam=both).
     ``t`` is the per-defender amount signed from the taker's side: each defender scores -t, the
-    taker 3t.
+    taker (seats - 1) t (``seat_score``).
     """
     mult = MULTIPLIER[contract]
     target = TARGET[oudlers]
@@ -45,3 +47,8 @@ def settle(chelem_both, contract, taker_half_points, oudlers, petit_au_bout, poi
     elif slam == SLAM_DEFENCE:
         t -= CHELEM_UNANNOUNCED
     return target, won, t
+
+
+def seat_score(s, taker, amount, seats):
+    """Seat ``s``'s score: the taker ``(seats - 1) * amount``, each defender ``-amount`` (zero-sum)."""
+    return (seats - 1) * amount if s == taker else -amount

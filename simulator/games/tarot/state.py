@@ -13,13 +13,14 @@ Action space (``N_ACTIONS`` = 89):
     83      announce Chelem (the taker, after any discard)
     84      no Chelem
     85..88  the poignée shown before the seat's first card: 85 none, 86 single (10 trumps),
-            87 double (13), 88 triple (15); asked only of a seat that holds one
+            87 double (13), 88 triple (15); three players (fft3): 13, 15, 18; asked only of a seat
+            that holds one
     56..77  after a poignée level: the cards shown, one action a card (10, 13 or 15 actions, phase
             SHOW): a trump or the Excuse; the legal ones are those that still lead to a legal poignée
             (phases.poignee_next), so the set shown is always legal when the last card is named
 
-A deal voided by Petit sec is over as soon as it is dealt; one where all four pass, after the
-bidding. The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
+A deal voided by Petit sec is over as soon as it is dealt; one where every seat passes, after the
+bidding. The seat count is the rules' (``rules.seats``: 4, or 3 for ``fft3``). The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
 a seat's strategy exactly as the kernel does (same view, the seat's own random stream, no question when
 only one card is legal), and ``tests/simulator/games/tarot/test_tarot_state.py`` checks that whole runs agree row for row.
 """
@@ -33,7 +34,7 @@ import numpy as np
 from tricksim.simulator.errors import IllegalAction, PolicyFault
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, cards_in, join, name
-from tricksim.simulator.games.tarot.phases import CHIEN_CARDS, N_SEATS, N_TALLY, N_TRICKS, T_POIGNEE
+from tricksim.simulator.games.tarot.phases import N_SEATS, N_TALLY, T_POIGNEE
 from tricksim.simulator.games.tarot.policy import V_BID, V_POIGNEE_BASE, V_POIGNEE_EXCUSE, V_POIGNEE_EXTRA, VIEW_SIZE
 from tricksim.simulator.games.tarot.rules import TarotRules
 from tricksim.simulator.games.tarot.scoring import CONTRACT_NAMES
@@ -100,21 +101,23 @@ class TarotState(StepState):
         self.rules = rules
         self.compiled_rules = rules.to_kernel()
         self.seed, self.deal_id = int(seed), int(deal_id)
-        self.dealer = int(phases.dealer_of(self.deal_id))
+        self.seats = n = rules.seats
+        self.n_tricks, self.chien_cards = int(phases.n_tricks(n)), int(phases.chien_cards(n))
+        self.dealer = int(phases.dealer_of(self.deal_id, n))
         self.suits = np.zeros(N_SEATS, np.int64)
         self.trumps = np.zeros(N_SEATS, np.int64)
         self.chien = np.zeros(2, np.int64)
         self.view = np.zeros(VIEW_SIZE, np.int64)
         self.rng = np.zeros(1, np.uint64)  # the deal's stream (scratch for the shuffle)
         self.streams = np.zeros((N_SEATS, 1), np.uint64)  # streams[s]: seat s's policy stream, as in the kernel
-        self.trick_winner = np.full(N_TRICKS, -1, np.int64)
+        self.trick_winner = np.full(self.n_tricks, -1, np.int64)
         self.tally = np.zeros(N_TALLY, np.int64)
         self.events: list[Event] = []
         if deck is None:
             phases.deal(self.seed, self.deal_id, np.zeros(N_CARDS, np.int64), self.suits, self.trumps, self.chien,
-                        self.rng)
+                        self.rng, n)
         else:
-            phases.distribute(np.ascontiguousarray(deck, np.int64), self.suits, self.trumps, self.chien)
+            phases.distribute(np.ascontiguousarray(deck, np.int64), self.suits, self.trumps, self.chien, n)
         start_policy_streams(self.seed, self.deal_id, 0, self.streams)
         self.dealt = (self.suits.copy(), self.trumps.copy())
         self.void = phases.VOID_NONE
@@ -122,7 +125,7 @@ class TarotState(StepState):
         self.discard_s = self.discard_t = np.int64(0)
         self._dealt_trumps = np.int64(0)  # the taker's trumps before the chien (poignee_hand=as_dealt)
         self.chelem, self.first_leader = 0, -1
-        self.poignees = [0] * N_SEATS  # the trumps word each seat showed (0 none)
+        self.poignees = [0] * n  # the trumps word each seat showed (0 none)
         self.plays: list[int] = []     # the cards in play order
         self.taker_half = self.oudlers = self.petit_au_bout = self.slam = 0
         self.target = self.won = self.amount = 0
@@ -135,7 +138,7 @@ class TarotState(StepState):
         self._policy_show = None       # SHOW: the trumps word the seat's strategy chose (policy_action)
         self._legal = (np.int64(0), np.int64(0))  # the legal cards of a discard or play, (suits, trumps)
         self._seat = -1
-        if self.compiled_rules.petit_sec_redeal and phases.petit_sec(self.trumps):
+        if self.compiled_rules.petit_sec_redeal and phases.petit_sec(self.trumps, self.seats):
             self.void = phases.VOID_PETIT_SEC
             self._phase = Phase.DONE
             return
@@ -156,7 +159,7 @@ class TarotState(StepState):
         if p == Phase.SHOW:
             nxt = int(phases.poignee_next(self.compiled_rules.poignee_excuse, self.view[V_POIGNEE_BASE],
                                           self.view[V_POIGNEE_EXCUSE] != 0, self.view[V_POIGNEE_EXTRA], self._show_n,
-                                          self._shown))
+                                          phases.POIGNEE_CARDS_BY_SEATS[self.seats, 3], self._shown))
             return [FIRST_TRUMP + b for b in range(22) if nxt >> b & 1]
         return []
 
@@ -168,8 +171,8 @@ class TarotState(StepState):
     def bids(self) -> tuple[int, ...]:
         """Each seat's bid (0 pass, 1..4 a contract), -1 before it has spoken."""
         if self.void == phases.VOID_PETIT_SEC:
-            return (-1,) * N_SEATS
-        return tuple(int(self.view[V_BID + s]) for s in range(N_SEATS))
+            return (-1,) * self.seats
+        return tuple(int(self.view[V_BID + s]) for s in range(self.seats))
 
     def poignee(self) -> int:
         """The value of every poignée shown (scoring.POIGNEE_VALUE), to the side that wins the contract."""
@@ -180,8 +183,8 @@ class TarotState(StepState):
         if not self.is_terminal():
             raise IllegalAction("the deal is not over yet")
         if self.taker < 0:
-            return (0,) * N_SEATS
-        return tuple(int(phases.seat_score(s, self.taker, self.amount)) for s in range(N_SEATS))
+            return (0,) * self.seats
+        return tuple(int(phases.seat_score(s, self.taker, self.amount, self.seats)) for s in range(self.seats))
 
     # ---------------------------------------------------------------- actions
     def apply(self, action: int) -> None:
@@ -234,15 +237,15 @@ class TarotState(StepState):
 
     # ------------------------------------------------------------- internals
     def _start_bid(self) -> None:
-        self._seat = int(phases.bidder(self.dealer, self._bidders))
+        self._seat = int(phases.bidder(self.dealer, self._bidders, self.seats))
         phases.start_bid(self.view, self._seat, self.contract)
         self._phase = Phase.BID
 
     def _bid(self, b: int) -> None:
-        taker, contract = phases.apply_bid(self.view, self._seat, b, self.taker, self.contract)
+        taker, contract = phases.apply_bid(self.view, self._seat, b, self.taker, self.contract, self.seats)
         self.taker, self.contract = int(taker), int(contract)
         self._bidders += 1
-        if self._bidders < N_SEATS:
+        if self._bidders < self.seats:
             self._start_bid()
             return
         if self.taker < 0:
@@ -267,7 +270,7 @@ class TarotState(StepState):
         self.discard_s, self.discard_t = phases.apply_discard(self.view, self.suits, self.trumps, self.taker, c,
                                                               self.discard_s, self.discard_t)
         self._discarded += 1
-        if self._discarded < CHIEN_CARDS:
+        if self._discarded < self.chien_cards:
             self._start_discard()
             return
         phases.end_discard(self.view)
@@ -278,7 +281,8 @@ class TarotState(StepState):
         self._seat, self._phase = self.taker, Phase.CHELEM
 
     def _declare(self, announced: int) -> None:
-        chelem, leader = phases.declare_chelem(self.view, self.tally, self.trumps, self.dealer, self.taker, announced)
+        chelem, leader = phases.declare_chelem(self.view, self.tally, self.trumps, self.dealer, self.taker, announced,
+                                               self.seats)
         self.chelem, self.first_leader = int(chelem), int(leader)
         self._leader = self.first_leader
         self._start_trick()
@@ -290,7 +294,7 @@ class TarotState(StepState):
         self._turn()
 
     def _turn(self) -> None:
-        self._seat = int(phases.turn(self.view, self._leader, self._k))
+        self._seat = int(phases.turn(self.view, self._leader, self._k, self.seats))
         if self._trick == 0:  # a poignée, shown before the seat's first card
             self._most = int(phases.start_poignee(self.compiled_rules, self.view, self._seat, self.taker, self.contract,
                                                   self.trumps, self._dealt_trumps, self.suits, self.discard_t))
@@ -304,7 +308,7 @@ class TarotState(StepState):
             phases.apply_poignee(self.view, self.tally, self._seat, 0, np.int64(0))
             self._start_play()
             return
-        self._show_n = int(phases.POIGNEE_CARDS[level])
+        self._show_n = int(phases.POIGNEE_CARDS_BY_SEATS[self.seats, level])
         self._shown = np.int64(0)
         self._phase = Phase.SHOW
 
@@ -329,15 +333,16 @@ class TarotState(StepState):
     def _play(self, c: int) -> None:
         self.plays.append(c)
         self._led, self._win_seat, self._win_card, self._high = phases.apply_card(
-            self.view, self.suits, self.trumps, self._seat, c, self._led, self._win_seat, self._win_card, self._high)
+            self.view, self.suits, self.trumps, self._seat, c, self._led, self._win_seat, self._win_card, self._high,
+            self.seats)
         self._k += 1
-        if self._k < N_SEATS:
+        if self._k < self.seats:
             self._turn()
             return
         self._leader = int(phases.end_trick(self.compiled_rules, self.view, self.tally, self.trick_winner,
                                             self._win_seat))
         self._trick += 1
-        if self._trick < N_TRICKS:
+        if self._trick < self.n_tricks:
             self._start_trick()
             return
         self._count()

@@ -8,20 +8,27 @@ from tricksim.simulator.columns import column, dictionary_column
 from tricksim.simulator.games.tarot import layout
 from tricksim.simulator.rundir import Encoding, required_schema
 
-SEATS = range(4)
-DEALS_SCHEMA = required_schema(
-    [("deal_id", pa.int64()), ("dealer", pa.int8())]
-    + [(f"dealt_{w}_{s}", pa.int64()) for s in SEATS for w in ("lo", "hi")]
-    + [("chien_lo", pa.int64()), ("chien_hi", pa.int64()), ("void", pa.int8())]
-    + [(f"bid_{s}", pa.int8()) for s in SEATS]
-    + [("taker", pa.int8()), ("contract", pa.int8()), ("discard_lo", pa.int64()), ("discard_hi", pa.int64())]
-    + [(f"poignee_{w}_{s}", pa.int64()) for s in SEATS for w in ("lo", "hi")]
-    + [("chelem", pa.int8()), ("first_leader", pa.int8()), ("taker_points", pa.float32()), ("oudlers", pa.int8()),
-       ("target", pa.int8()), ("won", pa.int8()), ("petit_au_bout", pa.int8()), ("poignee", pa.int16()),
-       ("slam", pa.int8())]
-    + [(f"score_{s}", pa.int32()) for s in SEATS]
-    + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in SEATS]
-)
+
+def deals_schema(seats: int) -> pa.Schema:
+    """The deals table's columns for ``seats`` players: the per-seat ones (``dealt_lo_s`` .. ``strategy_s``)
+    for s in 0..seats-1."""
+    per_seat = range(seats)
+    return required_schema(
+        [("deal_id", pa.int64()), ("dealer", pa.int8())]
+        + [(f"dealt_{w}_{s}", pa.int64()) for s in per_seat for w in ("lo", "hi")]
+        + [("chien_lo", pa.int64()), ("chien_hi", pa.int64()), ("void", pa.int8())]
+        + [(f"bid_{s}", pa.int8()) for s in per_seat]
+        + [("taker", pa.int8()), ("contract", pa.int8()), ("discard_lo", pa.int64()), ("discard_hi", pa.int64())]
+        + [(f"poignee_{w}_{s}", pa.int64()) for s in per_seat for w in ("lo", "hi")]
+        + [("chelem", pa.int8()), ("first_leader", pa.int8()), ("taker_points", pa.float32()),
+           ("oudlers", pa.int8()), ("target", pa.int8()), ("won", pa.int8()), ("petit_au_bout", pa.int8()),
+           ("poignee", pa.int16()), ("slam", pa.int8())]
+        + [(f"score_{s}", pa.int32()) for s in per_seat]
+        + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in per_seat]
+    )
+
+
+DEALS_SCHEMA = deals_schema(4)  # four players
 PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=False)), nullable=False)
 
 ENCODING = Encoding(
@@ -37,22 +44,24 @@ def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, small: np.n
                 plays: np.ndarray | None) -> pa.Table:
     """The deals table from the kernel's blocks (``layout.W_*``, ``S_*``, ``I_*`` name their rows)."""
     n = deal_ids.shape[0]
+    seats = len(seat_specs)
+    per_seat = range(seats)
     arrays = [column(deal_ids), column(small[:, layout.S_DEALER])]
-    arrays += [column(words[:, layout.W_DEALT + i]) for i in range(8)]
+    arrays += [column(words[:, layout.W_DEALT + i]) for i in range(2 * seats)]
     arrays += [column(words[:, layout.W_CHIEN]), column(words[:, layout.W_CHIEN + 1]), column(small[:, layout.S_VOID])]
-    arrays += [column(small[:, layout.S_BID + s]) for s in SEATS]
+    arrays += [column(small[:, layout.S_BID + s]) for s in per_seat]
     arrays += [column(small[:, layout.S_TAKER]), column(small[:, layout.S_CONTRACT]),
                column(words[:, layout.W_DISCARD]), column(words[:, layout.W_DISCARD + 1])]
-    arrays += [column(words[:, layout.W_POIGNEE + i]) for i in range(8)]
+    arrays += [column(words[:, layout.W_POIGNEE + i]) for i in range(2 * seats)]
     arrays += [column(small[:, layout.S_CHELEM]), column(small[:, layout.S_FIRST_LEADER]),
                column((ints[:, layout.I_TAKER_POINTS] / 2).astype(np.float32)), column(small[:, layout.S_OUDLERS]),
                column(ints[:, layout.I_TARGET].astype(np.int8)), column(small[:, layout.S_WON]),
                column(small[:, layout.S_PETIT_AU_BOUT]),
                column(ints[:, layout.I_POIGNEE].astype(np.int16)), column(small[:, layout.S_SLAM])]
-    arrays += [column(ints[:, layout.I_SCORE + s]) for s in SEATS]
+    arrays += [column(ints[:, layout.I_SCORE + s]) for s in per_seat]
     no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
     arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
-    schema = DEALS_SCHEMA
+    schema = DEALS_SCHEMA if seats == 4 else deals_schema(seats)
     if plays is not None:
         played = small[:, layout.S_VOID] == 0
         offsets = np.zeros(n + 1, np.int32)

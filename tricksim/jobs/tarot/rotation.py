@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from tricksim.jobs import JobError, labelled_seats, match_header, run_kept
 
 
-def _scores(run):
-    """The deal ids and the four scores of (some shards of) a run, in deal order."""
-    return run.read_hands(["deal_id"] + [f"score_{s}" for s in range(4)])
+def _scores(n_seats, run):
+    """The deal ids and the scores (one a seat) of (some shards of) a run, in deal order."""
+    return run.read_hands(["deal_id"] + [f"score_{s}" for s in range(n_seats)])
 
 
 def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=(), seed: int = 0, out=None,
@@ -37,6 +38,7 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     seat = dict(zip((a, b), seat_list))
+    n = rule_set.seats  # four, or three (Tarot for three)
     for line in match_header(game="tarot", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=deals, unit="deals, each played by the field alone and with the other strategy "
                              "in each seat", seats=seat_list):
@@ -47,20 +49,20 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
         for key, (test, field) in (("a_in_b", (a, b)), ("b_in_a", (b, a))):
             tag = "ab" if key == "a_in_b" else "ba"
             dirs = []
-            for r in (None, 0, 1, 2, 3):  # the field alone, then the tested strategy in seat r
-                seats = tuple(seat[test] if s == r else seat[field] for s in range(4))
+            for r in (None, *range(n)):  # the field alone, then the tested strategy in seat r
+                seats = tuple(seat[test] if s == r else seat[field] for s in range(n))
                 d = base / (f"{tag}-field" if r is None else f"{tag}-seat{r}")
                 run_kept(RunConfig(game="tarot", rules=rule_set, preset=preset, seats=seats, seed=seed,
                                    mode="deals", count=deals), d, threads, engine=engine,
                          scheduler=cluster.scheduler_address)
                 dirs.append(d)
             try:
-                tables = [cluster.map_run(_scores, d).sort_by("deal_id") for d in dirs]
+                tables = [cluster.map_run(partial(_scores, n), d).sort_by("deal_id") for d in dirs]
                 results[key] = rotation_gain(tables[0], tables[1:])
             except AnalysisError as e:
                 raise JobError(str(e)) from None
             est = results[key][0]
             echo(f"{test} in a field of {field}: {est.value:+.1f} points a deal over {field} in the same seat, "
-                 f"95 % interval [{est.lo:+.1f}, {est.hi:+.1f}] (n = {est.n:,} deals, each played in all four "
-                 "seats)")
+                 f"95 % interval [{est.lo:+.1f}, {est.hi:+.1f}] (n = {est.n:,} deals, each played in all "
+                 f"{'three' if n == 3 else 'four'} seats)")
     return results

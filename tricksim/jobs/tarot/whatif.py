@@ -63,9 +63,9 @@ def contract_what_if(run_dir, n: int, *, seed: int = 0, by: str | None = None) -
     try:
         for contract in (1, 2, 3, 4):
             parts = []
-            for s in range(4):
+            for s in range(len(seats)):  # every seat of the run: four, or three (Tarot for three)
                 ids = sample["deal_id"][sample["taker"] == s]
-                forced = tuple(with_bid(seats[i], contract if i == s else 0) for i in range(4))
+                forced = tuple(with_bid(seats[i], contract if i == s else 0) for i in range(len(seats)))
                 parts.append(replay_units(RunConfig(seats=forced, **base), ids))
             replays[contract] = parts
     except RunError as e:

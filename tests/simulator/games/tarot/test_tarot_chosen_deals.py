@@ -43,9 +43,9 @@ def announce(seat, suits, trumps, view, params, rng):
 def show_most(seat, suits, trumps, view, params, rng):
     """The highest poignée allowed, its lowest cards: the Excuse and the lowest trumps where the Excuse may stand
     in, else the lowest trumps of the hand, else (the four-kings triple) of hand and discard together."""
-    n = POIGNEE_CARDS[view[V_POIGNEE_MAX]]
+    n = POIGNEE_CARDS[view[V_POIGNEE_MAX]]  # four players
     a, b, c = poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE], view[V_POIGNEE_EXCUSE] != 0,
-                            view[V_POIGNEE_EXTRA], n)
+                            view[V_POIGNEE_EXTRA], n, POIGNEE_CARDS[3])
     excuse = np.int64(1) << 21
     if b != 0:
         return excuse | lowest_n(b & ~excuse, n - 1)

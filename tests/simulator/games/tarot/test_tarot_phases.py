@@ -77,12 +77,12 @@ def test_trick_winner_and_the_excuse():
     phases.start_trick(view, 0, 0)
     led, win_seat, win_card, high = -1, -1, -1, -1
     for seat, c in trick:
-        led, win_seat, win_card, high = phases.apply_card(view, s, t, seat, c, led, win_seat, win_card, high)
+        led, win_seat, win_card, high = phases.apply_card(view, s, t, seat, c, led, win_seat, win_card, high, 4)
     assert (led, win_seat, win_card) == (CLUBS, 2, card(CLUBS, 13))
     # a trump takes a plain trick; a higher trump overtakes it
     led, win_seat, win_card, high = -1, -1, -1, -1
     for seat, c in [(0, card(SPADES, 13)), (1, T(2)), (2, card(SPADES, 1)), (3, T(9))]:
-        led, win_seat, win_card, high = phases.apply_card(view, s, t, seat, c, led, win_seat, win_card, high)
+        led, win_seat, win_card, high = phases.apply_card(view, s, t, seat, c, led, win_seat, win_card, high, 4)
     assert (led, win_seat, win_card, high) == (SPADES, 3, T(9), 8)
 
 
@@ -112,31 +112,31 @@ def test_poignee_pools_and_levels():
     excuse = tw(22)
     d, a = RULES.poignee_excuse, ALWAYS.poignee_excuse
     # ten trumps: a single from them, no double
-    assert phases.poignee_pools(d, ten, False, none, 10) == (ten, 0, 0)
-    assert phases.poignee_pools(d, ten, False, none, 13) == (0, 0, 0)
-    assert phases.poignee_level(d, ten, False, none, ten) == 1
-    assert phases.poignee_level(d, ten, False, none, tw(*range(3, 12), 13)) == -1   # T13 not held
-    assert phases.poignee_level(d, ten, False, none, tw(*range(3, 12))) == -1       # 9 cards
-    assert phases.poignee_level(d, ten, False, none, none) == 0
+    assert phases.poignee_pools(d, ten, False, none, 10, 15) == (ten, 0, 0)
+    assert phases.poignee_pools(d, ten, False, none, 13, 15) == (0, 0, 0)
+    assert phases.poignee_level(d, ten, False, none, ten, 4) == 1
+    assert phases.poignee_level(d, ten, False, none, tw(*range(3, 12), 13), 4) == -1   # T13 not held
+    assert phases.poignee_level(d, ten, False, none, tw(*range(3, 12)), 4) == -1       # 9 cards
+    assert phases.poignee_level(d, ten, False, none, none, 4) == 0
     # nine trumps and the Excuse: a single of all nine and the Excuse (every trump shown)
-    assert phases.poignee_pools(d, nine, True, none, 10) == (0, nine | excuse, 0)
-    assert phases.poignee_level(d, nine, True, none, nine | excuse) == 1
+    assert phases.poignee_pools(d, nine, True, none, 10, 15) == (0, nine | excuse, 0)
+    assert phases.poignee_level(d, nine, True, none, nine | excuse, 4) == 1
     # ten trumps and the Excuse: the Excuse in place of a trump only with poignee_excuse=always
-    assert phases.poignee_level(d, ten, True, none, tw(*range(4, 13), 22)) == -1
-    assert phases.poignee_level(a, ten, True, none, tw(*range(4, 13), 22)) == 1
-    assert phases.poignee_level(a, ten, True, none, ten) == 1
+    assert phases.poignee_level(d, ten, True, none, tw(*range(4, 13), 22), 4) == -1
+    assert phases.poignee_level(a, ten, True, none, tw(*range(4, 13), 22), 4) == 1
+    assert phases.poignee_level(a, ten, True, none, ten, 4) == 1
     # the four-kings exception: 10 held + 5 discarded trumps make a triple, never with the Excuse
     discarded = tw(*range(13, 18))
-    assert phases.poignee_pools(d, ten, True, discarded, 15) == (0, 0, ten | discarded)
-    assert phases.poignee_level(d, ten, True, discarded, ten | discarded) == 3
-    assert phases.poignee_level(d, ten, True, discarded, tw(*range(3, 17), 22)) == -1
+    assert phases.poignee_pools(d, ten, True, discarded, 15, 15) == (0, 0, ten | discarded)
+    assert phases.poignee_level(d, ten, True, discarded, ten | discarded, 4) == 3
+    assert phases.poignee_level(d, ten, True, discarded, tw(*range(3, 17), 22), 4) == -1
     # the step API's next cards: after T3, the single's pool; with the Excuse chosen (always), the trumps held
-    assert phases.poignee_next(d, ten, False, none, 10, tw(3)) == tw(*range(4, 13))
-    assert phases.poignee_next(a, ten, True, none, 10, tw(22)) == ten
-    assert phases.poignee_next(a, ten, True, none, 10, tw(3)) == tw(*range(4, 13), 22)
+    assert phases.poignee_next(d, ten, False, none, 10, 15, tw(3)) == tw(*range(4, 13))
+    assert phases.poignee_next(a, ten, True, none, 10, 15, tw(22)) == ten
+    assert phases.poignee_next(a, ten, True, none, 10, 15, tw(3)) == tw(*range(4, 13), 22)
 
 
 def test_petit_sec():
-    assert phases.petit_sec(np.array([0b10, 1, 0, 0], np.int64))            # seat 1 holds the Petit alone
-    assert not phases.petit_sec(np.array([0b10, 1 | 1 << 21, 0, 0], np.int64))  # with the Excuse it is not sec
-    assert not phases.petit_sec(np.array([0b10, 0b11, 0, 0], np.int64))
+    assert phases.petit_sec(np.array([0b10, 1, 0, 0], np.int64), 4)            # seat 1 holds the Petit alone
+    assert not phases.petit_sec(np.array([0b10, 1 | 1 << 21, 0, 0], np.int64), 4)  # with the Excuse it is not sec
+    assert not phases.petit_sec(np.array([0b10, 0b11, 0, 0], np.int64), 4)

@@ -206,8 +206,10 @@ VALUES = {"petit_sec_redeal": (True, False), "discard_trumps": ("exact", "free")
 
 
 def test_the_cardavia_preset_is_the_decisions_of_rules_2_9():
-    assert set(PRESETS) == {"cardavia"}
-    assert [f.name for f in fields(TarotRules)] == list(DEFAULTS)
+    assert set(PRESETS) == {"cardavia", "fft3"}
+    assert PRESETS["fft3"] == PRESETS["cardavia"].replace(seats=3)  # Tarot for three: the same flags
+    assert TarotRules.flag_names() == list(DEFAULTS)  # the flags; seats is the preset's, not a flag
+    assert [f.name for f in fields(TarotRules)] == [*DEFAULTS, "seats"] and PRESETS["cardavia"].seats == 4
     for flag, value in DEFAULTS.items():
         assert getattr(PRESETS["cardavia"], flag) == value, flag
     assert build_rules() == PRESETS["cardavia"]
