@@ -400,7 +400,7 @@ def test_tarot_the_attack_works_on_old_keys_and_fails_on_the_kernels_streams():
     words, errors = np.empty((n, tarot_layout.N_WORDS), np.int64), np.zeros((n, 4), np.int64)
     tarot_kernel.kernel_for()(
         TAROT.to_kernel(), *((f,) * 4 for f in functions), np.ascontiguousarray(np.stack([spec.params] * 4)),
-        np.int64(seed), deal_ids, np.zeros((0, 78), np.int64), False, words, np.empty((n, tarot_layout.N_SMALL), np.int8),
+        np.int64(seed), deal_ids, np.zeros((0, 78), np.int64), False, words, np.empty((n, tarot_layout.N_CODES), np.int8),
         np.empty((n, tarot_layout.N_INTS), np.int32), np.empty((1, tarot_layout.N_PLAYS), np.int8), errors)
     assert (errors[:, 0] == tarot_kernel.ERR_BID).all()
     for i in range(n):

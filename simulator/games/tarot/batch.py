@@ -44,7 +44,7 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
     policies = tuple(tuple(f[slot] for f in functions) for slot in range(5))
     n = deal_ids.size
     words = np.empty((n, layout.N_WORDS), np.int64)
-    small = np.empty((n, layout.N_SMALL), np.int8)
+    codes = np.empty((n, layout.N_CODES), np.int8)
     ints = np.empty((n, layout.N_INTS), np.int32)
     plays = np.empty((n if cfg.record_plays else 1, layout.N_PLAYS), np.int8)
     errors = np.zeros((n, 4), np.int64)
@@ -53,7 +53,7 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
 
     def part(lo, hi):  # rows lo..hi-1: views of the blocks, written in place
         run(rules, *policies, params, np.int64(cfg.seed), deal_ids[lo:hi], decks[lo:hi] if decks.size else decks,
-            cfg.record_plays, words[lo:hi], small[lo:hi], ints[lo:hi], plays[lo:hi] if cfg.record_plays else plays,
+            cfg.record_plays, words[lo:hi], codes[lo:hi], ints[lo:hi], plays[lo:hi] if cfg.record_plays else plays,
             errors[lo:hi])
 
     if workers > 1 and n >= 2 * MIN_SPLIT:
@@ -70,5 +70,5 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
             value = f"{shown:#x} ({' '.join(name(FIRST_TRUMP + b) for b in range(22) if shown >> b & 1) or 'none'})"
         raise PolicyFault(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made "
                           f"{FAULTS[int(code)].format(value)} in deal {deal_id}")
-    return {"deals": deals_table([s.spec for s in cfg.seats], deal_ids, words, small, ints,
+    return {"deals": deals_table([s.spec for s in cfg.seats], deal_ids, words, codes, ints,
                                  plays if cfg.record_plays else None)}

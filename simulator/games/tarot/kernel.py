@@ -9,11 +9,14 @@ Every rule is a phase of ``phases.py``; this module composes them and asks the s
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit, typeof, types
 from numba.core import config
 
 from tricksim.simulator.borrow import alive_until_here, borrowed
+from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import N_CARDS, join_words
 from tricksim.simulator.games.tarot.layout import (
@@ -21,8 +24,8 @@ from tricksim.simulator.games.tarot.layout import (
     I_SCORE,
     I_TAKER_POINTS,
     I_TARGET,
+    N_CODES,
     N_INTS,
-    N_SMALL,
     N_WORDS,
     S_BID,
     S_CHELEM,
@@ -67,7 +70,7 @@ def _words(words, row, i, suits, trumps):
 
 @njit(inline="always")
 def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_id, decks, deck,
-              suits, trumps, chien, view, rng, streams, trick_winner, tally, row, words, small, ints, plays,
+              suits, trumps, chien, view, rng, streams, trick_winner, tally, row, words, codes, ints, plays,
               record_plays, error):
     """Play deal ``deal_id`` into output row ``row``: the phases (phases.py) with the seat policies asked at
     each decision. Returns False (``error`` filled) when a policy broke the rules. The row's defaults are
@@ -87,15 +90,15 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     _words(words, row, W_CHIEN, chien[0], chien[1])
     for i in range(W_DISCARD, N_WORDS):
         words[row, i] = 0
-    for i in range(N_SMALL):
-        small[row, i] = 0
+    for i in range(N_CODES):
+        codes[row, i] = 0
     for i in range(N_INTS):
         ints[row, i] = 0
-    small[row, S_DEALER] = dealer
-    small[row, S_TAKER] = -1
-    small[row, S_FIRST_LEADER] = -1
+    codes[row, S_DEALER] = dealer
+    codes[row, S_TAKER] = -1
+    codes[row, S_FIRST_LEADER] = -1
     if rules.petit_sec_redeal and phases.petit_sec(trumps, n):
-        small[row, S_VOID] = phases.VOID_PETIT_SEC
+        codes[row, S_VOID] = phases.VOID_PETIT_SEC
         return True
 
     # ---- bidding: each seat once, right of the dealer first
@@ -108,14 +111,14 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
         b = bid_fns[s](np.int64(s), suits[s], trumps[s], view, params[s], streams[s])
         if not phases.bid_is_legal(b, contract):
             return _fault(error, ERR_BID, s, b)
-        small[row, S_BID + s] = b
+        codes[row, S_BID + s] = b
         taker, contract = phases.apply_bid(view, s, b, taker, contract, n)
     if taker < 0:
-        small[row, S_VOID] = phases.VOID_ALL_PASS
+        codes[row, S_VOID] = phases.VOID_ALL_PASS
         return True
     phases.end_bidding(view, taker)
-    small[row, S_TAKER] = taker
-    small[row, S_CONTRACT] = contract
+    codes[row, S_TAKER] = taker
+    codes[row, S_CONTRACT] = contract
     dealt_trumps = trumps[taker]
 
     # ---- chien and discard (Prise, Garde)
@@ -137,8 +140,8 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     phases.start_chelem(view, taker)
     announced = chelem_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker], streams[taker])
     chelem, leader = phases.declare_chelem(view, tally, trumps, dealer, taker, announced, n)
-    small[row, S_CHELEM] = chelem
-    small[row, S_FIRST_LEADER] = leader
+    codes[row, S_CHELEM] = chelem
+    codes[row, S_FIRST_LEADER] = leader
 
     # ---- the tricks (18 for four players)
     for t in range(phases.n_tricks(n)):
@@ -172,10 +175,10 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
                                                             discard_t)
     target, won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
-    small[row, S_OUDLERS] = oudlers
-    small[row, S_WON] = won
-    small[row, S_PETIT_AU_BOUT] = petit_au_bout
-    small[row, S_SLAM] = slam
+    codes[row, S_OUDLERS] = oudlers
+    codes[row, S_WON] = won
+    codes[row, S_PETIT_AU_BOUT] = petit_au_bout
+    codes[row, S_SLAM] = slam
     ints[row, I_TAKER_POINTS] = taker_half  # half-points: the table halves them (taker_points may end in .5)
     ints[row, I_TARGET] = target
     ints[row, I_POIGNEE] = tally[T_POIGNEE]
@@ -186,7 +189,7 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
 
 @njit(cache=True, nogil=True)
 def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids, decks,
-                   record_plays, words, small, ints, plays, errors):
+                   record_plays, words, codes, ints, plays, errors):
     """Play the deals ``deal_ids`` into consecutive rows from row 0; call it through ``kernel_for``.
     Every block has one row per deal (so a range of rows is a contiguous block for a thread of its own).
     ``errors[i]`` gets (code, 0, seat, value) when a policy broke the rules in deal i (ERR_*)."""
@@ -200,12 +203,12 @@ def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fn
     view, rng, trick_winner, error = borrowed(scratch[4]), borrowed(scratch[5]), borrowed(scratch[6]), borrowed(scratch[7])
     tally, streams = borrowed(scratch[8]), borrowed(scratch[9])
     params, deal_ids, decks = borrowed(params), borrowed(deal_ids), borrowed(decks)
-    words, small, ints, plays, errors = borrowed(words), borrowed(small), borrowed(ints), borrowed(plays), borrowed(errors)
+    words, codes, ints, plays, errors = borrowed(words), borrowed(codes), borrowed(ints), borrowed(plays), borrowed(errors)
     for i in range(deal_ids.shape[0]):
         for e in range(4):
             error[e] = 0
         ok = play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids[i],
-                       decks, deck, suits, trumps, chien, view, rng, streams, trick_winner, tally, i, words, small, ints,
+                       decks, deck, suits, trumps, chien, view, rng, streams, trick_winner, tally, i, words, codes, ints,
                        plays, record_plays, error)
         for e in range(4):
             errors[i, e] = error[e]
@@ -224,10 +227,11 @@ SIGNATURE = types.void(
     types.int64, types.int64[::1],             # seed, deal ids
     types.int64[:, ::1],                       # decks (n_deals, 78) of chosen deals, or (0, 78): shuffled
     types.boolean,                             # record_plays
-    _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # words, small, ints, plays
+    _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # words, codes, ints, plays
     _I64_2D,                                   # errors (n_deals, 4)
 )
 _ENTRY_POINT: list = []
+_COMPILE_LOCK = threading.Lock()
 
 
 def kernel_for():
@@ -236,5 +240,8 @@ def kernel_for():
     if config.DISABLE_JIT:
         return getattr(simulate_block, "py_func", simulate_block)
     if not _ENTRY_POINT:
-        _ENTRY_POINT.append(simulate_block.compile(SIGNATURE))
+        with _COMPILE_LOCK:  # the run's worker threads ask at once: one compiles, the others then find it
+            if not _ENTRY_POINT:
+                with announced("the tarot kernel"):
+                    _ENTRY_POINT.append(simulate_block.compile(SIGNATURE))
     return _ENTRY_POINT[0]

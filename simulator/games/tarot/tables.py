@@ -40,30 +40,30 @@ ENCODING = Encoding(
 )
 
 
-def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, small: np.ndarray, ints: np.ndarray,
+def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, codes: np.ndarray, ints: np.ndarray,
                 plays: np.ndarray | None) -> pa.Table:
     """The deals table from the kernel's blocks (``layout.W_*``, ``S_*``, ``I_*`` name their rows)."""
     n = deal_ids.shape[0]
     seats = len(seat_specs)
     per_seat = range(seats)
-    arrays = [column(deal_ids), column(small[:, layout.S_DEALER])]
+    arrays = [column(deal_ids), column(codes[:, layout.S_DEALER])]
     arrays += [column(words[:, layout.W_DEALT + i]) for i in range(2 * seats)]
-    arrays += [column(words[:, layout.W_CHIEN]), column(words[:, layout.W_CHIEN + 1]), column(small[:, layout.S_VOID])]
-    arrays += [column(small[:, layout.S_BID + s]) for s in per_seat]
-    arrays += [column(small[:, layout.S_TAKER]), column(small[:, layout.S_CONTRACT]),
+    arrays += [column(words[:, layout.W_CHIEN]), column(words[:, layout.W_CHIEN + 1]), column(codes[:, layout.S_VOID])]
+    arrays += [column(codes[:, layout.S_BID + s]) for s in per_seat]
+    arrays += [column(codes[:, layout.S_TAKER]), column(codes[:, layout.S_CONTRACT]),
                column(words[:, layout.W_DISCARD]), column(words[:, layout.W_DISCARD + 1])]
     arrays += [column(words[:, layout.W_POIGNEE + i]) for i in range(2 * seats)]
-    arrays += [column(small[:, layout.S_CHELEM]), column(small[:, layout.S_FIRST_LEADER]),
-               column((ints[:, layout.I_TAKER_POINTS] / 2).astype(np.float32)), column(small[:, layout.S_OUDLERS]),
-               column(ints[:, layout.I_TARGET].astype(np.int8)), column(small[:, layout.S_WON]),
-               column(small[:, layout.S_PETIT_AU_BOUT]),
-               column(ints[:, layout.I_POIGNEE].astype(np.int16)), column(small[:, layout.S_SLAM])]
+    arrays += [column(codes[:, layout.S_CHELEM]), column(codes[:, layout.S_FIRST_LEADER]),
+               column((ints[:, layout.I_TAKER_POINTS] / 2).astype(np.float32)), column(codes[:, layout.S_OUDLERS]),
+               column(ints[:, layout.I_TARGET].astype(np.int8)), column(codes[:, layout.S_WON]),
+               column(codes[:, layout.S_PETIT_AU_BOUT]),
+               column(ints[:, layout.I_POIGNEE].astype(np.int16)), column(codes[:, layout.S_SLAM])]
     arrays += [column(ints[:, layout.I_SCORE + s]) for s in per_seat]
     no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
     arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
     schema = DEALS_SCHEMA if seats == 4 else deals_schema(seats)
     if plays is not None:
-        played = small[:, layout.S_VOID] == 0
+        played = codes[:, layout.S_VOID] == 0
         offsets = np.zeros(n + 1, np.int32)
         np.cumsum(np.where(played, layout.N_PLAYS, 0), out=offsets[1:])
         values = np.ascontiguousarray(plays[played]).reshape(-1)
