@@ -303,7 +303,7 @@ def covered_nil(rng: random.Random, n: int):
 def test_the_nil_bounds_against_the_reference_where_they_apply():
     """The Nil question on positions where the Nil seat can nearly duck to the end (low side cards, at most one
     spade, a partner with high side cards), against the exhaustive reference: where a made Nil must be proved
-    and a bound for it would act (docs/performance.md P38: one was tried and not kept)."""
+    and a bound for it would act (docs/performance.md P39: one was tried and not kept)."""
     rng = random.Random(37)
     rr = ref.Rules()
     rules = SpadesRules()
