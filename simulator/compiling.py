@@ -1,6 +1,6 @@
 """Say on stderr what is being compiled, and for how long, the first time (issue #26).
 
-A cold compile of a kernel or a strategy takes from seconds to minutes (docs/performance.md P38); loading
+A cold compile of a kernel or a strategy takes from seconds to minutes (docs/performance.md P39); loading
 the same code from the compile cache takes a fraction of a second. :func:`announced` wraps one compile (or
 cache load): when it is still running after ``after`` seconds it writes one line saying what is compiled,
 then the seconds when it ends; a cache load ends first and prints nothing. A timer, not a look into
