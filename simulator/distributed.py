@@ -246,7 +246,7 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
     ``timeout`` seconds), else a ``LocalCluster`` of ``workers`` single-threaded worker processes (default:
     one per core). Returns the manifest fields. A scheduler lost, or no worker for ``worker_wait`` seconds,
     raises ``ConnectionError``: the shards finished are kept, a resume finishes the run."""
-    from tricksim.simulator.engine import check_free_space, shards_to_do
+    from tricksim.simulator.engine import check_space_to_finish
 
     try:
         from distributed import LocalCluster
@@ -261,8 +261,7 @@ def run_on_dask(cfg, out, *, overwrite: bool = False, resume: bool = False, sche
     try:
         rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
                     resume=resume, upgrade=cfg.upgrade_plan)  # checks only: every refusal before the folder is touched
-        pending = shards_to_do(cfg, rd) if rd.action == "resume" else range(cfg.n_shards)
-        check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in pending))
+        check_space_to_finish(cfg, rd, out)
     except BaseException:
         if client is not None:
             client.close()

@@ -221,6 +221,15 @@ def check_new_run_space(cfg: RunConfig, out, *, resume: bool, overwrite: bool) -
         check_free_space(cfg, out, cfg.count)
 
 
+def check_space_to_finish(cfg: RunConfig, rd: RunDir, out) -> None:
+    """Once the folder's checks have decided what a run does: a resume needs room for its shards not yet done,
+    an overwrite for the whole run; a new run was checked before any planning (:func:`check_new_run_space`)."""
+    if rd.action == "resume":
+        check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in shards_to_do(cfg, rd)))
+    elif rd.action == "overwrite":
+        check_free_space(cfg, out, cfg.count)
+
+
 def available_memory() -> int | None:
     """Bytes of memory available to new work (MemAvailable: free memory and reclaimable cache), or None."""
     try:
@@ -287,8 +296,7 @@ def run(cfg: RunConfig, out: str | os.PathLike, *, overwrite: bool = False, resu
     fam = cfg.family
     rd = RunDir(out, cfg.plan(), tables=fam.tables[cfg.mode], encoding=fam.encoding, overwrite=overwrite,
                 resume=resume, upgrade=cfg.upgrade_plan)  # checks only: every refusal before the folder is touched
-    pending = shards_to_do(cfg, rd) if rd.action == "resume" else range(cfg.n_shards)
-    check_free_space(cfg, out, sum(cfg.shard_range(i)[1] for i in pending))
+    check_space_to_finish(cfg, rd, out)
     with rd.open():  # the writer lock, held to the end of the run
         return _run_local(cfg, rd, workers, progress)
 

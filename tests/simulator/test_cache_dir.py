@@ -41,3 +41,20 @@ def test_a_cache_folder_that_cannot_be_written_is_reported_once(tmp_path):
     assert done.stderr.count("cannot be written") == 1
     assert done.stderr.startswith(f"tricksim: the compile cache {blocked}/numba-")
     assert "set TRICKSIM_CACHE to a writable folder" in done.stderr
+
+
+def test_the_cache_key_covers_the_games_kept_outside_the_repository(tmp_path, monkeypatch):
+    """docs/architecture.md, "Add a game": the folders TRICKSIM_GAMES names are hashed with the package's own
+    sources, so an edit to an outside game's strategy cannot run stale compiled code."""
+    from tricksim import simulator
+
+    game = tmp_path / "strategies" / "mygame"
+    game.mkdir(parents=True)
+    (game / "mine.py").write_text("X = 1\n")
+    monkeypatch.delenv("TRICKSIM_GAMES", raising=False)
+    alone = simulator._source_hash()
+    monkeypatch.setenv("TRICKSIM_GAMES", str(tmp_path))
+    with_game = simulator._source_hash()
+    (game / "mine.py").write_text("X = 2\n")
+    edited = simulator._source_hash()
+    assert len({alone, with_game, edited}) == 3
