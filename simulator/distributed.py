@@ -327,4 +327,4 @@ def _run(cfg, rd: RunDir, out, client, progress: bool | None, *, address: str, t
     if bad:  # never report success over missing data
         raise RunError(f"{len(bad)} shard(s) of {out} were not written (first: {bad[0]}); rerun with {option('resume')}")
     rd.write_manifest(status="complete", **info)
-    return info
+    return {**info, "run_id": rd.run_id}

@@ -349,7 +349,7 @@ def _run_local(cfg: RunConfig, rd: RunDir, workers: int, progress: bool | None) 
             "shards_written_this_session": len(todo), "hands_this_session": n_hands,
             "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     rd.write_manifest(status="complete", **info)
-    return info
+    return {**info, "run_id": rd.run_id}
 
 
 __all__ = [

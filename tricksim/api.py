@@ -208,10 +208,14 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
         same = isinstance(old, dict) and cfg.upgrade_plan(old) == cfg.plan()
         if not same:
             raise TricksimError(f"{out} holds another run: pass overwrite=True to replace it, or another out")
+    written = None
     if not (same and read_manifest(out).get("status") == "complete"):
-        execute(cfg, out, resume=same, overwrite=overwrite and out.exists(), threads=threads, progress=progress,
-                engine=engine, scheduler=scheduler, timeout=timeout)
-    return open_run(out)
+        written = execute(cfg, out, resume=same, overwrite=overwrite and out.exists(), threads=threads,
+                          progress=progress, engine=engine, scheduler=scheduler, timeout=timeout)["run_id"]
+    run = open_run(out)
+    if written is not None and run.run_id != written:
+        raise RunDirError(f"{out} was replaced by another process after this run ended; run it again")
+    return run
 
 
 def open_run(path: str | os.PathLike):

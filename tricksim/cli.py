@@ -8,6 +8,7 @@ with exit code 2. Heavy modules are imported inside the commands so that
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -238,7 +239,23 @@ def simulate(game, preset, rules, counts, seed, out, strategy, seat, team, hand_
     if not quiet:
         where = f"{info['threads']} dask workers" if info.get("engine") == "dask" else f"{info['threads']} threads"
         click.echo(f"wrote {out} ({info['compute_seconds']:.2f} s, {where})", err=True)
-        click.echo(_summary(out))
+        click.echo(_summary_of_written(out, info.get("run_id")))
+
+
+def _summary_of_written(out, run_id: str | None) -> str:
+    """The summary of the run this process just wrote to ``out``, read under the folder's writer lock: another
+    process's ``--overwrite`` between the end of the run and the summary is refused, not summarized."""
+    from tricksim.simulator.rundir import Lock, RunDirError, read_manifest
+
+    lock = Lock(Path(out))
+    try:
+        lock.acquire("summarize")
+        if read_manifest(out).get("run_id") != run_id:
+            raise RunDirError(f"{out} was replaced by another process after this run ended: its summary is not "
+                              "this run's; rerun the command")
+        return _summary(out)
+    finally:
+        lock.release()
 
 
 def _summary(out, engine: str = "local", scheduler: str | None = None, timeout: float | None = None) -> str:

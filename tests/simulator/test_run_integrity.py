@@ -457,3 +457,61 @@ def test_resume_keeps_the_run_id_and_overwrite_makes_a_new_one(clean, tmp_path, 
     assert cli(ARGS + ["--out", str(d), "--overwrite"], capsys)[0] == 0
     assert run_id() != first and cli(["verify", str(d)], capsys)[0] == 0
     assert {pq.ParquetFile(f).metadata.metadata[b"tricksim.run_id"].decode() for f in (d / "hands").iterdir()} == {run_id()}
+
+
+def test_a_run_replaced_before_its_summary_is_not_summarized(tmp_path, capsys, monkeypatch):
+    """``simulate`` prints the summary of the run it wrote, or refuses: a second process's ``--overwrite`` in
+    the moment between the end of the run (the writer lock released) and the summary is caught."""
+    from tricksim import api
+
+    d, real = tmp_path / "run", api.execute
+
+    def then_overwritten(cfg, out, **kw):
+        info = real(cfg, out, **kw)
+        other = api.plan("spades", seed=6, hands=2000, shard_size=500, seats="simple")
+        real(other, out, overwrite=True, threads=1)
+        return info
+
+    monkeypatch.setattr(api, "execute", then_overwritten)
+    code, out, err = cli([a for a in ARGS if a != "--quiet"] + ["--out", str(d)], capsys)
+    assert code == 2 and f"{d} was replaced by another process after this run ended" in err and out == ""
+
+    holder = None
+
+    def then_locked(cfg, out, **kw):
+        nonlocal holder
+        info = real(cfg, out, **kw)
+        holder = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+        assert holder.stdout.readline() == "locked\n"
+        return info
+
+    monkeypatch.setattr(api, "execute", then_locked)
+    try:
+        code, out, err = cli([a for a in ARGS if a != "--quiet"] + ["--out", str(d), "--overwrite"], capsys)
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert code == 2 and f"another process (pid {holder.pid}) is writing it" in err and out == ""
+
+    monkeypatch.setattr(api, "execute", real)  # untouched: the summary of the run written
+    code, out, err = cli([a for a in ARGS if a != "--quiet"] + ["--out", str(d), "--overwrite"], capsys)
+    assert code == 0 and "2,000" in out, err
+
+
+def test_the_api_does_not_return_a_run_replaced_after_it_was_written(tmp_path, monkeypatch):
+    from tricksim import api
+    from tricksim.simulator.errors import RunDirError
+
+    d, real = tmp_path / "run", api.execute
+
+    def then_overwritten(cfg, out, **kw):
+        info = real(cfg, out, **kw)
+        real(api.plan("spades", seed=6, hands=200, seats="simple"), out, overwrite=True, threads=1)
+        return info
+
+    monkeypatch.setattr(api, "execute", then_overwritten)
+    with pytest.raises(RunDirError, match="was replaced by another process after this run ended"):
+        api.simulate("spades", hands=200, seats="simple", seed=5, out=d, threads=1)
+    monkeypatch.setattr(api, "execute", real)
+    assert api.simulate("spades", hands=200, seats="simple", seed=5, out=d, threads=1, overwrite=True).run_id
