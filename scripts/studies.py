@@ -33,6 +33,7 @@ import pandas as pd
 
 import tricksim
 from tricksim.analysis.stats import fmt_int, fmt_rate_interval
+from tarot_tables import BEGIN as TAROT_BEGIN, END as TAROT_END  # scripts/tarot_tables.py
 
 BASELINE = "heuristic"
 BAG_PRESETS = ("cardems", "zone", "classic")
@@ -481,6 +482,14 @@ def nil_study(a, charts: Path, log) -> tuple[list[str], list[str]]:
 
 
 # ----------------------------------------------------------------------------- main
+def kept_sections(doc: Path) -> list[str]:
+    """The sections other scripts write into the page (the Tarot table sizes), kept as they are."""
+    text = doc.read_text() if doc.exists() else ""
+    if TAROT_BEGIN not in text or TAROT_END not in text:
+        return []
+    return ["", text[text.index(TAROT_BEGIN):text.index(TAROT_END) + len(TAROT_END)]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=DEFAULT_GAMES,
@@ -554,7 +563,7 @@ def main():
             + " A Nil's own score is ±100, so taken alone it gains on average "
             "only where it succeeds more than half the time; the threshold sweep measures the whole effect (the "
             "partner's contract, bags, what the hand would have scored with a number), in games won.", ""]
-    a.doc.write_text("\n".join(head + bags + nil) + "\n")
+    a.doc.write_text("\n".join(head + bags + nil + kept_sections(a.doc)) + "\n")
     log(f"wrote {a.doc} and {len(list(charts.glob('*.png')))} charts in {charts} ({minutes:.1f} min)")
 
 

@@ -1,0 +1,119 @@
+"""Tarot at every table size (the section "Tarot at three, four and five" of docs/studies.md).
+
+For each Tarot preset (one per table size: ``tricksim rules tarot`` lists them), a self-play run of the
+default player, then per table size: how often all pass, the share of each contract, the taker's success
+and score, petit au bout and poignée frequencies. Deals are independent (each draws from its own streams
+and no score carries over), so every rate has a Wilson interval and every mean a t interval, each with its n.
+
+Only the public API is used. The runs are kept under ``--out`` and reused when the script runs again with the
+same options. The section is written between two markers in ``--doc`` (the rest of the page is left as it is;
+``scripts/studies.py`` keeps the section when it rewrites the page).
+
+Usage::
+
+    python scripts/tarot_tables.py                          # the published figures
+    python scripts/tarot_tables.py --deals 2000 --out /tmp/t --doc /tmp/t/studies.md    # a smoke run
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import tricksim  # noqa: E402
+from tricksim.analysis.games.tarot.summary import CONTRACTS, mean_text, tarot_numbers  # noqa: E402
+from tricksim.analysis.stats import fmt_rate  # noqa: E402
+from tricksim.simulator.family import family  # noqa: E402
+
+GAME = "tarot"
+DEFAULT_DEALS = 200_000
+DEFAULT_DOC = ROOT / "docs" / "studies.md"
+BEGIN = "<!-- tarot-tables: written by scripts/tarot_tables.py; scripts/studies.py keeps it -->"
+END = "<!-- /tarot-tables -->"
+
+
+def md_table(header: list[str], rows: list[list]) -> list[str]:
+    return (["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+            + ["| " + " | ".join(str(c) for c in r) + " |" for r in rows])
+
+
+def tables_by_size() -> list[tuple[int, str]]:
+    """(seats, preset) for every Tarot preset, fewest seats first."""
+    fam = family(GAME)
+    return sorted((rules.seats, name) for name, rules in fam.presets.items())
+
+
+def section(numbers: list[tuple[int, str, dict]], argv: str, minutes: float, load: float) -> list[str]:
+    cols = [f"{seats} players (`{preset}`)" for seats, preset, _ in numbers]
+    rows = [["deals", *(f"{r['deals']:,}" for *_, r in numbers)],
+            ["all pass", *(fmt_rate(r["void_all_pass"], r["deals"]) for *_, r in numbers)],
+            ["Petit sec (redeal)", *(fmt_rate(r["void_petit_sec"], r["deals"]) for *_, r in numbers)]]
+    rows += [[f"{name} (share of played deals)", *(fmt_rate(r["by_contract"][name]["deals"], r["played"])
+                                                   for *_, r in numbers)] for name in CONTRACTS]
+    rows += [["taker wins", *(fmt_rate(r["won"], r["played"]) for *_, r in numbers)]]
+    rows += [[f"{name}: taker wins", *(fmt_rate(r["by_contract"][name]["won"], r["by_contract"][name]["deals"])
+                                       for *_, r in numbers)] for name in CONTRACTS]
+    rows += [["taker's score a played deal", *(mean_text(r["taker_score"]) for *_, r in numbers)],
+             ["petit au bout (either side)", *(fmt_rate(r["petit_au_bout"], r["played"]) for *_, r in numbers)],
+             ["poignée shown", *(fmt_rate(r["poignee"], r["played"]) for *_, r in numbers)],
+             ["slam", *(fmt_rate(r["slam"], r["played"]) for *_, r in numbers)]]
+    return [BEGIN, "## Tarot at " + ", ".join(f"{s}" for s, *_ in numbers[:-1]) + f" and {numbers[-1][0]} players",
+            "", "Written by", "", "```bash", argv, "```", "",
+            (f"in {minutes:.1f} min (load average {load:.1f} at the start, {os.cpu_count()} cores; tricksim "
+             f"{tricksim.__version__}). Every seat plays the shipped `heuristic`, under each table size's preset "
+             "([rules.md](rules.md)). Rates are Wilson intervals and means t intervals over deals, which are "
+             "independent; n is the number of deals each figure counts (contract shares and bonuses: the played "
+             "deals; a contract's success: the deals of that contract). The taker's score is the taker's own "
+             "(a multiple of the base: ×2 against two at three players, ×3 at four; at five ×2 with a partner, "
+             "×4 alone)."), "",
+            "Each run on its own: `tricksim simulate tarot --preset PRESET --deals N --seed S --out DIR`, then "
+            "`tricksim summary DIR`, `tricksim bidding DIR` (success by contract and oudlers) and "
+            "`tricksim report DIR --out REPORT`.", "",
+            *md_table(["", *cols], rows), "",
+            ("What the players do, not what tables of people do: the figures compare the table sizes under one "
+             "shipped player, whose bidding was tuned for four ([tarot-evidence.md](tarot-evidence.md))."), END]
+
+
+def write_section(doc: Path, lines: list[str]) -> None:
+    """Put the section between its markers in ``doc`` (at the end when it has none yet)."""
+    text = doc.read_text() if doc.exists() else ""
+    block = "\n".join(lines)
+    if BEGIN in text and END in text:
+        start, stop = text.index(BEGIN), text.index(END) + len(END)
+        text = text[:start] + block + text[stop:]
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + block + "\n"
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per table size [default: {DEFAULT_DEALS}]")
+    ap.add_argument("--seed", type=int, default=1, help="the runs' seed [default: 1]")
+    ap.add_argument("--out", type=Path, default=ROOT / "data" / "tarot-tables", help="where the runs go (kept)")
+    ap.add_argument("--doc", type=Path, default=DEFAULT_DOC, help="the page to write the section into")
+    a = ap.parse_args()
+    if a.deals < 2:
+        ap.error("--deals must be at least 2")
+    t0, load = time.time(), os.getloadavg()[0]
+    numbers = []
+    for seats, preset in tables_by_size():
+        out = a.out / f"{preset}-{a.deals}-seed{a.seed}"
+        print(f"{preset} ({seats} players): {out}", file=sys.stderr, flush=True)
+        run = tricksim.simulate(GAME, preset=preset, deals=a.deals, seed=a.seed, out=out, progress=True)
+        numbers.append((seats, preset, tarot_numbers(run.path)))
+    argv = " ".join(["python scripts/tarot_tables.py", f"--deals {a.deals}", f"--seed {a.seed}"]
+                    + ([f"--out {a.out}"] if a.out != ROOT / "data" / "tarot-tables" else [])
+                    + ([f"--doc {a.doc}"] if a.doc.resolve() != DEFAULT_DOC else []))
+    write_section(a.doc, section(numbers, argv, (time.time() - t0) / 60, load))
+    print(f"wrote {a.doc}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
