@@ -30,10 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import pandas as pd
+from tarot_tables import BEGIN as TAROT_BEGIN  # scripts/tarot_tables.py
+from tarot_tables import END as TAROT_END
 
 import tricksim
 from tricksim.analysis.stats import fmt_int, fmt_rate_interval
-from tarot_tables import BEGIN as TAROT_BEGIN, END as TAROT_END  # scripts/tarot_tables.py
 
 BASELINE = "heuristic"
 BAG_PRESETS = ("cardems", "zone", "classic")

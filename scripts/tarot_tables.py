@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import tricksim  # noqa: E402
-from tricksim.analysis.games.tarot.summary import CONTRACTS, mean_text, tarot_numbers  # noqa: E402
-from tricksim.analysis.stats import fmt_rate  # noqa: E402
-from tricksim.simulator.family import family  # noqa: E402
+import tricksim
+from tricksim.analysis.games.tarot.summary import CONTRACTS, mean_text, tarot_numbers
+from tricksim.analysis.stats import fmt_rate
+from tricksim.simulator.family import family
 
 GAME = "tarot"
 DEFAULT_DEALS = 200_000
@@ -71,9 +71,9 @@ def section(numbers: list[tuple[int, str, dict]], argv: str, minutes: float, loa
              "deals; a contract's success: the deals of that contract). The taker's score is the taker's own "
              "(a multiple of the base: ×2 against two at three players, ×3 at four; at five ×2 with a partner, "
              "×4 alone)."), "",
-            "Each run on its own: `tricksim simulate tarot --preset PRESET --deals N --seed S --out DIR`, then "
+            ("Each run on its own: `tricksim simulate tarot --preset PRESET --deals N --seed S --out DIR`, then "
             "`tricksim summary DIR`, `tricksim bidding DIR` (success by contract and oudlers) and "
-            "`tricksim report DIR --out REPORT`.", "",
+            "`tricksim report DIR --out REPORT`."), "",
             *md_table(["", *cols], rows), "",
             ("What the players do, not what tables of people do: the figures compare the table sizes under one "
              "shipped player, whose bidding was tuned for four ([tarot-evidence.md](tarot-evidence.md))."), END]
