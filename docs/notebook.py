@@ -68,3 +68,13 @@ print(sweep_table)
 # %%
 result = tricksim.report([run], OUT / "report")
 print(result.html)
+
+# %% [markdown]
+# ## 7. The variant atlas: the presets and a flag variant, heuristic vs simple in duplicate
+# Every figure with its interval and n; `atlas.tables` holds the tables, `atlas.variants` each variant's figures.
+
+# %%
+atlas = tricksim.atlas("spades", games=GAMES // 4, variants=["cardems", "zone", "cardems+jokers=true"], seed=1,
+                       out=OUT / "atlas")
+print(atlas.tables["skill"].to_string(index=False))
+print(atlas.html)

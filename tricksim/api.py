@@ -22,6 +22,7 @@ from tricksim.simulator.rules import override_list
 
 __all__ = [
     "TricksimError",
+    "atlas",
     "compare",
     "default_strategy",
     "execute",
@@ -273,6 +274,26 @@ def compare(*specs: str, game: str | None = None, preset: str | None = None, rul
 
 
 DEFAULT_MATCH = 2000  # games or deals of a match when none is given
+
+
+def atlas_games() -> tuple[str, ...]:
+    """The games with a variant atlas (``GameJobs.atlas``)."""
+    from tricksim.jobs import jobs_of, names
+
+    return tuple(g for g in names() if jobs_of(g).atlas is not None)
+
+
+def atlas(game: str | None = None, **options):
+    """The variant atlas of ``game`` (default: the default game): every rule variant played in duplicate by the
+    same players, one report (HTML, Markdown, charts) with every figure's interval and n. The options are the
+    game's own (``tricksim atlas GAME --help``); returns the game's atlas result."""
+    from tricksim.jobs import jobs_of
+    from tricksim.simulator.family import default_game
+
+    game = args.text("game", game, none=True) or default_game()
+    if game not in atlas_games():
+        raise TricksimError(f"no variant atlas for game {game!r}: allowed {' | '.join(atlas_games())}")
+    return jobs_of(game).atlas(**options)
 
 
 def report(runs: Sequence, out: str | os.PathLike, *, title: str = "tricksim report", engine: str = "local",

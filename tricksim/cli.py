@@ -354,6 +354,28 @@ def compare(specs, game, counts, preset, rules, seed, hand_limit, out, threads, 
                 threads=threads, engine=engine, scheduler=scheduler, timeout=timeout, echo=click.echo, **counts)
 
 
+class AtlasGroup(click.Group):
+    """``tricksim atlas GAME``: the games' atlas commands (``ATLAS`` in ``tricksim/commands/<game>/``)."""
+
+    def list_commands(self, ctx):
+        from tricksim.commands import game_atlases
+
+        return sorted(game_atlases())
+
+    def get_command(self, ctx, name):
+        from tricksim.commands import game_atlases
+
+        found = game_atlases()
+        if name not in found:
+            raise InputError(f"no variant atlas for game {name!r}: allowed {' | '.join(sorted(found))}")
+        return found[name]
+
+
+@cli.group(cls=AtlasGroup)
+def atlas():
+    """Every rule variant of a game played in duplicate, one report (see 'tricksim atlas GAME --help')."""
+
+
 # --------------------------------------------------------------- rules, strategies
 @cli.command(name="rules")
 @click.argument("game", metavar="GAME", callback=_game)

@@ -70,3 +70,4 @@ def test_the_notebook_runs_end_to_end(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     assert "avoid's win rate" in res.stdout and (tmp_path / "nb" / "nil.png").stat().st_size > 5000
     assert (tmp_path / "nb" / "report" / "report.html").exists() and (tmp_path / "nb" / "sweep" / "sweep.csv").exists()
+    assert (tmp_path / "nb" / "atlas" / "atlas.html").exists() and "paired win rate" in res.stdout

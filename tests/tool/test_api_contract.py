@@ -84,6 +84,18 @@ def cases(tmp):
                         "is a file, not a folder"),
         "compare tarot hand_limit": (tricksim.compare, ("heuristic", "random"),
                                      {"game": "tarot", "deals": 10, "hand_limit": 30}, "a tarot deal stands alone"),
+        # atlas
+        "atlas game int": (tricksim.atlas, (5,), {}, "game must be a string"),
+        "atlas no atlas": (tricksim.atlas, ("tarot",), {}, "no variant atlas for game 'tarot': allowed spades"),
+        "atlas games 0": (tricksim.atlas, ("spades",), {"games": 0}, "invalid games=0: allowed a whole number from 2"),
+        "atlas games str": (tricksim.atlas, ("spades",), {"games": "10"}, "games must be a whole number"),
+        "atlas variants int": (tricksim.atlas, ("spades",), {"variants": 5}, "variants must be None"),
+        "atlas variant": (tricksim.atlas, ("spades",), {"variants": ["bridge"]}, "unknown variant 'bridge'"),
+        "atlas players": (tricksim.atlas, ("spades",), {"players": ["heuristic"]}, "players must be two strategy"),
+        "atlas seed bool": (tricksim.atlas, ("spades",), {"seed": True}, "seed must be a whole number"),
+        "atlas progress": (tricksim.atlas, ("spades",), {"progress": "yes"}, "progress must be True or False"),
+        "atlas echo": (tricksim.atlas, ("spades",), {"echo": "x"}, "echo must be a function"),
+        "atlas out": (tricksim.atlas, ("spades",), {"out": a_file}, "is a file, not a folder"),
         # the Spades functions
         "nil int": (tricksim.nil, (5,), {}, "runs must be a run"),
         "nil hand": (tricksim.nil, (RUN,), {"hand": "both"}, "invalid hand='both': allowed dealt | held"),

@@ -34,6 +34,9 @@ class GameJobs:
     match_help: str                    # what N of them are, for the help
     # the game's own functions of the Python API (``tricksim.<name>``), name -> "module:function"
     api: Mapping[str, str] = field(default_factory=dict)
+    # the game's variant atlas (``tricksim atlas GAME``, ``tricksim.atlas(GAME, ...)``): (**options) -> result,
+    # the options the game's own (it checks them); None: the game has no atlas yet
+    atlas: Callable[..., object] | None = None
 
 
 def names() -> tuple[str, ...]:

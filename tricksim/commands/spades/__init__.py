@@ -1,4 +1,5 @@
-"""The Spades commands: ``tricksim nil``, ``tricksim sweep`` and ``tricksim dd`` (see tricksim/commands)."""
+"""The Spades commands: ``tricksim nil``, ``tricksim sweep`` and ``tricksim dd`` (see tricksim/commands), and the
+Spades variant atlas, ``tricksim atlas spades`` (``ATLAS``)."""
 from __future__ import annotations
 
 import click
@@ -158,4 +159,49 @@ def dd(run_dir, threads):
                f"{info['seconds']:.1f} s)")
 
 
+def _variants_help() -> str:
+    from tricksim.jobs.spades.atlas import default_variants
+
+    return ("Comma-separated variants, each PRESET or PRESET+flag=value[+flag=value...] (any preset, any flag of "
+            f"'tricksim rules {GAME}')  [default: {','.join(default_variants())}]")
+
+
+@click.command(name=GAME)
+@click.option("--games", type=int, default=2000, show_default=True,
+              help="Deals a variant (each played on two tables, seats swapped).")
+@click.option("--variants", cls=FamilyOption, metavar="LIST", help=_variants_help)
+@click.option("--players", default="heuristic,simple", show_default=True, metavar="STRONG,WEAK",
+              help="The two players of every duplicate match, the stronger first (e.g. pimc,heuristic: slow).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed of the shared deals (the same deals for every variant).")
+@click.option("--hand-limit", type=click.IntRange(1, 100_000), default=1000, show_default=True,
+              help="Hands after which a game ends with end='limit'.")
+@click.option("--out", type=click.Path(file_okay=False), help="Where the runs and the report go "
+              f"[default: data/atlas/{GAME}-games<N>-seed<seed>].")
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
+def atlas(games, variants, players, seed, hand_limit, out, threads):
+    """Every Spades preset and variant in duplicate, one report: atlas.html, atlas.md, atlas.csv and charts.
+
+    Each variant is a duplicate match of --games deals between the two --players (the stronger as team 0 on
+    one table, as team 1 on the other, the same cards). Per variant, with 95 % intervals and n: hand score,
+    final margin and game length (charts on shared bins), how games end, Nil and Blind Nil bid and success
+    rates, bags per hand, bag penalties per game, contracts made (clustered by deal); the stronger player's
+    paired win rate and the share of pairs the same cards won on both tables (over pairs). The runs are kept
+    under --out: run the command again to reuse them (an interrupted run is finished).
+
+    \b
+    Examples:
+      tricksim atlas spades --games 500 --out data/atlas-small
+      tricksim atlas spades --variants cardems,cardems+jokers=true+joker_removes=2c2d --games 2000
+    """
+    from tricksim import api
+
+    try:
+        api.atlas(GAME, games=games, variants=variants, players=players, seed=seed, hand_limit=hand_limit, out=out,
+                  threads=threads, progress=True, echo=click.echo)
+    except OSError as e:
+        cannot_write(out or "data/atlas", e)
+
+
 COMMANDS = (nil, sweep, dd)
+ATLAS = atlas  # ``tricksim atlas spades``

@@ -1,0 +1,64 @@
+"""``tricksim atlas spades`` on the command line: one-line errors with exit code 2, a tiny atlas written with
+its progress bar, and the runs reused by a second call."""
+import json
+
+import pytest
+
+from tricksim.cli import main
+
+
+def run_main(args, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    out = capsys.readouterr()
+    return e.value.code, out.out, out.err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["atlas", "spades", "--games", "0"], "Error: invalid --games 0: allowed a whole number from 2"),
+    (["atlas", "spades", "--games", "5", "--variants", "cardems,bridge"],
+     "Error: unknown variant 'bridge': a variant is PRESET[+flag=value...] with PRESET one of cardems | zone | classic"),
+    (["atlas", "spades", "--games", "5", "--variants", "zone+target=abc"],
+     "Error: variant 'zone+target=abc': invalid value target='abc': allowed an integer from 1 to 100000"),
+    (["atlas", "spades", "--games", "5", "--players", "heuristic,genius"],
+     "Error: unknown spades strategy 'genius': allowed heuristic | pimc | random | simple"),
+    (["atlas", "spades", "--games", "5", "--players", "heuristic"], "Error: --players must be two strategy specs"),
+    (["atlas", "bridge"], "Error: no variant atlas for game 'bridge': allowed spades"),
+    (["atlas", "tarot"], "Error: no variant atlas for game 'tarot': allowed spades"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(args + (["--out", "X"] if args[1] == "spades" else []), capsys)
+    assert code == 2
+    assert err.startswith(message), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "X").exists()
+
+
+def test_help_lists_the_games_with_an_atlas(capsys):
+    code, out, _ = run_main(["atlas", "--help"], capsys)
+    assert code == 0 and "spades" in out
+    code, out, _ = run_main(["atlas", "spades", "--help"], capsys)
+    assert code == 0 and "--variants" in out and "zone+nil=false" in out.replace(" ", "").replace("\n", "")
+
+
+def test_a_tiny_atlas_and_its_second_run(capsys, tmp_path):
+    out = tmp_path / "atlas"
+    args = ["atlas", "spades", "--games", "4", "--variants", "cardems,zone+nil=false", "--seed", "3", "--out", str(out)]
+    code, text, err = run_main(args, capsys)
+    assert code == 0, err
+    assert "2 variants (cardems, zone+nil=false)" in text and "wrote" in text
+    assert "atlas: 100%" in err  # the progress bar over the whole atlas, on stderr
+    for f in ("atlas.html", "atlas.md", "atlas.csv", "atlas_skill.png", "atlas_distributions.svg"):
+        assert (out / f).exists(), f
+    runs = sorted(p.name for p in (out / "runs").iterdir())
+    assert runs == ["cardems-ab", "cardems-ba", "zone+nil=false-ab", "zone+nil=false-ba"]
+
+    def kept():
+        return {p: (json.loads((out / "runs" / p / "manifest.json").read_text())["run_id"],
+                    sorted(f.stat().st_mtime_ns for f in (out / "runs" / p).rglob("*.parquet"))) for p in runs}
+
+    before = kept()
+    code, _, err = run_main(args, capsys)
+    assert code == 0, err
+    assert kept() == before  # reused: the same runs, no shard written again
