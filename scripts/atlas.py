@@ -1,0 +1,132 @@
+"""The Spades variant atlas page: docs/atlas.md and its charts in docs/atlas/.
+
+Plays the atlas (``tricksim.atlas("spades", ...)``: every preset and the default flag variants, each a duplicate
+match of ``--games`` deals between heuristic and simple) from a stated seed, then writes the page: how it was
+made (the command, the time it took, the machine's load), a short reading of what the figures show (written
+from the figures, so it follows them when the atlas is played again), and the atlas's own tables and charts.
+
+Only the public API is used. The runs are kept under ``--out`` and reused when the script runs again with the
+same options (the page is then rewritten in seconds).
+
+Usage::
+
+    python scripts/atlas.py                                          # the published page
+    python scripts/atlas.py --games 200 --out /tmp/a --doc /tmp/a/atlas.md    # a smoke run
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import tricksim
+from tricksim.analysis.games.spades.atlas import atlas_markdown
+from tricksim.analysis.stats import fmt_estimate
+
+GAME = "spades"
+DEFAULT_GAMES = 50_000   # deal pairs a variant: minutes on 2 busy cores (docs/performance.md P45)
+DEFAULT_SEED = 2026
+DEFAULT_DOC = ROOT / "docs" / "atlas.md"
+
+
+def _overlap(a, b) -> bool:
+    return a.lo <= b.hi and b.lo <= a.hi
+
+
+def reading(variants) -> list[str]:
+    """What the figures show, in a few sentences built from them (every number with its interval and n)."""
+    by = {v.name: v for v in variants}
+    lines = ["## What it shows", ""]
+    wins = sorted(variants, key=lambda v: v.figures["strong_win"].value)
+    lo, hi = wins[0], wins[-1]
+    same = "overlap" if _overlap(lo.figures["strong_win"], hi.figures["strong_win"]) else "do not overlap"
+    everywhere = ("beats" if all(v.figures["strong_win"].lo > 0.5 for v in variants)
+                  else "does not beat, in every variant,")
+    lines.append(
+        f"* **Skill.** {lo.strong} {everywhere} {lo.weak}: its paired win rate runs from "
+        f"{fmt_estimate(lo.figures['strong_win'])} in `{lo.name}` to {fmt_estimate(hi.figures['strong_win'])} "
+        f"in `{hi.name}` (n = deal pairs; the two intervals {same}). "
+        + ("The pair is lopsided, so these rates sit near the ceiling and separate the variants less than a "
+           "closer pair would." if lo.figures["strong_win"].value > 0.9 else ""))
+    luck = sorted(variants, key=lambda v: v.figures["same_cards"].value)
+    top = luck[-1].figures["same_cards"]
+    lines.append(
+        f"* **Luck.** The share of decided pairs the same cards won on both tables (the deal deciding the game "
+        f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
+        f"{fmt_estimate(top)} in `{luck[-1].name}`"
+        + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
+    if "cardems" in by and "cardems+jokers=true" in by:
+        a, j = by["cardems"], by["cardems+jokers=true"]
+        lines.append(
+            f"* **Jokers.** With the two jokers as top spades (`cardems+jokers=true`) contracts are made "
+            f"{fmt_estimate(j.figures['contract'])} of the time against {fmt_estimate(a.figures['contract'])} "
+            f"without, a team-hand scores {fmt_estimate(j.figures['hand_score'])} against "
+            f"{fmt_estimate(a.figures['hand_score'])}, and games last {fmt_estimate(j.figures['length'])} hands "
+            f"against {fmt_estimate(a.figures['length'])}; the final margin is "
+            f"{fmt_estimate(j.figures['margin'])} against {fmt_estimate(a.figures['margin'])}. The failed "
+            "contracts are mostly the weaker player's (`tricksim summary` of the run "
+            "`runs/cardems+jokers=true-ab` gives each team's rate): "
+            "this measures these players under the joker deck more than the deck itself.")
+    if "classic+mercy=-200" in by:
+        m = by["classic+mercy=-200"]
+        lines.append(
+            f"* **Mercy.** A mercy rule at −200 ends {fmt_estimate(m.figures['end_mercy'])} of the games "
+            f"(n = games, clustered by deal); the rest end at the target ({fmt_estimate(m.figures['end_target'])}).")
+    if "zone" in by and "zone+nil=false" in by:
+        z, n = by["zone"], by["zone+nil=false"]
+        lines.append(
+            f"* **No Nil.** Without Nil (`zone+nil=false`) a team-hand scores {fmt_estimate(n.figures['hand_score'])} "
+            f"against {fmt_estimate(z.figures['hand_score'])} with it, so games last "
+            f"{fmt_estimate(n.figures['length'])} hands against {fmt_estimate(z.figures['length'])}, and bag "
+            f"penalties come {fmt_estimate(n.figures['penalties'])} a game against "
+            f"{fmt_estimate(z.figures['penalties'])}.")
+    if "zone" in by and "cardems" in by:
+        lines.append(
+            "* `cardems` and `zone` differ only in what happens to the bags past the limit (`bag_overflow`): "
+            "their figures differ only where a game's bags overflow, so they are nearly equal.")
+    lines += ["", ("The variants share the seed, so their first hands are the same deals: differences between "
+                   "variants are measured on partly the same cards, and reading their intervals as independent is "
+                   "conservative. The figures describe these two shipped players, not people."), ""]
+    return lines
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=DEFAULT_GAMES, help="deal pairs a variant")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--out", type=Path, default=None, help="where the runs go [default: data/atlas/docs-...]")
+    ap.add_argument("--doc", type=Path, default=DEFAULT_DOC, help="the page to write; its charts go to "
+                    "the folder of the same name beside it")
+    a = ap.parse_args(argv)
+    out = a.out or ROOT / "data" / "atlas" / f"docs-games{a.games}-seed{a.seed}"
+    load = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    result = tricksim.atlas(GAME, games=a.games, seed=a.seed, out=out, progress=True, echo=print)
+    minutes = (time.perf_counter() - t0) / 60
+    charts = a.doc.with_suffix("")
+    charts.mkdir(parents=True, exist_ok=True)
+    for png, _svg in result.charts.values():
+        shutil.copyfile(png, charts / png.name)
+    argv_text = "python scripts/atlas.py" + ("" if a.games == DEFAULT_GAMES else f" --games {a.games}") \
+        + ("" if a.seed == DEFAULT_SEED else f" --seed {a.seed}")
+    intro = ["Written by", "", "```bash", argv_text, "```", "",
+             (f"in {minutes:.1f} min (load average {load:.1f} at the start, {os.cpu_count()} cores; tricksim "
+              f"{tricksim.__version__}; the runs reused when they were already there take seconds). The same atlas "
+              f"on the command line: `tricksim atlas {GAME} --games {a.games} --seed {a.seed}`; how it is made: "
+              "[analysis.md](analysis.md#the-spades-variant-atlas-tricksim-atlas-spades---games-n---variants-list"
+              "---players-strongweak---seed-s---out-dir)."), "", *reading(result.variants)]
+    page = atlas_markdown(result, title=f"The Spades variant atlas (seed {a.seed}, {a.games:,} deal pairs a variant)",
+                          chart_prefix=f"{charts.name}/", intro=intro)
+    a.doc.write_text(page + "\n", encoding="utf-8")
+    print(f"wrote {a.doc} and {len(result.charts)} charts in {charts} ({minutes:.1f} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""scripts/atlas.py (docs/atlas.md): the page written from a stated seed, its skill figures those of the runs'
+own data counted here, its charts beside it and linked, and the runs reused when it runs again; the published
+page is there with its charts."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+@pytest.mark.needs_jit("a few hundred games of heuristic play per variant")
+def test_the_atlas_page(tmp_path):
+    doc = tmp_path / "docs" / "atlas.md"
+    doc.parent.mkdir()
+    cmd = [sys.executable, "scripts/atlas.py", "--games", "30", "--seed", "4", "--out", str(tmp_path / "runs"),
+           "--doc", str(doc)]
+    stamps = []
+    for _ in range(2):  # the second time reuses the runs
+        done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        stamps.append(sorted(p.stat().st_mtime_ns for p in (tmp_path / "runs" / "runs").rglob("*.parquet")))
+    assert stamps[0] == stamps[1]
+    text = doc.read_text()
+    assert "python scripts/atlas.py --games 30 --seed 4" in text and "## What it shows" in text
+    for png in re.findall(r"\]\((atlas/[^)]+\.png)\)", text):
+        assert (doc.parent / png).stat().st_size > 5000
+    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 3
+    row = next(line for line in text.splitlines() if line.startswith("| stronger player's paired win rate"))
+    header = next(line for line in text.splitlines() if line.startswith("| figure |"))
+    names = [c.strip() for c in header.strip("|").split("|")][1:]
+    cells = dict(zip(names, [c.strip() for c in row.strip("|").split("|")][1:]))
+    for name in ("cardems", "zone", "classic"):
+        g1 = pd.read_parquet(tmp_path / "runs" / "runs" / f"{name}-ab" / "games").set_index("game_id")
+        g2 = pd.read_parquet(tmp_path / "runs" / "runs" / f"{name}-ba" / "games").set_index("game_id")
+        score = (((g1["winner"] == 0) + 0.5 * (g1["winner"] == -1)) + ((g2["winner"] == 1) + 0.5 * (g2["winner"] == -1))) / 2
+        assert float(cells[name].split(" %")[0]) == pytest.approx(100 * score.mean(), abs=0.051)
+        assert "(n=30 pairs)" in cells[name]
+
+
+def test_the_published_page_and_its_charts():
+    doc = ROOT / "docs" / "atlas.md"
+    text = doc.read_text()
+    assert re.search(r"^python scripts/atlas\.py", text, re.MULTILINE) and "## What it shows" in text
+    pngs = re.findall(r"\]\((atlas/[^)]+\.png)\)", text)
+    assert len(pngs) == 3 and all((doc.parent / p).exists() for p in pngs)
