@@ -62,3 +62,23 @@ def test_a_tiny_atlas_and_its_second_run(capsys, tmp_path):
     code, _, err = run_main(args, capsys)
     assert code == 0, err
     assert kept() == before  # reused: the same runs, no shard written again
+
+
+def test_the_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
+    """The atlas section of docs/analysis.md: its command and its Python, at a tiny size (games 500 -> 6)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
+    section = text[text.index("## The Spades variant atlas"):]
+    section = section[:section.index("\n## ", 1)]
+    command = re.search(r"```bash\n(tricksim atlas spades [^\n]+)\n```", section).group(1)
+    python = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    assert "--games 500" in command and "games=500" in python
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(command.replace("--games 500", "--games 6").split()[1:], capsys)
+    assert code == 0, err
+    assert (tmp_path / "data" / "atlas-demo" / "atlas.html").exists()
+    exec(compile(python.replace("games=500", "games=6"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
+    printed = capsys.readouterr().out
+    assert "paired win rate" in printed and (tmp_path / "data" / "atlas-py" / "atlas.md").exists()
