@@ -99,7 +99,8 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
         raise JobError(str(e)) from None
     strong, weak = seats
     base = Path(out or f"data/atlas/{GAME}-games{games}-seed{seed}")
-    echo(f"atlas: {len(names)} variants ({', '.join(names)}), each a duplicate match of {games:,} deals "
+    many = f"{len(names)} variant" + ("s" if len(names) != 1 else "")
+    echo(f"atlas: {many} ({', '.join(names)}), each a duplicate match of {games:,} deals "
          f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}")
     t0 = time.perf_counter()
     figures = []
@@ -119,7 +120,7 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
                 bar.update(games)
             figures.append(variant_figures(name, *dirs, strong=labels[0], weak=labels[1]))
         bar.close()
-        result = write_atlas(figures, base, title=f"{GAME.capitalize()} variant atlas: {len(names)} variants, "
+        result = write_atlas(figures, base, title=f"{GAME.capitalize()} variant atlas: {many}, "
                              f"{games:,} deal pairs each, seed {seed}")
     except AnalysisError as e:
         raise JobError(str(e)) from None
