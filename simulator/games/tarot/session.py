@@ -136,7 +136,7 @@ def play_games(cfg, game_ids: np.ndarray, workers: int = 1) -> dict:
         keep = valid & (np.arange(chunk)[None, :] <= stop[:, None])
         row_of = np.full((going.size, chunk), -1, np.int64)
         row_of[valid] = np.arange(ids.size)
-        parts.append(table.take(pa.array(row_of[keep])))
+        parts.append(table if keep.all() else table.take(pa.array(row_of[keep])))  # all kept: in order
         keys.append(np.stack([np.broadcast_to(going[:, None], keep.shape)[keep], deal_no[keep]]))
         running_parts.append(running[keep])
         kept = keep.sum(axis=1)
@@ -147,8 +147,10 @@ def play_games(cfg, game_ids: np.ndarray, workers: int = 1) -> dict:
         going = going[end == END_RUNNING]
     key = np.concatenate(keys, axis=1) if keys else np.zeros((2, 0), np.int64)
     order = np.lexsort((key[1], key[0]))  # game by game, deal by deal
-    deals = pa.concat_tables(parts).take(pa.array(order)) if parts else None
-    running = np.concatenate(running_parts)[order] if running_parts else np.zeros((0, seats), np.int64)
+    in_order = len(parts) == 1 and bool((order == np.arange(order.size)).all())  # one chunk: already so
+    deals = parts[0] if in_order else pa.concat_tables(parts).take(pa.array(order))
+    running = np.concatenate(running_parts)
+    running = running if in_order else running[order]
     return {"games": games_table(game_ids, played, totals, ends, seats),
             "deals": deals_table(deals, game_ids[key[0][order]], key[1][order], running, seats)}
 
