@@ -107,3 +107,4 @@ def test_the_report_has_the_whole_games_tables(games_run, target_run, tmp_path):
     assert {"tarot", "tarot_sessions", "tarot_leader"} <= set(res.tables)
     md = (tmp_path / "rep" / "summary.md").read_text()
     assert "## Tarot whole games" in md and "intervals clustered by game" in md
+    assert (tmp_path / "rep" / "tarot_game_margin.png").stat().st_size > 0

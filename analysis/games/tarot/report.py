@@ -204,6 +204,22 @@ def _draw_tarot_charts(stats: list[TarotStats], charts: Charts) -> None:
         ax.set_xlim(lo - w, hi + w)
     charts.save("tarot_taker_scores", fig, "Tarot: distribution of the taker's score by contract", drawn)
 
+    games = [s for s in stats if s.session is not None]
+    if games:  # whole games: the winner's margin over the second, one panel a games run
+        hists = {}
+        for s in games:
+            margins = s.session["margins"]
+            h = hists[s.label] = IntHist(0, max(margins))
+            h.add(np.repeat(np.fromiter(margins, np.int64), list(margins.values())))
+        fig, axes = charts.figure(len(games), sharey=True, runs=games)
+        lo, hi, w = common_bins(list(hists.values()), 40)
+        drawn = {}
+        for ax, s in zip(axes, games):
+            drawn[s.label] = plot_hist(ax, {"games": hists[s.label].rebin(w, lo, hi)},
+                                       xlabel=f"winning margin (points over the second; bins of {w})", title=s.label)
+            ax.set_xlim(lo - w, hi + w)
+        charts.save("tarot_game_margin", fig, "Tarot whole games: the winner's margin over the second", drawn)
+
 
 def _seats_text(run: Run) -> str:
     labels = run.seat_labels

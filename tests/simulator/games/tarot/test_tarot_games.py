@@ -208,3 +208,19 @@ def test_resume_after_kill_9(tmp_path):
     assert not list(Path(out).rglob("*.tmp"))
     for table in ("games", "deals"):
         assert pq.read_table(out / table).equals(pq.read_table(full / table)), table
+
+
+@pytest.mark.parametrize("preset", ["cardavia", "fft3"])
+def test_the_reference_replays_every_deal_of_a_games_run(preset):
+    """The plain-Python reference (tests/reference_tarot.py) replays each deal of a games run from its deal id:
+    the dealer (deal_id % seats), every decision's legality, the count and the scores."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    import reference_tarot
+
+    c = cfg(preset, ("game_target=500",), count=12, record_plays=True)
+    deals = run_to_tables(c)["deals"]
+    rows = deals.drop(["game_id", "deal_no"] + [f"total_{s}" for s in range(c.rules.seats)]).to_pylist()
+    seen = reference_tarot.replay_table(rows, c.rules.to_dict(), plays_required=True)
+    assert seen
