@@ -144,9 +144,8 @@ def plan(game: str | None = None, *, preset: str | None = None, rules=None, seed
     if hand_limit is not None and "games" not in fam.modes:
         raise TricksimError(f"{game} plays no whole games (it counts {' or '.join(fam.modes)}): "
                             f"{option('hand_limit', None)} applies only to games that do; leave it out")
-    if hand_limit is not None and mode != "games" and not fam.partnerships:
-        # (Spades' hands mode has long taken and recorded a hand limit it does not use: left as it was)
-        raise TricksimError(f"{option('hand_limit', None)} is the most deals of a game: it applies with "
+    if hand_limit is not None and mode != "games":
+        raise TricksimError(f"{option('hand_limit', None)} is the most hands or deals of a game: it applies with "
                             f"{option('games', 'N')}, not {option(mode, 'N')}; leave it out")
     preset = preset or fam.default_preset
     return RunConfig(game=game, rules=fam.build_rules(preset, override_list(rules)), preset=preset,

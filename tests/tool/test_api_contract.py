@@ -24,7 +24,7 @@ def cases(tmp):
         "seed bool": (tricksim.simulate, ("spades",), {"hands": 10, "seed": True}, "seed must be a whole number"),
         "hand_limit 0": (tricksim.simulate, ("spades",), {"games": 10, "hand_limit": 0}, "invalid hand_limit=0"),
         "hand_limit tarot": (tricksim.simulate, ("tarot",), {"deals": 10, "hand_limit": 50},
-                             "hand_limit is the most deals of a game: it applies with games=N, not deals=N"),
+                             "hand_limit is the most hands or deals of a game: it applies with games=N, not deals=N"),
         "tarot games target and length": (tricksim.simulate, ("tarot",),
                                           {"games": 3, "rules": ["deals_per_game=4", "game_target=300"]},
                                           "deals_per_game and game_target / game_floor exclude each other"),
