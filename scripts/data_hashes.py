@@ -3,7 +3,7 @@
 For each game family, every preset with every built-in strategy at all four
 seats, a mixed seating (for Spades the generic per-seat kernel) and a rule set
 that turns on the rarer flags, in each of the family's modes (Spades hands and
-games, Tarot deals) with the plays recorded, on two threads in small shards.
+games, Tarot deals and games) with the plays recorded, on two threads in small shards.
 Each run is written to a run directory and read back; every Parquet column is
 hashed (SHA-256 of its values) and the hashes are compared with, or written
 to, ``tests/data_hashes.json``.
@@ -44,6 +44,8 @@ TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_ha
                     "poignee_four_kings=never", "chelem_defenders_slam=announcement_only",
                     "excuse_last_trick=announced_only", "target_oudlers=held", "excuse_lead=forbidden",
                     "excuse_last_trick_side=trick_winner")
+# the session flags other than their defaults (a game to a score either way, void deals not counted)
+TAROT_SESSION_RULES = ("game_target=1000", "game_floor=-1000", "void_deals_count=false")
 COUNTS = {"hands": 600, "games": 24, "deals": 400}
 SHARDS = {"hands": 128, "games": 5, "deals": 96}
 SEED = 20261201
@@ -66,6 +68,10 @@ def cases() -> dict[str, dict]:
     out["cardavia/mixed/deals"] = dict(tarot, rules=(), seats=TAROT_MIXED)
     out["cardavia+rare/mixed/deals"] = dict(tarot, rules=TAROT_RARE_RULES, seats=TAROT_MIXED)
     out["cardavia+rare/heuristic/deals"] = dict(tarot, rules=TAROT_RARE_RULES, seats=("heuristic",) * 4)
+    # Tarot games mode (whole games: 16 deals by default; to a score, void deals not counted, three players)
+    games = {"game": "tarot", "mode": "games"}
+    out["cardavia/heuristic/games"] = dict(games, preset="cardavia", rules=(), seats=("heuristic",) * 4)
+    out["fft3+session/mixed/games"] = dict(games, preset="fft3", rules=TAROT_SESSION_RULES, seats=TAROT_MIXED[:3])
     return out
 
 

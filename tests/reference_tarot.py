@@ -144,15 +144,19 @@ FLAG_VALUES = {
 }
 
 
+# the games-mode flags shape a game, not a deal (docs/rules.md, "Tarot games"): a deal's replay ignores them
+SESSION_FLAGS = {"deals_per_game", "game_target", "game_floor", "void_deals_count"}
+
+
 def flags_of(rules) -> dict:
     """The ten flags as a dict: from a (possibly partial) dict, or an object with the attributes."""
     if rules is None:
         rules = {}
     if isinstance(rules, dict):
-        unknown = set(rules) - set(DEFAULT_FLAGS) - {"seats"}
+        unknown = set(rules) - set(DEFAULT_FLAGS) - {"seats"} - SESSION_FLAGS
         if unknown:
             raise ValueError(f"unknown Tarot flags {sorted(unknown)}")
-        flags = {**DEFAULT_FLAGS, **rules}
+        flags = {**DEFAULT_FLAGS, **{k: v for k, v in rules.items() if k not in SESSION_FLAGS}}
         seats = flags.pop("seats", 4)
     else:
         flags = {key: getattr(rules, key) for key in DEFAULT_FLAGS}

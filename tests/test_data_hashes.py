@@ -22,7 +22,8 @@ spec.loader.exec_module(data_hashes)
 EXPECTED = json.loads(data_hashes.REFERENCE.read_text())
 QUICK = ["classic/simple/hands", "zone/random/games", "cardems/heuristic/hands", "classic/mixed/games",
          "classic+rare/mixed/hands", "classic+rare/heuristic/games",
-         "cardavia/heuristic/deals", "cardavia/mixed/deals", "cardavia+rare/mixed/deals"]
+         "cardavia/heuristic/deals", "cardavia/mixed/deals", "cardavia+rare/mixed/deals",
+         "cardavia/heuristic/games", "fft3+session/mixed/games"]
 
 
 def test_reference_lists_every_case():

@@ -145,6 +145,9 @@ def plan(game: str | None = None, *, preset: str | None = None, rules=None, seed
     if hand_limit is not None and "games" not in fam.modes:
         raise TricksimError(f"{game} plays no whole games (it counts {' or '.join(fam.modes)}): "
                             f"{option('hand_limit', None)} applies only to games that do; leave it out")
+    if hand_limit is not None and mode != "games":
+        raise TricksimError(f"{option('hand_limit', None)} is the most hands or deals of a game: it applies with "
+                            f"{option('games', 'N')}, not {option(mode, 'N')}; leave it out")
     preset = preset or fam.default_preset
     return RunConfig(game=game, rules=fam.build_rules(preset, override_list(rules)), preset=preset,
                      seats=seat_strategies(game, seats, teams=teams, preset=preset), seed=seed, mode=mode,

@@ -193,8 +193,8 @@ def _team_help() -> str:
               "--strategy, e.g. 0=bold=heuristic:bag_mode=take).")
 @click.option("--team", multiple=True, type=TEAM, cls=FamilyOption, help=_team_help)
 @click.option("--hand-limit", type=click.IntRange(1, 100_000), metavar="N",
-              help="Games mode: hands after which a game ends with end='limit' (games that play whole games "
-              "only)  [default: 1000]")
+              help="Games mode: hands (or deals) after which a game ends with end='limit' (games that play "
+              "whole games only)  [default: 1000]")
 @click.option("--record-plays", is_flag=True, help="Also store the cards of each hand or deal in play order.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing run directory.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run (same options).")

@@ -34,7 +34,7 @@ def test_open_valid_run(games_run):
         (lambda p: (p.mkdir(), (p / "manifest.json").write_text('{"game": "bridge", "mode": "hands"}')),
          "game='bridge' runs are not supported"),
         (lambda p: (p.mkdir(), (p / "manifest.json").write_text('{"game": "tarot", "mode": "hands"}')),
-         "unknown mode 'hands' (expected deals)"),
+         "unknown mode 'hands' (expected deals | games)"),
         (lambda p: (p.mkdir(), (p / "manifest.json").write_text('{"game": "spades", "mode": "x"}')), "unknown mode"),
         (lambda p: (p.mkdir(), (p / "manifest.json").write_text('{"game": "spades", "mode": "hands"}')),
          "hands/*.parquet is empty or missing"),

@@ -24,7 +24,10 @@ def cases(tmp):
         "seed bool": (tricksim.simulate, ("spades",), {"hands": 10, "seed": True}, "seed must be a whole number"),
         "hand_limit 0": (tricksim.simulate, ("spades",), {"games": 10, "hand_limit": 0}, "invalid hand_limit=0"),
         "hand_limit tarot": (tricksim.simulate, ("tarot",), {"deals": 10, "hand_limit": 50},
-                             "tarot plays no whole games"),
+                             "hand_limit is the most hands or deals of a game: it applies with games=N, not deals=N"),
+        "tarot games target and length": (tricksim.simulate, ("tarot",),
+                                          {"games": 3, "rules": ["deals_per_game=4", "game_target=300"]},
+                                          "deals_per_game and game_target / game_floor exclude each other"),
         "record_plays str": (tricksim.simulate, ("spades",), {"hands": 10, "record_plays": "yes"},
                              "record_plays must be True or False"),
         "record_plays int": (tricksim.simulate, ("spades",), {"hands": 10, "record_plays": 1},
@@ -116,6 +119,9 @@ def cases(tmp):
         "sweep echo": (tricksim.sweep, ("heuristic:nil_threshold=1..2:1",), {"vs": "simple", "echo": 1},
                        "echo must be a function"),
         "dd int": (tricksim.dd, (5,), {}, "run must be a run"),
+        # the Tarot functions
+        "sessions int": (tricksim.sessions, (5,), {}, "runs must be a run"),
+        "sessions engine": (tricksim.sessions, (RUN,), {"engine": "spark"}, "invalid engine"),
         "dd threads": (tricksim.dd, (RUN,), {"threads": "2"}, "threads must be a whole number"),
         "dd echo": (tricksim.dd, (RUN,), {"echo": "x"}, "echo must be a function"),
     }

@@ -45,7 +45,9 @@ def run_main(args, capsys):
     (["simulate", "spades", "--hands", "10", "--out", "X", "--seat", "0=simple", "--seat", "0=random"],
      "Error: Invalid value for '--seat': 0 is given twice"),
     (["simulate", "tarot", "--deals", "10", "--out", "X", "--hand-limit", "50"],
-     "Error: tarot plays no whole games (it counts deals): --hand-limit applies only to games that do"),
+     "Error: --hand-limit is the most hands or deals of a game: it applies with --games N, not --deals N; leave it out"),
+    (["simulate", "tarot", "--games", "10", "--out", "X", "--rule", "deals_per_game=0"],
+     "Error: invalid value deals_per_game=0: allowed none (4 deals a player) or an integer from 1 to 100000"),
     (["compare", "heuristic", "random", "--game", "tarot", "--deals", "10", "--out", "X", "--hand-limit", "50"],
      "Error: a tarot deal stands alone (no games): --hand-limit does not apply"),
 ])

@@ -77,7 +77,11 @@ def mean_text(m: Moments, digits: int = 1) -> str:
 def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "local",
               scheduler: str | None = None) -> str:
     """A few lines on a finished Tarot run: void deals, taker success and score by contract, bonuses
-    (``engine="dask"``: the files read and summed on Dask workers)."""
+    (``engine="dask"``: the files read and summed on Dask workers). A games run: ``sessions.summarize_games``."""
+    if open_run(run_dir).is_games:
+        from .sessions import summarize_games
+
+        return summarize_games(run_dir, batch_rows=batch_rows, engine=engine, scheduler=scheduler)
     r = map_run(partial(tarot_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
     head = f"{run.path}: tarot, preset {run.rules_text()}"  # with the flags overridden

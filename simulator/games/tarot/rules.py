@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from tricksim.simulator.rules import Flags, RuleSet
+from tricksim.simulator.errors import option
+from tricksim.simulator.rules import Flags, RuleSet, RulesError
 from tricksim.simulator.rules import build_rules as _build_rules
 
 # enum flags: allowed values in kernel order (index = kernel code; the default first)
@@ -26,6 +27,16 @@ CHOICES = {
 }
 
 INT_RANGES: dict[str, tuple[int, int]] = {"seats": (3, 4)}  # seats: not a flag (TarotRules.seats), validated as one
+
+# The session flags: how a whole game (games mode) is played, deal after deal (session.py). No deal depends on
+# them, so the kernel never sees them (``to_kernel`` leaves them out) and a deals run ignores them.
+SESSION_FLAGS = ("deals_per_game", "game_target", "game_floor", "void_deals_count")
+DEALS_PER_ROUND = 4  # deals_per_game none: four rounds, every player deals four times
+OPTIONAL: dict[str, tuple[int, int, int, str]] = {
+    "deals_per_game": (1, 100_000, 0, f"none ({DEALS_PER_ROUND} deals a player) or an integer from 1 to 100000"),
+    "game_target": (1, 1_000_000, 0, "none or an integer from 1 to 1000000"),
+    "game_floor": (-1_000_000, -1, 0, "none or an integer from -1000000 to -1"),
+}
 
 HELP = {
     "petit_sec_redeal": "[decision] a hand as dealt with the Petit as its only trump and no Excuse voids the deal "
@@ -47,6 +58,14 @@ HELP = {
     "target_oudlers": "[decision] oudlers that set the target: those counted for the taker at the end, or those "
                       "the taker held at the first trick",
     "excuse_lead": "[decision] the Excuse may be led (the next card sets the suit), or only as the last card held",
+    "deals_per_game": "[decision] games mode: a game is this many deals (none: 4 deals a player, 16 for four); "
+                      "not with game_target or game_floor",
+    "game_target": "[decision] games mode: none, or the game ends after the deal in which a player's total reaches "
+                   "this or more (at most hand_limit deals)",
+    "game_floor": "[decision] games mode: none, or the game ends after the deal in which a player's total falls to "
+                  "this or less (at most hand_limit deals)",
+    "void_deals_count": "[decision] games mode: a void deal (all passed, Petit sec) counts as one of the game's "
+                        "deals, the deal passing on; false: it is redealt by the next dealer and not counted",
 }
 
 
@@ -62,6 +81,11 @@ class TarotRules(RuleSet):
     excuse_last_trick_side: str = "opposite_owner"
     target_oudlers: str = "counted"
     excuse_lead: str = "allowed"
+    # games mode (SESSION_FLAGS): left out of ``to_dict`` at their defaults, so every manifest reads as before
+    deals_per_game: int | None = None
+    game_target: int | None = None
+    game_floor: int | None = None
+    void_deals_count: bool = True
     # The number of players: the deal sizes, the rotation, the trick, the settlement and the poignée sizes follow
     # it (phases.hand_cards and the rest). Not a flag: a preset's, never overridden (``--rule seats=3`` is an
     # unknown flag), the last field so that no flag's kernel offset moves, and left out of ``to_dict`` at 4 so
@@ -72,11 +96,24 @@ class TarotRules(RuleSet):
     def flag_names(cls) -> list[str]:
         return [name for name in super().flag_names() if name != "seats"]
 
+    def check(self) -> None:
+        if self.deals_per_game is not None and (self.game_target is not None or self.game_floor is not None):
+            raise RulesError("deals_per_game and game_target / game_floor exclude each other: a game is a fixed "
+                             f"number of deals, or it is played to a score (at most {option('hand_limit', 'N')} "
+                             "deals); give one")
+
     def to_dict(self) -> dict:
         d = super().to_dict()
         if d["seats"] == 4:
             del d["seats"]
+        for name in SESSION_FLAGS:
+            if d[name] == _DEFAULTS[name]:
+                del d[name]
         return d
+
+    def game_deals(self) -> int:
+        """The deals of a fixed-length game: ``deals_per_game``, or four a player when none is given."""
+        return self.deals_per_game if self.deals_per_game is not None else DEALS_PER_ROUND * self.seats
 
     @classmethod
     def from_dict(cls, d: dict):
@@ -85,7 +122,8 @@ class TarotRules(RuleSet):
         return super().from_dict(d).replace(seats=seats)
 
     def to_kernel(self) -> KernelRules:
-        return KernelRules(**self.kernel_values())
+        values = self.kernel_values()
+        return KernelRules(**{name: values[name] for name in KernelRules._fields})
 
 
 class KernelRules(NamedTuple):
@@ -104,8 +142,9 @@ class KernelRules(NamedTuple):
     seats: int  # not a flag: the rule set's seat count (TarotRules.seats), last so no flag's offset moves
 
 
-assert KernelRules._fields == tuple(f.name for f in fields(TarotRules))
-TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP)
+assert KernelRules._fields == tuple(f.name for f in fields(TarotRules) if f.name not in SESSION_FLAGS)
+TarotRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP, optional=OPTIONAL)
+_DEFAULTS = {f.name: f.default for f in fields(TarotRules)}
 
 PRESETS: dict[str, TarotRules] = {
     # 003 Cardavia, four players, with the decisions of RULES.md 2.9

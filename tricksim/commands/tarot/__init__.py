@@ -1,4 +1,4 @@
-"""The Tarot commands: ``tricksim bidding`` (see tricksim/commands)."""
+"""The Tarot commands: ``tricksim bidding``, ``tricksim sessions`` (see tricksim/commands)."""
 from __future__ import annotations
 
 import click
@@ -40,4 +40,20 @@ def bidding(runs, by, what_if, seed):
         click.echo("\n".join(notes + [format_bidding(bidding_table(list(runs), by), by)]))
 
 
-COMMANDS = (bidding,)
+@click.command()
+@RUNS
+def sessions(runs):
+    """Tarot whole games (a games run): who wins a game and by how much, and how often the leader after k
+    deals wins it, for every k, with 95 % intervals (a game the unit).
+
+    \b
+    Examples:
+      tricksim simulate tarot --games 2000 --seed 1 --out data/tarot-games
+      tricksim sessions data/tarot-games
+    """
+    from tricksim.analysis.games.tarot.sessions import format_sessions
+
+    click.echo(format_sessions(list(runs)))
+
+
+COMMANDS = (bidding, sessions)

@@ -17,4 +17,5 @@ def _match(specs, *, count: int, hand_limit: int | None = None, **options) -> di
 
 
 JOBS = GameJobs(match=_match, match_unit="deals",
-                match_help="deals per rotation (each is played in five runs: the field alone, then A in each seat)")
+                match_help="deals per rotation (each is played in five runs: the field alone, then A in each seat)",
+                api={"sessions": "tricksim.jobs.tarot.api:sessions"})

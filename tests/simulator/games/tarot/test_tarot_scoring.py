@@ -203,14 +203,18 @@ VALUES = {"petit_sec_redeal": (True, False), "discard_trumps": ("exact", "free")
           "excuse_last_trick": ("either_side", "announced_only"),
           "excuse_last_trick_side": ("opposite_owner", "trick_winner"), "target_oudlers": ("counted", "held"),
           "excuse_lead": ("allowed", "forbidden")}
+# games mode (session.py): after the deal's flags, out of the kernel's record
+SESSION_DEFAULTS = {"deals_per_game": None, "game_target": None, "game_floor": None, "void_deals_count": True}
 
 
 def test_the_cardavia_preset_is_the_decisions_of_rules_2_9():
     assert set(PRESETS) == {"cardavia", "fft3"}
     assert PRESETS["fft3"] == PRESETS["cardavia"].replace(seats=3)  # Tarot for three: the same flags
-    assert TarotRules.flag_names() == list(DEFAULTS)  # the flags; seats is the preset's, not a flag
-    assert [f.name for f in fields(TarotRules)] == [*DEFAULTS, "seats"] and PRESETS["cardavia"].seats == 4
-    for flag, value in DEFAULTS.items():
+    assert TarotRules.flag_names() == [*DEFAULTS, *SESSION_DEFAULTS]  # the flags; seats is the preset's
+    assert [f.name for f in fields(TarotRules)] == [*DEFAULTS, *SESSION_DEFAULTS, "seats"]
+    assert PRESETS["cardavia"].seats == 4
+    assert list(PRESETS["cardavia"].to_kernel()._fields) == [*DEFAULTS, "seats"]
+    for flag, value in {**DEFAULTS, **SESSION_DEFAULTS}.items():
         assert getattr(PRESETS["cardavia"], flag) == value, flag
     assert build_rules() == PRESETS["cardavia"]
 
