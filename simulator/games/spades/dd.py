@@ -43,7 +43,7 @@ from numba.core.extending import intrinsic, overload
 from tricksim.simulator.bits import _pdep_compiles, highest_bit, lowest_bit, popcount
 from tricksim.simulator.borrow import borrowed
 from tricksim.simulator.games.spades import phases
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_rank, card_suit
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, card_suit
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS, team_hand
 
 # ------------------------------------------------------------------ pext / pdep
@@ -920,6 +920,56 @@ def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
 
 
 @njit(inline="always", cache=True)
+def _beaten_later(ws, k, seat, led, win_card, nil_seat):
+    """After the card ``win_card`` of the Nil seat (``seat``, the ``k``-th to play) wins the trick so far: True
+    when a player still to come surely beats it (its partner with its best card, or a defender all of whose
+    legal cards beat it)."""
+    bm = beating(win_card)
+    lm = SUIT_MASKS[led]
+    for j in range(k + 1, 4):
+        q = (seat + j - k) & 3
+        hq = ws[W_H + q]
+        pool = hq & lm if (hq & lm) != 0 else hq
+        if q == (nil_seat ^ 2):
+            if (pool & bm) != 0:
+                return True
+        elif pool != 0 and (pool & ~bm) == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _nil_order(ws, k, seat, c, led, win_card, nil_seat):
+    """Move ordering for the Nil question (larger first), for the Nil seat and the defence's leads (its partner
+    orders as in the trick search, the defence's followers duck). The Nil seat plays its highest card that
+    surely loses the trick, and leads first where a higher card of its partner's or a defender's forced one
+    covers it. The defence leads low under the Nil seat's cards, first in a suit its partner cannot cover."""
+    rank = card_rank(c)
+    if k != 0:
+        if beats(c, win_card) and not _beaten_later(ws, k, seat, led, c, nil_seat):
+            return -40 - rank  # the Nil seat wins the trick
+        return rank
+    s = card_suit(c)
+    sm = SUIT_MASKS[s]
+    pa = ws[W_H + (nil_seat ^ 2)]
+    if seat == nil_seat:
+        safe = (pa & sm & ~((np.int64(2) << c) - 1)) != 0 or \
+            (s != SPADES and (pa & sm) == 0 and (pa & SPADE_MASK) != 0)  # partner plays over it or ruffs
+        for q in ((seat + 1) & 3, (seat + 3) & 3):
+            hq = ws[W_H + q] & sm
+            if hq != 0 and lowest_bit(hq) > c:
+                safe = True  # a defender must play over it
+        return 50 + rank if safe else -rank
+    mine = ws[W_H + nil_seat] & sm
+    if mine == 0:
+        return -20 - rank
+    if c < lowest_bit(mine):
+        covered = (pa & sm) > mine or ((pa & sm) == 0 and s != SPADES and (pa & SPADE_MASK) != 0)
+        return (30 if covered else 60) - rank
+    return 10 - rank
+
+
+@njit(inline="always", cache=True)
 def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
     """Write the moves (one card per run of touching cards, the lowest) at ``W_MOVES + 16 * depth``,
     best first; return how many."""
@@ -943,6 +993,10 @@ def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
                 sc = _follow_weight(ws, k, seat, c, rtop, ln > 0, led, win_seat, win_card, live)
             if c == bestc:
                 sc += 18  # the table's best move: a hint, as DDS weighs its table's
+        elif goal == 0:
+            sc = _nil_order(ws, k, seat, c, led, win_card, ws[W_NIL] - 1)
+            if c == bestc:
+                sc = 1000
         else:
             if k == 0:
                 sc = _duck_lead_score(ws, seat, c, live)
@@ -1094,6 +1148,8 @@ def _enter(tt, ws, fb, depth, thr):
     led = ws[fb + F_LED]
     legal = _legal(ws, k, hand, led, broken)
     goal = 1 if mode == MODE_TRICKS else ws[W_GOAL + seat]
+    if goal < 0 and ws[W_NIL] != 0 and (k == 0 or seat == ws[W_NIL] - 1):
+        goal = 0  # the Nil question's own ordering (the defence's followers duck)
     ws[fb + F_N] = _gen(ws, depth, k, seat, led, ws[fb + F_WSEAT], ws[fb + F_WCARD], legal, live, bestc, goal)
     ws[fb + F_I] = 0
     ws[fb + F_REL] = 0
