@@ -940,12 +940,15 @@ def _beaten_later(ws, k, seat, led, win_card, nil_seat):
 
 @njit(cache=True)
 def _nil_order(ws, k, seat, c, led, win_card, nil_seat):
-    """Move ordering for the Nil question (larger first), for the Nil seat and the defence's leads (its partner
-    orders as in the trick search, the defence's followers duck). The Nil seat plays its highest card that
-    surely loses the trick, and leads first where a higher card of its partner's or a defender's forced one
-    covers it. The defence leads low under the Nil seat's cards, first in a suit its partner cannot cover."""
+    """Move ordering for the Nil question (larger first), where it differs from the trick search's (the Nil
+    seat's partner) and from ducking (the defence's followers). The Nil seat plays its highest card that
+    surely loses the trick, and leads first where a higher card of its partner's or a forced one of a
+    defender's covers it; its partner, following to the Nil seat's winning card, overtakes it as cheaply as
+    it can; the defence leads low under the Nil seat's cards, first in a suit its partner cannot cover."""
     rank = card_rank(c)
     if k != 0:
+        if seat != nil_seat:
+            return 100 - rank if beats(c, win_card) else -rank
         if beats(c, win_card) and not _beaten_later(ws, k, seat, led, c, nil_seat):
             return -40 - rank  # the Nil seat wins the trick
         return rank
@@ -995,6 +998,8 @@ def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
                 sc += 18  # the table's best move: a hint, as DDS weighs its table's
         elif goal == 0:
             sc = _nil_order(ws, k, seat, c, led, win_card, ws[W_NIL] - 1)
+            if k == 0 and c == ws[W_KILL + depth]:
+                sc += 500  # the lead that last cut the search off at this depth, after the table's best move
             if c == bestc:
                 sc = 1000
         else:
@@ -1148,8 +1153,10 @@ def _enter(tt, ws, fb, depth, thr):
     led = ws[fb + F_LED]
     legal = _legal(ws, k, hand, led, broken)
     goal = 1 if mode == MODE_TRICKS else ws[W_GOAL + seat]
-    if goal < 0 and ws[W_NIL] != 0 and (k == 0 or seat == ws[W_NIL] - 1):
-        goal = 0  # the Nil question's own ordering (the defence's followers duck)
+    if mode != MODE_TRICKS and ws[W_NIL] != 0:
+        nil_seat = ws[W_NIL] - 1
+        if seat == nil_seat or (k == 0 and goal < 0) or (k != 0 and goal > 0 and ws[fb + F_WSEAT] == nil_seat):
+            goal = 0  # the Nil question's own ordering (_nil_order)
     ws[fb + F_N] = _gen(ws, depth, k, seat, led, ws[fb + F_WSEAT], ws[fb + F_WCARD], legal, live, bestc, goal)
     ws[fb + F_I] = 0
     ws[fb + F_REL] = 0
