@@ -43,7 +43,7 @@ from numba.core.extending import intrinsic, overload
 from tricksim.simulator.bits import _pdep_compiles, highest_bit, lowest_bit, popcount
 from tricksim.simulator.borrow import borrowed
 from tricksim.simulator.games.spades import phases
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_rank, card_suit
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, card_suit
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS, team_hand
 
 # ------------------------------------------------------------------ pext / pdep
@@ -920,6 +920,59 @@ def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
 
 
 @njit(inline="always", cache=True)
+def _beaten_later(ws, k, seat, led, win_card, nil_seat):
+    """After the card ``win_card`` of the Nil seat (``seat``, the ``k``-th to play) wins the trick so far: True
+    when a player still to come surely beats it (its partner with its best card, or a defender all of whose
+    legal cards beat it)."""
+    bm = beating(win_card)
+    lm = SUIT_MASKS[led]
+    for j in range(k + 1, 4):
+        q = (seat + j - k) & 3
+        hq = ws[W_H + q]
+        pool = hq & lm if (hq & lm) != 0 else hq
+        if q == (nil_seat ^ 2):
+            if (pool & bm) != 0:
+                return True
+        elif pool != 0 and (pool & ~bm) == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _nil_order(ws, k, seat, c, led, win_card, nil_seat):
+    """Move ordering for the Nil question (larger first), where it differs from the trick search's (the Nil
+    seat's partner) and from ducking (the defence's followers). The Nil seat plays its highest card that
+    surely loses the trick, and leads first where a higher card of its partner's or a forced one of a
+    defender's covers it; its partner, following to the Nil seat's winning card, overtakes it as cheaply as
+    it can; the defence leads low under the Nil seat's cards, first in a suit its partner cannot cover."""
+    rank = card_rank(c)
+    if k != 0:
+        if seat != nil_seat:
+            return 100 - rank if beats(c, win_card) else -rank
+        if beats(c, win_card) and not _beaten_later(ws, k, seat, led, c, nil_seat):
+            return -40 - rank  # the Nil seat wins the trick
+        return rank
+    s = card_suit(c)
+    sm = SUIT_MASKS[s]
+    pa = ws[W_H + (nil_seat ^ 2)]
+    if seat == nil_seat:
+        safe = (pa & sm & ~((np.int64(2) << c) - 1)) != 0 or \
+            (s != SPADES and (pa & sm) == 0 and (pa & SPADE_MASK) != 0)  # partner plays over it or ruffs
+        for q in ((seat + 1) & 3, (seat + 3) & 3):
+            hq = ws[W_H + q] & sm
+            if hq != 0 and lowest_bit(hq) > c:
+                safe = True  # a defender must play over it
+        return 50 + rank if safe else -rank
+    mine = ws[W_H + nil_seat] & sm
+    if mine == 0:
+        return -20 - rank
+    if c < lowest_bit(mine):
+        covered = (pa & sm) > mine or ((pa & sm) == 0 and s != SPADES and (pa & SPADE_MASK) != 0)
+        return (30 if covered else 60) - rank
+    return 10 - rank
+
+
+@njit(inline="always", cache=True)
 def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
     """Write the moves (one card per run of touching cards, the lowest) at ``W_MOVES + 16 * depth``,
     best first; return how many."""
@@ -943,6 +996,12 @@ def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
                 sc = _follow_weight(ws, k, seat, c, rtop, ln > 0, led, win_seat, win_card, live)
             if c == bestc:
                 sc += 18  # the table's best move: a hint, as DDS weighs its table's
+        elif goal == 0:
+            sc = _nil_order(ws, k, seat, c, led, win_card, ws[W_NIL] - 1)
+            if k == 0 and c == ws[W_KILL + depth]:
+                sc += 500  # the lead that last cut the search off at this depth, after the table's best move
+            if c == bestc:
+                sc = 1000
         else:
             if k == 0:
                 sc = _duck_lead_score(ws, seat, c, live)
@@ -1094,6 +1153,10 @@ def _enter(tt, ws, fb, depth, thr):
     led = ws[fb + F_LED]
     legal = _legal(ws, k, hand, led, broken)
     goal = 1 if mode == MODE_TRICKS else ws[W_GOAL + seat]
+    if mode != MODE_TRICKS and ws[W_NIL] != 0:
+        nil_seat = ws[W_NIL] - 1
+        if seat == nil_seat or (k == 0 and goal < 0) or (k != 0 and goal > 0 and ws[fb + F_WSEAT] == nil_seat):
+            goal = 0  # the Nil question's own ordering (_nil_order)
     ws[fb + F_N] = _gen(ws, depth, k, seat, led, ws[fb + F_WSEAT], ws[fb + F_WCARD], legal, live, bestc, goal)
     ws[fb + F_I] = 0
     ws[fb + F_REL] = 0
