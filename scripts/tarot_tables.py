@@ -1,9 +1,13 @@
-"""Tarot at every table size (the section "Tarot at three, four and five" of docs/studies.md).
+"""Tarot at every table size, deal by deal and in whole games (a section of docs/studies.md).
 
-For each Tarot preset (one per table size: ``tricksim rules tarot`` lists them), a self-play run of the
-default player, then per table size: how often all pass, the share of each contract, the taker's success
-and score, petit au bout and poignée frequencies. Deals are independent (each draws from its own streams
-and no score carries over), so every rate has a Wilson interval and every mean a t interval, each with its n.
+For each Tarot preset (one per table size: ``tricksim rules tarot`` lists them), self-play of the default
+player:
+
+* a deals run: how often all pass, the share of each contract, the taker's success and score, petit au bout
+  and poignée frequencies. Deals are independent (each draws from its own streams and no score carries over),
+  so every rate has a Wilson interval and every mean a t interval, each with its n;
+* a games run (whole games of the preset's default length, ``tricksim sessions``): who wins, by how much, and
+  how often the leader after k deals wins the game, a game the unit.
 
 Only the public API is used. The runs are kept under ``--out`` and reused when the script runs again with the
 same options. The section is written between two markers in ``--doc`` (the rest of the page is left as it is;
@@ -27,11 +31,12 @@ sys.path.insert(0, str(ROOT))
 
 import tricksim
 from tricksim.analysis.games.tarot.summary import CONTRACTS, mean_text, tarot_numbers
-from tricksim.analysis.stats import fmt_rate
+from tricksim.analysis.stats import fmt_estimate, fmt_rate
 from tricksim.simulator.family import family
 
 GAME = "tarot"
 DEFAULT_DEALS = 200_000
+DEFAULT_GAMES = 5_000
 DEFAULT_DOC = ROOT / "docs" / "studies.md"
 BEGIN = "<!-- tarot-tables: written by scripts/tarot_tables.py; scripts/studies.py keeps it -->"
 END = "<!-- /tarot-tables -->"
@@ -48,7 +53,26 @@ def tables_by_size() -> list[tuple[int, str]]:
     return sorted((rules.seats, name) for name, rules in fam.presets.items())
 
 
-def section(numbers: list[tuple[int, str, dict]], argv: str, minutes: float, load: float) -> list[str]:
+def games_rows(sessions: list[tuple[int, str, dict]]) -> list[list[str]]:
+    """The whole-games table: one column a table size, from ``tricksim.sessions``' rows."""
+    def leader_at(row: dict, fraction: float) -> str:
+        k = max(1, round(fraction * row["deals"] / row["games"]))
+        r = next(x for x in row["leader"] if x["after_deals"] == k)
+        return f"after {k}: " + fmt_rate(r["leader_won"], r["one_leader"])
+
+    rows = [["games (deals a game)", *(f"{r['games']:,} ({r['deals'] // r['games']})" for *_, r in sessions)],
+            ["wins outright, by seat", *("; ".join(fmt_rate(w, r["games"]) for w in r["seat_wins"])
+                                         for *_, r in sessions)],
+            ["tied at the top", *(fmt_rate(r["ties"], r["games"]) for *_, r in sessions)],
+            ["winner's margin over the second", *(fmt_estimate(r["margin"]) + f", median {r['margin_median']}"
+                                                  for *_, r in sessions)]]
+    rows += [[f"leader after {label} of the game wins it", *(leader_at(r, f) for *_, r in sessions)]
+             for label, f in (("one deal", 0), ("a quarter", 0.25), ("half", 0.5), ("three quarters", 0.75))]
+    return rows
+
+
+def section(numbers: list[tuple[int, str, dict]], sessions: list[tuple[int, str, dict]], argv: str,
+            minutes: float, load: float) -> list[str]:
     cols = [f"{seats} players (`{preset}`)" for seats, preset, _ in numbers]
     rows = [["deals", *(f"{r['deals']:,}" for *_, r in numbers)],
             ["all pass", *(fmt_rate(r["void_all_pass"], r["deals"]) for *_, r in numbers)],
@@ -75,6 +99,14 @@ def section(numbers: list[tuple[int, str, dict]], argv: str, minutes: float, loa
             "`tricksim summary DIR`, `tricksim bidding DIR` (success by contract and oudlers) and "
             "`tricksim report DIR --out REPORT`."), "",
             *md_table(["", *cols], rows), "",
+            "### Whole games", "",
+            ("The same players in whole games: the deal passes to the right after each deal, each game as long as "
+             "its preset's default (every player deals four times; [rules.md](rules.md)). A game is the unit: "
+             "rates over games are Wilson intervals, the margin a t interval. 'The leader after k deals' counts "
+             "the games with one player alone at the top after deal k (n), and how many of them that player won. "
+             "Each run on its own: `tricksim simulate tarot --preset PRESET --games N --seed S --out DIR`, then "
+             "`tricksim sessions DIR`."), "",
+            *md_table(["", *cols], games_rows(sessions)), "",
             ("What the players do, not what tables of people do: the figures compare the table sizes under one "
              "shipped player, whose bidding was tuned for four ([tarot-evidence.md](tarot-evidence.md))."), END]
 
@@ -95,23 +127,28 @@ def write_section(doc: Path, lines: list[str]) -> None:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per table size [default: {DEFAULT_DEALS}]")
+    ap.add_argument("--games", type=int, default=DEFAULT_GAMES, help=f"whole games per table size [default: "
+                    f"{DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=1, help="the runs' seed [default: 1]")
     ap.add_argument("--out", type=Path, default=ROOT / "data" / "tarot-tables", help="where the runs go (kept)")
     ap.add_argument("--doc", type=Path, default=DEFAULT_DOC, help="the page to write the section into")
     a = ap.parse_args()
-    if a.deals < 2:
-        ap.error("--deals must be at least 2")
+    if a.deals < 2 or a.games < 2:
+        ap.error("--deals and --games must be at least 2")
     t0, load = time.time(), os.getloadavg()[0]
-    numbers = []
+    numbers, sessions = [], []
     for seats, preset in tables_by_size():
         out = a.out / f"{preset}-{a.deals}-seed{a.seed}"
         print(f"{preset} ({seats} players): {out}", file=sys.stderr, flush=True)
         run = tricksim.simulate(GAME, preset=preset, deals=a.deals, seed=a.seed, out=out, progress=True)
         numbers.append((seats, preset, tarot_numbers(run.path)))
-    argv = " ".join(["python scripts/tarot_tables.py", f"--deals {a.deals}", f"--seed {a.seed}"]
+        out = a.out / f"{preset}-games{a.games}-seed{a.seed}"
+        run = tricksim.simulate(GAME, preset=preset, games=a.games, seed=a.seed, out=out, progress=True)
+        sessions.append((seats, preset, tricksim.sessions([run.path])[0]))
+    argv = " ".join(["python scripts/tarot_tables.py", f"--deals {a.deals}", f"--games {a.games}", f"--seed {a.seed}"]
                     + ([f"--out {a.out}"] if a.out != ROOT / "data" / "tarot-tables" else [])
                     + ([f"--doc {a.doc}"] if a.doc.resolve() != DEFAULT_DOC else []))
-    write_section(a.doc, section(numbers, argv, (time.time() - t0) / 60, load))
+    write_section(a.doc, section(numbers, sessions, argv, (time.time() - t0) / 60, load))
     print(f"wrote {a.doc}", file=sys.stderr)
 
 
