@@ -97,6 +97,7 @@ from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, poigne
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
+    MAX_SEATS,
     R_POIGNEE_EXCUSE,
     R_SEATS,
     V_CHELEM,
@@ -561,7 +562,7 @@ def charge_card(legal_s, legal_t, taker_voids, keep_petit):
 def trick_points(view):
     """Half-points of the cards in the current trick (the Excuse, which stays with its owner, left out)."""
     pts = np.int64(0)
-    for s in range(4):
+    for s in range(MAX_SEATS):
         c = view[V_TRICK + s]
         if c >= 0 and c != EXCUSE:
             pts += HALF_POINTS[c]
@@ -721,7 +722,7 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     # what this seat knows of the other hands
     trick_s = np.int64(0)
     trick_t = np.int64(0)
-    for s in range(4):
+    for s in range(MAX_SEATS):
         trick_s |= card_s(view[V_TRICK + s])
         trick_t |= card_t(view[V_TRICK + s])
     unseen_s = ALL_S & ~suits & ~view[V_PLAYED_S] & ~trick_s

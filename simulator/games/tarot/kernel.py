@@ -221,9 +221,9 @@ _KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
 _I64_2D = types.int64[:, ::1]
 SIGNATURE = types.void(
     _KR,
-    types.UniTuple(HAND_FN, 4), types.UniTuple(CHOOSE_FN, 4), types.UniTuple(HAND_FN, 4), types.UniTuple(HAND_FN, 4),
-    types.UniTuple(CHOOSE_FN, 4),
-    types.float64[:, ::1],                     # params (4, N_PARAMS)
+    types.UniTuple(HAND_FN, N_SEATS), types.UniTuple(CHOOSE_FN, N_SEATS), types.UniTuple(HAND_FN, N_SEATS),
+    types.UniTuple(HAND_FN, N_SEATS), types.UniTuple(CHOOSE_FN, N_SEATS),
+    types.float64[:, ::1],                     # params (N_SEATS, N_PARAMS)
     types.int64, types.int64[::1],             # seed, deal ids
     types.int64[:, ::1],                       # decks (n_deals, 78) of chosen deals, or (0, 78): shuffled
     types.boolean,                             # record_plays

@@ -65,8 +65,9 @@ def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, codes: np.n
     if plays is not None:
         played = codes[:, layout.S_VOID] == 0
         offsets = np.zeros(n + 1, np.int32)
-        np.cumsum(np.where(played, layout.N_PLAYS, 0), out=offsets[1:])
-        values = np.ascontiguousarray(plays[played]).reshape(-1)
+        n_plays = layout.n_plays(seats)
+        np.cumsum(np.where(played, n_plays, 0), out=offsets[1:])
+        values = np.ascontiguousarray(plays[played][:, :n_plays]).reshape(-1)
         arrays.append(pa.ListArray.from_arrays(column(offsets), column(values)))
         schema = schema.append(PLAYS_FIELD)
     return pa.Table.from_arrays(arrays, schema=schema)
