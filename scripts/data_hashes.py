@@ -44,7 +44,7 @@ TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_ha
                     "poignee_four_kings=never", "chelem_defenders_slam=announcement_only",
                     "excuse_last_trick=announced_only", "target_oudlers=held", "excuse_lead=forbidden",
                     "excuse_last_trick_side=trick_winner")
-TAROT_TABLES = {"fft3": 3}  # Tarot presets for other table sizes: their seat count
+TAROT_TABLES = {"fft3": 3, "fft5": 5}  # Tarot presets for other table sizes: their seat count
 COUNTS = {"hands": 600, "games": 24, "deals": 400}
 SHARDS = {"hands": 128, "games": 5, "deals": 96}
 SEED = 20261201
@@ -70,8 +70,8 @@ def cases() -> dict[str, dict]:
     for preset, n in TAROT_TABLES.items():  # the other table sizes: every strategy, mixed, the rarer flags
         for name in TAROT_STRATEGIES:
             out[f"{preset}/{name}/deals"] = dict(tarot, preset=preset, rules=(), seats=(name,) * n)
-        out[f"{preset}/mixed/deals"] = dict(tarot, preset=preset, rules=(), seats=TAROT_MIXED[:n])
-        out[f"{preset}+rare/mixed/deals"] = dict(tarot, preset=preset, rules=TAROT_RARE_RULES, seats=TAROT_MIXED[:n])
+        out[f"{preset}/mixed/deals"] = dict(tarot, preset=preset, rules=(), seats=(TAROT_MIXED * 2)[:n])
+        out[f"{preset}+rare/mixed/deals"] = dict(tarot, preset=preset, rules=TAROT_RARE_RULES, seats=(TAROT_MIXED * 2)[:n])
     return out
 
 

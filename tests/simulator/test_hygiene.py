@@ -375,7 +375,7 @@ TAROT = tarot_rules("cardavia")
 def tarot_attack(state: int, seat: int, suits: int, trumps: int):
     """The Tarot deal (suits, trumps of each seat) rebuilt from a policy's stream state and own hand, or None."""
     deck = np.empty(78, np.int64)
-    s_, t_, chien = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(2, np.int64)
+    s_, t_, chien = np.empty(5, np.int64), np.empty(5, np.int64), np.empty(2, np.int64)  # room for N_SEATS
     for key in deal_keys_from(state):
         deck[:] = np.arange(78)
         rng.shuffle(np.array([key], np.uint64), deck, 78)

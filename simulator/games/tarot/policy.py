@@ -1,6 +1,6 @@
-"""The Tarot seat-policy interface: the public view and the five decision signatures.
+"""The Tarot seat-policy interface: the public view and the six decision signatures.
 
-A Tarot strategy is five ``@njit`` functions with the signatures below, called through Numba
+A Tarot strategy is six ``@njit`` functions with the signatures below, called through Numba
 first-class function types (as in Spades: ``games/spades/policy.py``). A hand is two words,
 ``suits`` and ``trumps`` (cards.py); a policy sees its own hand, the public ``view``, its own
 parameters and its own random stream, nothing else.
@@ -92,6 +92,10 @@ _rng = types.uint64[::1]
 
 #: bid(seat, suits, trumps, view, params, rng) -> 0 pass, or a contract >= view[V_MIN_BID] (1..4)
 #: chelem(seat, suits, trumps, view, params, rng) -> 1 to announce Chelem (asked of the taker only)
+#: call(seat, suits, trumps, view, params, rng) -> five players: the card id the taker calls, one of
+#:     phases.call_legal(view[V_RULES + R_CALL_OWN], view[V_RULES + R_CALL_FOUR_KINGS], suits) (a king, or the rank
+#:     view[V_CALL_RANK] when it holds the four kings); asked after the bidding, before the chien; never asked
+#:     with three or four players
 #: poignee(seat, suits, trumps, view, params, rng) -> the trumps word to show (cards.py: bit n - 1 trump n, bit 21
 #:     the Excuse), 0 for none: 10, 13 or 15 cards (a single, double or triple poignée, up to view[V_POIGNEE_MAX]),
 #:     all of one pool of phases.poignee_pools(view[V_RULES + R_POIGNEE_EXCUSE], view[V_POIGNEE_BASE],
