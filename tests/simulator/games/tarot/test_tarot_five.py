@@ -348,3 +348,24 @@ def test_fft5_from_the_command_line(tmp_path):
                "--quiet")
     assert r.exit_code == 2 and r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.output
     assert "seat 5 does not exist: seats are 0 to 4" in r.stderr
+
+
+def test_the_heuristic_knows_the_sides_only_as_far_as_the_view_and_its_hand_tell():
+    """``heuristic.opponents``: before the called card (K♣ here) is played, the taker counts every other seat an
+    opponent, its holder the taker its only ally, any other seat the taker its only opponent; once it is played
+    (``V_PARTNER``), the taker and the partner against the three others. Bits: seat p is bit p."""
+    from tricksim.simulator.games.tarot.policy import R_SEATS, V_RULES, V_TAKER, VIEW_SIZE
+    from tricksim.strategies.tarot.heuristic import opponents
+
+    v = np.zeros(VIEW_SIZE, np.int64)
+    v[V_RULES:] = list(Five().to_kernel())
+    assert v[V_RULES + R_SEATS] == 5
+    v[V_TAKER], v[V_CALLED], v[V_PARTNER] = 0, 13, -1
+    king, other = np.int64(1 << 13), np.int64(1 << 2)
+    bits = lambda *seats: sum(1 << s for s in seats)  # noqa: E731
+    assert opponents(0, other, v) == bits(1, 2, 3, 4)
+    assert opponents(2, king, v) == bits(1, 3, 4)        # the secret partner
+    assert opponents(3, other, v) == bits(0)             # a defender: only the taker known
+    v[V_PARTNER] = 2
+    assert opponents(0, other, v) == bits(1, 3, 4) and opponents(3, other, v) == bits(0, 2)
+    assert opponents(2, np.int64(0), v) == bits(1, 3, 4)
