@@ -108,12 +108,14 @@ def short_labels(specs: Sequence[str]) -> list[str]:
 
 
 def seats_of(game: str, manifest: dict) -> int:
-    """The players of a run: its rules' own ``seats`` where they record one (Tarot for three: docs/output.md),
-    else the family's."""
+    """The players of a run: its rules' own ``seats`` where they record one (Tarot for three or five:
+    docs/output.md), else the rules record's default where it has a seat count (Tarot: four, a manifest that
+    leaves ``seats`` out), else the family's (``Family.seats``, the most)."""
     fam = families.family(game)
+    default = getattr(fam.rules_type, "seats", fam.seats)  # a dataclass field's default (TarotRules.seats: 4)
     rules = manifest.get("rules")
     n = rules.get("seats") if isinstance(rules, dict) else None
-    return n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= fam.seats else fam.seats
+    return n if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= fam.seats else default
 
 
 def _fail(path, why: str) -> AnalysisError:

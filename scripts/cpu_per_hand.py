@@ -8,6 +8,7 @@ compare versions, run it in two checkouts, each with its own installation, takin
     python scripts/cpu_per_hand.py simple heuristic     # in one checkout, then in the other; repeat
     python scripts/cpu_per_hand.py --game tarot heuristic random
     python scripts/cpu_per_hand.py --game tarot --preset fft3 heuristic random   # Tarot for three
+    python scripts/cpu_per_hand.py --game tarot --preset cardavia fft5 --rounds 2 heuristic random  # side by side
 """
 from __future__ import annotations
 
@@ -37,13 +38,18 @@ def main() -> None:
     ap.add_argument("strategies", nargs="+", help="strategy specs, each at every seat (four, or three for Tarot's fft3)")
     ap.add_argument("--hands", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--preset", default=None, help="default: the game's default preset")
+    ap.add_argument("--preset", nargs="+", default=[None],
+                    help="default: the game's default preset; several: each measured in turn, --rounds times")
+    ap.add_argument("--rounds", type=int, default=1, help="with several presets: the turns each takes")
     ap.add_argument("--game", default="spades", choices=("spades", "tarot"))
     args = ap.parse_args()
     unit = "deal" if args.game == "tarot" else "hand"
-    for s in args.strategies:
-        print(f"{s}: {cpu_per_hand(s, args.hands, args.repeat, args.preset, args.game):,.0f} ns CPU a {unit} "
-              f"(best of {args.repeat} runs of {args.hands:,} {unit}s)")
+    for r in range(args.rounds):
+        for preset in args.preset:
+            for s in args.strategies:
+                where = f" [{preset}, round {r + 1}]" if len(args.preset) > 1 or args.rounds > 1 else ""
+                print(f"{s}{where}: {cpu_per_hand(s, args.hands, args.repeat, preset, args.game):,.0f} ns CPU a "
+                      f"{unit} (best of {args.repeat} runs of {args.hands:,} {unit}s)", flush=True)
 
 
 if __name__ == "__main__":

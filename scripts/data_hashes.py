@@ -46,6 +46,7 @@ TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_ha
                     "excuse_last_trick_side=trick_winner")
 # the session flags other than their defaults (a game to a score either way, void deals not counted)
 TAROT_SESSION_RULES = ("game_target=1000", "game_floor=-1000", "void_deals_count=false")
+TAROT_TABLES = {"fft3": 3, "fft5": 5}  # Tarot presets for other table sizes: their seat count
 COUNTS = {"hands": 600, "games": 24, "deals": 400}
 SHARDS = {"hands": 128, "games": 5, "deals": 96}
 SEED = 20261201
@@ -68,6 +69,11 @@ def cases() -> dict[str, dict]:
     out["cardavia/mixed/deals"] = dict(tarot, rules=(), seats=TAROT_MIXED)
     out["cardavia+rare/mixed/deals"] = dict(tarot, rules=TAROT_RARE_RULES, seats=TAROT_MIXED)
     out["cardavia+rare/heuristic/deals"] = dict(tarot, rules=TAROT_RARE_RULES, seats=("heuristic",) * 4)
+    for preset, n in TAROT_TABLES.items():  # the other table sizes: every strategy, mixed, the rarer flags
+        for name in TAROT_STRATEGIES:
+            out[f"{preset}/{name}/deals"] = dict(tarot, preset=preset, rules=(), seats=(name,) * n)
+        out[f"{preset}/mixed/deals"] = dict(tarot, preset=preset, rules=(), seats=(TAROT_MIXED * 2)[:n])
+        out[f"{preset}+rare/mixed/deals"] = dict(tarot, preset=preset, rules=TAROT_RARE_RULES, seats=(TAROT_MIXED * 2)[:n])
     # Tarot games mode (whole games: 16 deals by default; to a score, void deals not counted, three players)
     games = {"game": "tarot", "mode": "games"}
     out["cardavia/heuristic/games"] = dict(games, preset="cardavia", rules=(), seats=("heuristic",) * 4)

@@ -1,4 +1,4 @@
-"""A slow, plain-Python reference for French Tarot (4 players; 3 players by the FFT: docs/rules.md), used to check the engine's output.
+"""A slow, plain-Python reference for French Tarot (4 players; 3 and 5 players by the FFT: docs/rules.md), used to check the engine's output.
 
 Nothing here imports the simulator: the legality of every bid, discard, poignée and card, the trick
 winners, the card counting with the Excuse bookkeeping, the target, petit au bout, the slam and the
@@ -10,22 +10,25 @@ Entry points
 ------------
 ``replay_deal(row, rules, stats=None)``
     checks one row of the deals table (a dict of Python values, columns as in the output contract;
-    ``plays`` a list of 72 card ids, or None/absent when plays were not recorded) and raises
+    ``plays`` a list of 72 card ids (75 with five players), or None/absent when plays were not recorded) and raises
     ``ReferenceMismatch`` naming the column at the first disagreement.
 ``replay_table(table_or_rows, rules, count=None, plays_required=False)``
     replays every row (a pyarrow Table or a list of row dicts) and returns a ``Counter`` of what it
     saw (void deals, contracts, poignées, slams, the Excuse's special cases, forced overtrumps, ...)
     so a test can prove a run did not pass vacuously.
 
-``rules`` is a dict of the nine flags (missing keys take their default) or any object with those
-attributes (a ``TarotRules``).
+``rules`` is a dict of the flags (missing keys take their default; ``seats`` 3, 4 or 5) or any object with
+those attributes (a ``TarotRules``). Five players: the call is checked from the rules text (``call_problem``),
+the partner is the seat dealt the called card, and the side (taker and partner) counts as one.
 
 Card ids (the output contract): a suit card is ``suit * 14 + rank`` (suits ♣ ♦ ♥ ♠ = 0..3; rank 0 =
 ace .. 9 = ten, 10 jack, 11 knight, 12 queen, 13 king); trump ``n`` (1..21) is ``55 + n``, so the
 Petit is 56 and the Monde 76; the Excuse is 77. A card set in the data is two int64 columns
 ``X_lo``/``X_hi``: bit ``c`` of ``lo | hi << 64`` (``lo`` signed). Card points are counted in
 half-points: oudlers and kings 9, queens 7, knights 5, jacks 3, every other card 1 (182 in all).
-Sides: the taker alone against the three defenders. Tricks are numbered 0..17 here (RULES.md's
+Sides: the taker alone against the three defenders (three players: two; five players: the taker and the
+holder of the card it called, its partner, against the three others; a card of the taker's own or in the chien:
+the taker alone against four). Tricks are numbered 0..17 here (RULES.md's
 "last trick" is trick 17, its "17 previous tricks" are tricks 0..16).
 
 Field names in ``ReferenceMismatch``: the column's name; for a card set, the name of its ``_lo``
@@ -129,6 +132,8 @@ DEFAULT_FLAGS = {
     "excuse_last_trick_side": "opposite_owner",
     "target_oudlers": "counted",
     "excuse_lead": "allowed",
+    "call_own": "allowed",             # five players: the taker may call a card of its own hand (alone)
+    "call_four_kings": "lower_rank",   # five players: holding the four kings, a queen (and so on); or also a king
 }
 FLAG_VALUES = {
     "petit_sec_redeal": (True, False),
@@ -141,6 +146,8 @@ FLAG_VALUES = {
     "excuse_last_trick_side": ("opposite_owner", "trick_winner"),
     "target_oudlers": ("counted", "held"),
     "excuse_lead": ("allowed", "forbidden"),
+    "call_own": ("allowed", "forbidden"),
+    "call_four_kings": ("lower_rank", "lower_rank_or_king"),
 }
 
 
@@ -159,7 +166,7 @@ def flags_of(rules) -> dict:
         flags = {**DEFAULT_FLAGS, **{k: v for k, v in rules.items() if k not in SESSION_FLAGS}}
         seats = flags.pop("seats", 4)
     else:
-        flags = {key: getattr(rules, key) for key in DEFAULT_FLAGS}
+        flags = {key: getattr(rules, key, DEFAULT_FLAGS[key]) for key in DEFAULT_FLAGS}
         seats = getattr(rules, "seats", 4)
     for key, value in flags.items():
         if value not in FLAG_VALUES[key]:
@@ -184,8 +191,10 @@ VOID_PLAYED, VOID_ALL_PASS, VOID_PETIT_SEC = 0, 1, 2
 HAND_SIZE, CHIEN_SIZE, N_TRICKS = 18, 6, 18  # four players
 LAST = N_TRICKS - 1  # index of the last trick (four players)
 # three players (FFT): 24 cards each, a chien of 6, poignées of 13 / 15 / 18 trumps (same values)
-HAND_SIZE_BY_SEATS = {3: 24, 4: 18}
-POIGNEE_SIZE_BY_SEATS = {3: {1: 13, 2: 15, 3: 18}, 4: POIGNEE_SIZE}
+# five players (FFT): 15 cards each, a chien of 3, poignées of 8 / 10 / 13 trumps
+HAND_SIZE_BY_SEATS = {3: 24, 4: 18, 5: 15}
+CHIEN_SIZE_BY_SEATS = {3: 6, 4: 6, 5: 3}
+POIGNEE_SIZE_BY_SEATS = {3: {1: 13, 2: 15, 3: 18}, 4: POIGNEE_SIZE, 5: {1: 8, 2: 10, 3: 13}}
 
 
 class ReferenceMismatch(AssertionError):
@@ -235,7 +244,28 @@ def bid_problem(bids, dealer: int, seats: int = 4):
     return None
 
 
-def discard_problem(pool, discard, discard_trumps: str = "exact"):
+def call_problem(hand, called, call_own: str = "allowed", call_four_kings: str = "lower_rank"):
+    """Why the five-player taker holding ``hand`` (its 15 cards, before the chien) may not call ``called`` (a
+    string), or None (FFT rules for five, docs/rules.md). The taker calls a king; holding the four kings, a queen;
+    the four kings and the four queens, a knight; and so on down the ranks. Under call_own=forbidden not a card of
+    its own hand; under call_four_kings=lower_rank_or_king a taker called down to a lower rank may instead call one
+    of its own kings (when call_own allows its own cards)."""
+    if not (isinstance(called, int) and is_plain(called)):
+        return f"a call is a suit card, got {called!r}"
+    rank = KING
+    while rank > 0 and all(suit_card(u, rank) in hand for u in range(4)):
+        rank -= 1
+    allowed = {suit_card(u, rank) for u in range(4)}
+    if call_own == "forbidden":
+        allowed -= set(hand)
+    elif rank != KING and call_four_kings == "lower_rank_or_king":
+        allowed |= {suit_card(u, KING) for u in range(4)}
+    if called not in allowed:
+        return f"{name_of(called)} is not among the calls allowed: {show(allowed)}"
+    return None
+
+
+def discard_problem(pool, discard, discard_trumps: str = "exact", size: int = CHIEN_SIZE):
     """Why a Prise/Garde discard is illegal (a string), or None (RULES.md 2.4 and 2.9).
 
     ``pool``: the taker's 24 cards (dealt hand + chien). Six cards of the pool; never a king or an
@@ -243,8 +273,8 @@ def discard_problem(pool, discard, discard_trumps: str = "exact"):
     cards; otherwise all n of them plus exactly 6 - n trumps. Under ``free`` any such six cards.
     """
     pool, discard = set(pool), set(discard)
-    if len(discard) != CHIEN_SIZE:
-        return f"a discard is {CHIEN_SIZE} cards, got {len(discard)} ({show(discard)})"
+    if len(discard) != size:
+        return f"a discard is {size} cards, got {len(discard)} ({show(discard)})"
     if not discard <= pool:
         return f"{show(discard - pool)} not among the taker's hand + chien"
     forbidden = {c for c in discard if is_king(c) or c in OUDLERS}
@@ -254,7 +284,7 @@ def discard_problem(pool, discard, discard_trumps: str = "exact"):
         return None
     plain_ok = {c for c in pool if is_plain(c) and not is_king(c)}
     trumps = {c for c in discard if is_trump(c)}
-    if len(plain_ok) >= CHIEN_SIZE:
+    if len(plain_ok) >= size:
         if trumps:
             return (f"discard_trumps=exact: {len(plain_ok)} discardable plain cards, so no trump may be discarded "
                     f"(discarded {show(trumps)})")
@@ -376,17 +406,19 @@ class PlayResult:
     excuse_changed_side: bool = False  # an Excuse in the last trick went from its owner's side to the other
 
 
-def excuse_exception_applies(excuse_last_trick: str, owner: int, taker: int, chelem: int, owner_side_won_all: bool):
+def excuse_exception_applies(excuse_last_trick: str, owner: int, taker: int, chelem: int, owner_side_won_all: bool,
+                             partner=None):
     """RULES.md 2.7 + flag: the Excuse led to the last trick by a side that won tricks 0..16 wins it -- for
     either side, or (announced_only) only for the taker after announcing Chelem."""
     if not owner_side_won_all:
         return False
     if excuse_last_trick == "either_side":
         return True
-    return chelem == 1 and owner == taker
+    return chelem == 1 and owner in (taker, partner)  # five players: the taker's partner is on its side
 
 
-def play_deal(held, first_leader: int, plays, taker: int, chelem: int, flags: dict, stats: Counter) -> PlayResult:
+def play_deal(held, first_leader: int, plays, taker: int, chelem: int, flags: dict, stats: Counter,
+              partner=None) -> PlayResult:
     """Check every card of ``plays`` (72 ids, trick by trick from each leader) against the hands ``held`` at the
     first trick, find each trick's winner and count the card points by side with the Excuse rules of RULES.md 2.7.
     Raises ReferenceMismatch('plays') at the first card that is not legal. A trick is one card a seat
@@ -403,8 +435,8 @@ def play_deal(held, first_leader: int, plays, taker: int, chelem: int, flags: di
     excuse_exception = False
     excuse_to_taker = False
 
-    def side(seat):
-        return "taker" if seat == taker else "defence"
+    def side(seat):  # five players: the partner is on the taker's side
+        return "taker" if seat == taker or seat == partner else "defence"
 
     for t in range(n_tricks):
         cards = [int(c) for c in plays[n * t: n * t + n]]
@@ -425,7 +457,7 @@ def play_deal(held, first_leader: int, plays, taker: int, chelem: int, flags: di
             owner = seats[0]
             won_all = all(side(w) == side(owner) for w in winners)
             stats["excuse_led_to_last_trick"] += 1
-            if excuse_exception_applies(flags["excuse_last_trick"], owner, taker, chelem, won_all):
+            if excuse_exception_applies(flags["excuse_last_trick"], owner, taker, chelem, won_all, partner):
                 winner = owner
                 excuse_exception = True
                 stats["excuse_last_trick_exception"] += 1
@@ -533,9 +565,12 @@ def settle(contract: int, taker_points: float, target: int, petit_au_bout: int, 
     return t
 
 
-def scores_for(taker: int, t: int, seats: int = 4) -> list[int]:
+def scores_for(taker: int, t: int, seats: int = 4, partner=None) -> list[int]:
     """Each defender scores -t, the taker (seats - 1) t: 3t against three defenders, 2t against two (the FFT's
-    game for three); the scores sum to zero."""
+    game for three), 4t alone against four (five players); five players with a partner: the taker 2t, the
+    partner t, each of the three defenders -t. The scores sum to zero."""
+    if partner is not None:
+        return [2 * t if seat == taker else t if seat == partner else -t for seat in range(seats)]
     return [(seats - 1) * t if seat == taker else -t for seat in range(seats)]
 
 
@@ -563,13 +598,15 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
     stats["deals"] += 1
     if f"score_{n}" in row:
         raise ReferenceMismatch(f"score_{n}", f"a column of seat {n} in a deal for {n} players")
+    if (n == 5) != ("called" in row):
+        raise ReferenceMismatch("called", f"the call's columns belong to five-player deals alone ({n} players)")
 
     # ------------------------------------------- the deal: 18 x 4 + 6 (or 24 x 3 + 6) = the 78 cards
     dealt = [_set(row, "dealt", f"_{s}") for s in range(n)]
     chien = _set(row, "chien")
     seen: set[int] = set()
     for field, cards, size in [(f"dealt_lo_{s}", dealt[s], HAND_SIZE_BY_SEATS[n]) for s in range(n)] + [
-            ("chien_lo", chien, CHIEN_SIZE)]:
+            ("chien_lo", chien, CHIEN_SIZE_BY_SEATS[n])]:
         if not cards <= ALL_CARDS:
             raise ReferenceMismatch(field, f"card ids beyond 77: {sorted(cards - ALL_CARDS)}")
         if len(cards) != size:
@@ -605,11 +642,27 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
     stats["played"] += 1
     stats[f"contract_{contract}"] += 1
 
+    # ---------------------------------------------------------------- five players: the call (before the chien)
+    partner = None
+    if n == 5:
+        called = row["called"]
+        problem = call_problem(dealt[taker], called, flags["call_own"], flags["call_four_kings"])
+        if problem:
+            raise ReferenceMismatch("called", f"{problem} (taker {taker} holds {show(dealt[taker])})")
+        holder = [s for s in range(n) if called in dealt[s]]
+        partner = holder[0] if holder and holder[0] != taker else None
+        expect("partner", row["partner"], -1 if partner is None else partner,
+               f"the holder of {name_of(called)}" if partner is not None else "the called card is the taker's own "
+               "or in the chien: alone")
+        stats["called_" + ("partner" if partner is not None else "own" if holder else "chien")] += 1
+        if called % 14 != KING:
+            stats["called_below_king"] += 1
+
     # ---------------------------------------------------------------- chien and discard (RULES.md 2.4)
     discard = _set(row, "discard")
     held = [set(h) for h in dealt]
     if contract in (PRISE, GARDE):
-        problem = discard_problem(dealt[taker] | chien, discard, flags["discard_trumps"])
+        problem = discard_problem(dealt[taker] | chien, discard, flags["discard_trumps"], CHIEN_SIZE_BY_SEATS[n])
         if problem:
             raise ReferenceMismatch("discard_lo", f"{problem} (hand {show(dealt[taker])}, chien {show(chien)})")
         held[taker] = (dealt[taker] | chien) - discard
@@ -665,9 +718,11 @@ def _replay_deal(row: dict, flags: dict, stats: Counter) -> None:
     plays = row.get("plays")
     if plays is not None and len(plays) > 0:
         stats["with_plays"] += 1
-        _check_played(row, flags, stats, taker, contract, chien, discard, held, chelem, plays, poignee_total)
+        _check_played(row, flags, stats, taker, contract, chien, discard, held, chelem, plays, poignee_total, partner)
     else:
-        _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total)
+        if n == 5 and row["partner_revealed"] not in range(-1, 15):
+            raise ReferenceMismatch("partner_revealed", f"-1 or a trick 0..14, got {row['partner_revealed']!r}")
+        _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total, partner)
 
 
 def poignee_basis(seat, taker, contract, dealt, held, discarded_trumps, flags):
@@ -698,6 +753,9 @@ def _expect_void(row: dict, stats: Counter, kind: str, seats: int = 4) -> None:
     for column in ("contract", "chelem", "taker_points", "oudlers", "target", "petit_au_bout", "poignee", "slam"):
         expect(column, row[column], 0, "void deal")
     expect("won", int(row["won"]), 0, "void deal")
+    if seats == 5:
+        for column in ("called", "partner", "partner_revealed"):
+            expect(column, row[column], -1, "void deal: no call")
     for s in range(seats):
         expect(f"score_{s}", row[f"score_{s}"], 0, "void deal")
         if _set(row, "poignee", f"_{s}"):
@@ -709,9 +767,16 @@ def _expect_void(row: dict, stats: Counter, kind: str, seats: int = 4) -> None:
         raise ReferenceMismatch("plays", f"a void deal has no plays, got {len(plays)} cards")
 
 
-def _check_played(row, flags, stats, taker, contract, chien, discard, held, chelem, plays, poignee_total):
+def _check_played(row, flags, stats, taker, contract, chien, discard, held, chelem, plays, poignee_total,
+                  partner=None):
     """Every card, every trick, then the counted points and the settlement worked out from the play."""
-    result = play_deal(held, row["first_leader"], plays, taker, chelem, flags, stats)
+    result = play_deal(held, row["first_leader"], plays, taker, chelem, flags, stats, partner)
+    camp = {taker} if partner is None else {taker, partner}
+    if flags["seats"] == 5:
+        called = row["called"]
+        revealed = next((t for t, cards in enumerate(result.tricks) if called in cards), -1)
+        expect("partner_revealed", row["partner_revealed"], revealed, f"the trick {name_of(called)} was played in")
+        stats["partner_revealed" if revealed >= 0 else "called_never_played"] += 1
 
     # card points (RULES.md 2.8): the taker's tricks, plus the discard (Prise/Garde) or the chien (Garde sans)
     taker_half = result.taker_half
@@ -739,7 +804,7 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     else:
         counted = set()
         for t, cards in enumerate(result.tricks):
-            if result.winners[t] == taker:
+            if result.winners[t] in camp:
                 counted |= {c for c in cards if c in (PETIT, MONDE)}
         if result.excuse_to_taker:
             counted.add(EXCUSE)
@@ -758,7 +823,7 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     judged = last - 1 if result.excuse_exception else last
     petit_au_bout = 0
     if PETIT in result.tricks[judged]:
-        petit_au_bout = 1 if result.winners[judged] == taker else -1
+        petit_au_bout = 1 if result.winners[judged] in camp else -1
         stats["petit_au_bout"] += 1
         stats["petit_au_bout_" + ("taker" if petit_au_bout == 1 else "defence")] += 1
         if result.excuse_exception:
@@ -766,7 +831,7 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
     expect("petit_au_bout", row["petit_au_bout"], petit_au_bout,
            f"Petit in trick {judged} ({show(result.tricks[judged])}) won by seat {result.winners[judged]}")
 
-    taker_tricks = sum(w == taker for w in result.winners)
+    taker_tricks = sum(w in camp for w in result.winners)
     slam = SLAM_TAKER if taker_tricks == last + 1 else SLAM_DEFENCE if taker_tricks == 0 else SLAM_NONE
     expect("slam", row["slam"], slam, f"the taker won {taker_tricks} tricks")
     if slam:
@@ -776,10 +841,10 @@ def _check_played(row, flags, stats, taker, contract, chien, discard, held, chel
         stats["chelem_made"] += 1
 
     _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem,
-                  slam)
+                  slam, partner)
 
 
-def _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total):
+def _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem, poignee_total, partner=None):
     """Without plays: the derived columns' ranges and consistency, and the settlement from the columns."""
     stats["without_plays"] += 1
     points = row["taker_points"]
@@ -811,18 +876,20 @@ def _check_without_plays(row, flags, stats, taker, contract, chien, held, chelem
         stats["slam"] += 1
     if petit_au_bout:
         stats["petit_au_bout"] += 1
-    _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem, slam)
+    _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem, slam,
+                  partner)
 
 
-def _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem, slam):
+def _check_scores(row, flags, stats, taker, contract, points, target, petit_au_bout, poignee_total, chelem, slam,
+                  partner=None):
     t = settle(contract, points, target, petit_au_bout, poignee_total, chelem, slam, flags["chelem_defenders_slam"])
     n = flags["seats"]
-    expected = scores_for(taker, t, n)
+    expected = scores_for(taker, t, n, partner)
     for s in range(n):
         expect(f"score_{s}", row[f"score_{s}"], expected[s],
                f"t = {t} (contract {contract}, {points} points against {target}, petit au bout {petit_au_bout}, "
                f"poignée {poignee_total}, chelem {chelem}, slam {slam}); the taker (seat {taker}) scores "
-               f"{n - 1}t")
+               f"{n - 1 if partner is None else 2}t" + ("" if partner is None else f", its partner (seat {partner}) t"))
     stats["won" if points >= target else "lost"] += 1
 
 

@@ -394,6 +394,9 @@ def rules_cmd(game, preset):
     column = max(16, 1 + max(len(_show(getattr(presets[n], f))) for n in names for f in flags))
     header = "flag".ljust(width) + "".join(n.rjust(column) for n in names) + "   allowed / meaning"
     lines = [header, "-" * len(header)]
+    if any(hasattr(presets[n], "seats") for n in names):  # a family whose presets set their own seat count
+        vals = "".join(_show(getattr(presets[n], "seats", fam.seats)).rjust(column) for n in names)
+        lines.append(f"{'seats'.ljust(width)}{vals}   the number of players: the preset's own, not a flag")
     for name in flags:
         vals = "".join(_show(getattr(presets[n], name)).rjust(column) for n in names)
         allowed = "{}..{}".format(*spec.int_ranges[name]) if name in spec.int_ranges else spec.allowed(name)

@@ -1,7 +1,14 @@
 """``heuristic``: the default French Tarot player, built from the classic rules of thumb of the game.
 
 Every threshold is a named parameter (PARAMS below), so studies can sweep it. Sides: the taker
-(``view[V_TAKER]``) plays alone against the three defenders; "partner" below means another defender.
+(``view[V_TAKER]``) plays alone against the three defenders (two with three players); "partner" below means
+another defender. Five players: the taker calls a card (``call``: a king it does not hold, in a suit where
+it holds the card just below, else its shortest suit) and its holder is its partner; each seat plays with the
+sides it can know (``opponents``): until the called card is played, the taker counts every other seat an
+opponent, the holder of the called card the taker its only ally, any other seat the taker its only
+opponent; once it is played, the taker and its partner against the three others. The partner leads as the
+taker does. The hand-point count is scaled by table size before the bidding thresholds (fitted for 18
+cards): x0.86 with three players (24 cards), x1.2 with five (15 cards, and a partner), four unchanged.
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -93,17 +100,21 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_MASK,
     TRUMPS_ONLY,
 )
-from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, poignee_pools
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, call_legal, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
+    R_CALL_FOUR_KINGS,
+    R_CALL_OWN,
     R_POIGNEE_EXCUSE,
     R_SEATS,
+    V_CALLED,
     V_CHELEM,
     V_DISCARD_T,
     V_LED_SUIT,
     V_MIN_BID,
     V_NPLAYED,
+    V_PARTNER,
     V_PLAYED_S,
     V_PLAYED_T,
     V_POIGNEE_BASE,
@@ -132,7 +143,11 @@ MONDE_T = np.int64(1 << 20)
 MAJORS_T = np.int64(((1 << 21) - 1) & ~((1 << 15) - 1))  # trumps 16 .. 21
 TRUMP_LED = 4                               # V_LED_SUIT of a trump trick
 OUT_OF_TRUMPS = 4                           # V_VOIDS bit of a seat shown out of trumps
-LAST_TRICK = 17
+# the hand-point count scaled by table size before the thresholds (fitted for 18-card hands): 24 cards (three
+# players), 18 (four: unchanged), 15 (five, with a partner); measured for taking and success rates in
+# docs/performance.md P43 (18/24 = 0.75 for three took 29 % of deals; 0.86 takes about two in three)
+BID_SCALE_THREE = 0.86
+BID_SCALE_FIVE = 1.2
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -258,14 +273,51 @@ def may_beat(voids, card, led, unseen_s, unseen_t, ruff_risk):
 
 
 @njit(cache=True)
-def threatened(card, led, seat, taker, nplayed, view, unseen_s, unseen_t, ruff_risk):
-    """May a player of the other side, still to play after ``seat`` in this trick, beat ``card``?"""
+def threatened(card, led, seat, opp, nplayed, view, unseen_s, unseen_t, ruff_risk):
+    """May a player of the other side (``opp``: a bit a seat, ``opponents``), still to play after ``seat`` in this
+    trick, beat ``card``?"""
     n = view[V_RULES + R_SEATS]
     for i in range(1, n - nplayed):
         p = (seat + i) % n
-        if (p == taker) != (seat == taker) and may_beat(view[V_VOIDS + p], card, led, unseen_s, unseen_t, ruff_risk):
+        if (opp >> p) & 1 == 1 and may_beat(view[V_VOIDS + p], card, led, unseen_s, unseen_t, ruff_risk):
             return True
     return False
+
+
+@njit(cache=True)
+def opponents(seat, suits, view):
+    """The seats ``seat`` plays against, as far as it knows (bit p for seat p). Three or four players: the taker
+    against the others. Five: once the called card is played (``V_PARTNER``), the taker and its partner against
+    the others; before, the taker counts every other seat an opponent, the holder of the called card (it sees
+    it in its hand) every seat but the taker, any other seat the taker alone."""
+    n = view[V_RULES + R_SEATS]
+    taker = view[V_TAKER]
+    partner = view[V_PARTNER]
+    called = view[V_CALLED]
+    opp = np.int64(0)
+    for p in range(n):
+        if p == seat:
+            continue
+        if n != 5:
+            other = (p == taker) != (seat == taker)
+        elif partner >= 0:
+            other = (p == taker or p == partner) != (seat == taker or seat == partner)
+        elif seat == taker:
+            other = True
+        elif 0 <= called < FIRST_TRUMP and (suits >> called) & 1 == 1:
+            other = p != taker
+        else:
+            other = p == taker
+        if other:
+            opp |= ONE << p
+    return opp
+
+
+@njit(cache=True)
+def last_trick(view):
+    """The index of the deal's last trick: 17 for four players, 23 for three, 14 for five."""
+    n = view[V_RULES + R_SEATS]
+    return (78 - (3 if n == 5 else 6)) // n - 1
 
 
 @njit(cache=True)
@@ -332,10 +384,42 @@ def contract_for(points, params):
 
 @njit(HAND_SIG, cache=True)
 def bid(seat, suits, trumps, view, params, rng):
-    c = contract_for(hand_points(suits, trumps, params), params)
+    points = hand_points(suits, trumps, params)
+    n = view[V_RULES + R_SEATS]
+    if n == 3:
+        points *= BID_SCALE_THREE
+    elif n == 5:
+        points *= BID_SCALE_FIVE
+    c = contract_for(points, params)
     if c < view[V_MIN_BID] or c > 4:
         return np.int64(0)
     return c
+
+
+@njit(HAND_SIG, cache=True)
+def call(seat, suits, trumps, view, params, rng):
+    """Five players: the card to call. A king (or the rank the rules ask) the taker does not hold, in a suit where
+    it holds the card just below (the queen under a king: master once the king falls), else in its shortest
+    suit (it can ruff there; the partner's king is not wasted on its own cards); its own card only when no other
+    is legal (alone)."""
+    legal = call_legal(view[V_RULES + R_CALL_OWN], view[V_RULES + R_CALL_FOUR_KINGS], suits)
+    best = np.int64(-1)
+    best_key = np.int64(-(1 << 40))
+    m = legal
+    while m:
+        c = np.int64(lowest_bit(m))
+        m &= m - 1
+        u = c // SUIT_CARDS
+        r = c % SUIT_CARDS
+        held = suits & suit_bits(u)
+        if (suits >> c) & 1 == 1:
+            key = np.int64(-1000)
+        else:
+            key = np.int64(100 if r > 0 and (held >> (r - 1)) & 1 == 1 else 0) + 10 * (14 - popcount(held))
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
 
 
 # ------------------------------------------------------------------ announcements
@@ -476,7 +560,7 @@ def beater_cost(card):
 
 
 @njit(cache=True)
-def safe_beater(legal_s, legal_t, win_card, led, seat, taker, nplayed, view, unseen_s, unseen_t, ruff_risk,
+def safe_beater(legal_s, legal_t, win_card, led, seat, opp, nplayed, view, unseen_s, unseen_t, ruff_risk,
                 keep_petit):
     """The cheapest legal card that wins the trick now and that no later opponent may beat, -1 none."""
     best = np.int64(-1)
@@ -490,7 +574,7 @@ def safe_beater(legal_s, legal_t, win_card, led, seat, taker, nplayed, view, uns
             if c == EXCUSE or (keep_petit and c == PETIT) or not beats(c, win_card):
                 continue
             cost = beater_cost(c)
-            if cost < best_cost and not threatened(c, led_after(c, led), seat, taker, nplayed, view,
+            if cost < best_cost and not threatened(c, led_after(c, led), seat, opp, nplayed, view,
                                                    unseen_s, unseen_t, ruff_risk):
                 best_cost = cost
                 best = c
@@ -561,7 +645,7 @@ def charge_card(legal_s, legal_t, taker_voids, keep_petit):
 def trick_points(view):
     """Half-points of the cards in the current trick (the Excuse, which stays with its owner, left out)."""
     pts = np.int64(0)
-    for s in range(4):
+    for s in range(view[V_RULES + R_SEATS]):
         c = view[V_TRICK + s]
         if c >= 0 and c != EXCUSE:
             pts += HALF_POINTS[c]
@@ -570,7 +654,7 @@ def trick_points(view):
 
 # ------------------------------------------------------------------ play: leading
 @njit(cache=True)
-def lead_master(legal_s, unseen_s, unseen_t, view, seat, taker, min_unseen):
+def lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, min_unseen):
     """A master suit card in a suit no opponent can ruff (none shown void, or out of trumps) while at least
     ``min_unseen`` cards of it are out: the most valuable such card, -1 none."""
     best = np.int64(-1)
@@ -588,7 +672,7 @@ def lead_master(legal_s, unseen_s, unseen_t, view, seat, taker, min_unseen):
         n = view[V_RULES + R_SEATS]
         for i in range(1, n):
             p = (seat + i) % n
-            if (p == taker) == (seat == taker):
+            if (opp >> p) & 1 == 0:
                 continue
             v = view[V_VOIDS + p]
             if not bit_set(v, OUT_OF_TRUMPS) and others_t != 0 and (bit_set(v, s) or popcount(out) < min_unseen):
@@ -602,7 +686,7 @@ def lead_master(legal_s, unseen_s, unseen_t, view, seat, taker, min_unseen):
 
 
 @njit(cache=True)
-def lead_low(suits, legal_s, unseen_s, view, seat, taker, prefer_long):
+def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long):
     """A low card of a suit: a suit no opponent has shown void in first; the shortest (``prefer_long``: the
     longest) among them, keeping suits with a king for last; -1 when no suit card is legal."""
     best_suit = -1
@@ -618,7 +702,7 @@ def lead_low(suits, legal_s, unseen_s, view, seat, taker, prefer_long):
         n = view[V_RULES + R_SEATS]
         for i in range(1, n):
             p = (seat + i) % n
-            if (p == taker) != (seat == taker):
+            if (opp >> p) & 1 == 1:
                 v = view[V_VOIDS + p]
                 if bit_set(v, s) and not bit_set(v, OUT_OF_TRUMPS):
                     key += 1000
@@ -642,22 +726,22 @@ def lowest_trump(legal_t, keep_petit):
 
 
 @njit(cache=True)
-def taker_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, params, keep_petit):
+def taker_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, opp, params, keep_petit):
     others_t = unseen_t & T_ONLY
     if others_t == 0:
         # nobody else holds a trump: masters, then trumps (the Petit last), then the rest
-        c = lead_master(legal_s, unseen_s, unseen_t, view, seat, seat, 0)
+        c = lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, 0)
         if c >= 0:
             return c
         t = legal_t & T_ONLY & ~PETIT_T
         if t:
             return np.int64(FIRST_TRUMP + highest_bit(t))
-        c = lead_low(suits, legal_s, unseen_s, view, seat, seat, True)
+        c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True)
         if c >= 0:
             return c
         return lowest_trump(legal_t, False)
     # kings and other masters in suits nobody has cut
-    c = lead_master(legal_s, unseen_s, unseen_t, view, seat, seat, params[P_KING_LEAD])
+    c = lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, params[P_KING_LEAD])
     if c >= 0:
         return c
     # draw trumps when strong, with a master trump (leading a low trump hands the defence cheap tricks)
@@ -667,18 +751,18 @@ def taker_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, 
             and highest_bit(lt) > highest_bit(others_t):
         return np.int64(FIRST_TRUMP + highest_bit(lt))
     # a low card of a short suit (to ruff it later)
-    c = lead_low(suits, legal_s, unseen_s, view, seat, seat, False)
+    c = lead_low(suits, legal_s, unseen_s, view, seat, opp, False)
     if c >= 0:
         return c
     return lowest_trump(legal_t, keep_petit)
 
 
 @njit(cache=True)
-def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, taker, params, keep_petit):
+def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, taker, opp, params, keep_petit):
     tv = view[V_VOIDS + taker]
     # cash kings (masters) the taker cannot ruff
     if params[P_DEFENDER_CASH] > 0:
-        c = lead_master(legal_s, unseen_s, unseen_t, view, seat, taker, params[P_KING_LEAD])
+        c = lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, params[P_KING_LEAD])
         if c >= 0:
             return c
     # make the taker ruff: a low card of a suit it has shown void in
@@ -699,7 +783,7 @@ def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, sea
     lt = legal_t & T_ONLY
     if (unseen_t & PETIT_T) and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T:
         return np.int64(FIRST_TRUMP + highest_bit(lt))
-    c = lead_low(suits, legal_s, unseen_s, view, seat, taker, True)
+    c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True)
     if c >= 0:
         return c
     return lowest_trump(legal_t, keep_petit)
@@ -713,6 +797,9 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         return lowest_legal(legal_s, legal_t)
     taker = view[V_TAKER]
     is_taker = seat == taker
+    opp = opponents(seat, suits, view)
+    # the taker's side as this seat knows it: the taker, and (five players) the holder of the called card
+    attacker = is_taker or (taker >= 0 and (opp >> taker) & 1 == 0)
     nplayed = view[V_NPLAYED]
     led = view[V_LED_SUIT]
     win_seat = view[V_WINNING_SEAT]
@@ -721,7 +808,7 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     # what this seat knows of the other hands
     trick_s = np.int64(0)
     trick_t = np.int64(0)
-    for s in range(4):
+    for s in range(view[V_RULES + R_SEATS]):
         trick_s |= card_s(view[V_TRICK + s])
         trick_t |= card_t(view[V_TRICK + s])
     unseen_s = ALL_S & ~suits & ~view[V_PLAYED_S] & ~trick_s
@@ -733,7 +820,7 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     excuse_ok = (legal_t & EXCUSE_T) != 0
     chelem_on = is_taker and view[V_CHELEM] == 1 and view[V_TRICKS + seat] == view[V_TRICK_NO]
     if excuse_ok and chelem_on:
-        if view[V_TRICK_NO] == LAST_TRICK and nplayed == 0:
+        if view[V_TRICK_NO] == last_trick(view) and nplayed == 0:
             return np.int64(EXCUSE)
         legal_t &= ~EXCUSE_T
         excuse_ok = False
@@ -743,23 +830,23 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
 
     if nplayed == 0 or led < 0:
         # leading (or only the Excuse played: this card sets the suit)
-        if is_taker:
-            c = taker_lead(suits, trumps, legal_s, legal_t & ~EXCUSE_T, unseen_s, unseen_t, view, seat, params,
+        if attacker:
+            c = taker_lead(suits, trumps, legal_s, legal_t & ~EXCUSE_T, unseen_s, unseen_t, view, seat, opp, params,
                            keep_petit)
         else:
             c = defender_lead(suits, trumps, legal_s, legal_t & ~EXCUSE_T, unseen_s, unseen_t, view, seat, taker,
-                              params, keep_petit)
+                              opp, params, keep_petit)
         if c >= 0:
             return c
         return lowest_legal(legal_s, legal_t)
 
     # following
-    ally_wins = win_seat >= 0 and (win_seat == taker) == is_taker
-    if ally_wins and not threatened(win_card, led, seat, taker, nplayed, view, unseen_s, unseen_t, ruff_risk):
+    ally_wins = win_seat >= 0 and (opp >> win_seat) & 1 == 0
+    if ally_wins and not threatened(win_card, led, seat, opp, nplayed, view, unseen_s, unseen_t, ruff_risk):
         if params[P_CHARGE] > 0:
             return charge_card(legal_s, legal_t, taker_voids, keep_petit)
         return dump_card(suits, legal_s, legal_t & ~EXCUSE_T, keep_petit)
-    c = safe_beater(legal_s, legal_t, win_card, led, seat, taker, nplayed, view, unseen_s, unseen_t, ruff_risk,
+    c = safe_beater(legal_s, legal_t, win_card, led, seat, opp, nplayed, view, unseen_s, unseen_t, ruff_risk,
                     keep_petit)
     points = trick_points(view)
     if c >= FIRST_TRUMP and c != PETIT and is_master(c, unseen_s, unseen_t) and points < params[P_SECURE_VALUE]:

@@ -4,17 +4,20 @@ Each decision draws once from the deal's play stream: a bid uniformly among pass
 above the highest so far, a Chelem announcement with probability ``chelem_prob`` (0.5: uniform), a
 poignée level uniformly among none and the levels allowed and then the cards shown: one of the pools
 the rules allow for that level uniformly (``phases.poignee_pools``; one pool in most hands), then
-uniformly any set of the required size from it; each discard and each card uniformly among the legal ones.
+uniformly any set of the required size from it; each discard and each card uniformly among the legal ones; five players: the called card uniformly among
+the legal calls (``phases.call_legal``).
 """
 import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import nth_set_bit, popcount
 from tricksim.simulator.games.tarot.cards import FIRST_TRUMP
-from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, poignee_pools
+from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, call_legal, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
+    R_CALL_FOUR_KINGS,
+    R_CALL_OWN,
     R_POIGNEE_EXCUSE,
     R_SEATS,
     V_MIN_BID,
@@ -88,6 +91,13 @@ def poignee(seat, suits, trumps, view, params, rng):
                 return random_subset(rng, p, n)
             pick -= 1
     return np.int64(0)  # not reached: the level is allowed, so some pool is
+
+
+@njit(HAND_SIG, cache=True)
+def call(seat, suits, trumps, view, params, rng):
+    """Five players: a legal call, uniformly."""
+    legal = call_legal(view[V_RULES + R_CALL_OWN], view[V_RULES + R_CALL_FOUR_KINGS], suits)
+    return np.int64(nth_set_bit(legal, rand_below(rng, popcount(legal))))
 
 
 @njit(CHOOSE_SIG, cache=True)

@@ -33,6 +33,7 @@ from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.state import SpadesState
 from tricksim.simulator.games.tarot import kernel as tarot_kernel
 from tricksim.simulator.games.tarot import layout as tarot_layout
+from tricksim.simulator.games.tarot import policy as tarot_policy
 from tricksim.simulator.games.tarot import phases as tarot_phases
 from tricksim.simulator.games.tarot.policy import HAND_SIG
 from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
@@ -374,7 +375,7 @@ TAROT = tarot_rules("cardavia")
 def tarot_attack(state: int, seat: int, suits: int, trumps: int):
     """The Tarot deal (suits, trumps of each seat) rebuilt from a policy's stream state and own hand, or None."""
     deck = np.empty(78, np.int64)
-    s_, t_, chien = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(2, np.int64)
+    s_, t_, chien = np.empty(5, np.int64), np.empty(5, np.int64), np.empty(2, np.int64)  # room for N_SEATS
     for key in deal_keys_from(state):
         deck[:] = np.arange(78)
         rng.shuffle(np.array([key], np.uint64), deck, 78)
@@ -399,7 +400,8 @@ def test_tarot_the_attack_works_on_old_keys_and_fails_on_the_kernels_streams():
     deal_ids = np.arange(n, dtype=np.int64)
     words, errors = np.empty((n, tarot_layout.N_WORDS), np.int64), np.zeros((n, 4), np.int64)
     tarot_kernel.kernel_for()(
-        TAROT.to_kernel(), *((f,) * 4 for f in functions), np.ascontiguousarray(np.stack([spec.params] * 4)),
+        TAROT.to_kernel(), *((f,) * tarot_policy.N_SEATS for f in functions),
+        np.ascontiguousarray(np.stack([spec.params] * tarot_policy.N_SEATS)),
         np.int64(seed), deal_ids, np.zeros((0, 78), np.int64), False, words, np.empty((n, tarot_layout.N_CODES), np.int8),
         np.empty((n, tarot_layout.N_INTS), np.int32), np.empty((1, tarot_layout.N_PLAYS), np.int8), errors)
     assert (errors[:, 0] == tarot_kernel.ERR_BID).all()
@@ -407,7 +409,7 @@ def test_tarot_the_attack_works_on_old_keys_and_fails_on_the_kernels_streams():
         seat, state = int(errors[i, 2]), int(errors[i, 3]) & MASK
         assert state == int(rng.policy_stream_key(seed, i, 0, seat))
         # the deal as dealt: the kernel's words hold each seat's cards (lo = suits, hi bits = trumps)
-        s_, t_, chien = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(2, np.int64)
+        s_, t_, chien = np.empty(5, np.int64), np.empty(5, np.int64), np.empty(2, np.int64)
         tarot_phases.deal(np.int64(seed), np.int64(i), np.empty(78, np.int64), s_, t_, chien, np.zeros(1, np.uint64), 4)
         assert tarot_attack(state, seat, int(s_[seat]), int(t_[seat])) is None
         old = tarot_attack(old_policy_key(seed, i, 0), seat, int(s_[seat]), int(t_[seat]))

@@ -18,7 +18,10 @@ from reference_tarot import discard_problem, legal_cards, suit_to_follow, trick_
 import tricksim.strategies.tarot.heuristic as H
 from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT
 from tricksim.simulator.games.tarot.policy import (
+    MAX_SEATS,
     R_POIGNEE_EXCUSE,
+    V_CALLED,
+    V_PARTNER,
     V_BID,
     V_CHELEM,
     V_CHIEN_S,
@@ -99,8 +102,9 @@ def hand_view(seat=0, taker=-1, min_bid=1, poignee_max=0, to_discard=0) -> np.nd
     v[V_MIN_BID] = min_bid
     v[V_POIGNEE_MAX] = poignee_max
     v[V_TO_DISCARD] = to_discard
-    v[V_BID:V_BID + 4] = -1
-    v[V_TRICK:V_TRICK + 4] = -1
+    v[V_BID:V_BID + MAX_SEATS] = -1
+    v[V_TRICK:V_TRICK + MAX_SEATS] = -1
+    v[V_CALLED] = v[V_PARTNER] = -1  # five players' call: none
     v[V_LED_SUIT] = v[V_WINNING_SEAT] = v[V_WINNING_CARD] = v[V_HIGH_TRUMP] = -1
     v[V_RULES:] = CARDAVIA  # the rules record, as the kernel writes it (seats 4)
     return v
@@ -156,7 +160,7 @@ def bid(hand_text, min_bid=1, p=PARAMS) -> int:
 # ------------------------------------------------------------------ registration
 def test_registered_with_documented_parameters():
     assert STRATEGY.game == "tarot"
-    assert set(STRATEGY.policies) == {"bid", "discard", "chelem", "poignee", "play"}
+    assert set(STRATEGY.policies) == {"bid", "discard", "chelem", "poignee", "play", "call"}
     assert 0 < len(STRATEGY.params) <= 32
     names = [p.name for p in STRATEGY.params]
     assert len(set(names)) == len(names)

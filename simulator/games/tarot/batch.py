@@ -13,7 +13,8 @@ from tricksim.simulator.games.tarot.tables import deals_table
 
 MIN_SPLIT = 256  # fewest deals worth a thread of their own
 FAULTS = {kernel.ERR_BID: "an illegal bid {}", kernel.ERR_DISCARD: "an illegal discard {}",
-          kernel.ERR_POIGNEE: "an illegal poignée {}", kernel.ERR_PLAY: "an illegal card {}"}
+          kernel.ERR_POIGNEE: "an illegal poignée {}", kernel.ERR_PLAY: "an illegal card {}",
+          kernel.ERR_CALL: "an illegal call {}"}
 
 
 def compute(cfg, deal_ids: np.ndarray, workers: int = 1) -> dict:
@@ -41,7 +42,7 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
     padded = list(cfg.seats) + [cfg.seats[-1]] * (N_SEATS - n_seats)
     params = np.ascontiguousarray(np.stack([s.params for s in padded]), dtype=np.float64)
     functions = [tuple(s.functions) for s in padded]
-    policies = tuple(tuple(f[slot] for f in functions) for slot in range(5))
+    policies = tuple(tuple(f[slot] for f in functions) for slot in range(len(functions[0])))
     n = deal_ids.size
     words = np.empty((n, layout.N_WORDS), np.int64)
     codes = np.empty((n, layout.N_CODES), np.int8)

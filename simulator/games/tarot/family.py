@@ -1,15 +1,15 @@
-"""French Tarot for four as a game family of the shared engine (see ``tricksim.simulator.family``)."""
+"""French Tarot (for three, four or five) as a game family of the shared engine (see ``tricksim.simulator.family``)."""
 from tricksim.simulator.family import Family, LazyFunction
 from tricksim.simulator.games.tarot.rules import PRESETS, TarotRules, build_rules
 from tricksim.simulator.games.tarot.session import ENCODING
 
 FAMILY = Family(
     name="tarot",
-    seats=4,
+    seats=5,  # the most: a rules record has its own (TarotRules.seats: 3, 4 or 5)
     modes=("deals", "games"),
     mode_help={"deals": "deals (void deals count)",
                "games": "whole games: deals_per_game deals, or to game_target (rules)"},
-    policy_slots=("bid", "discard", "chelem", "poignee", "play"),  # signatures in policy.py
+    policy_slots=("bid", "discard", "chelem", "poignee", "play", "call"),  # signatures in policy.py
     rules_type=TarotRules,
     presets=PRESETS,
     build_rules=build_rules,

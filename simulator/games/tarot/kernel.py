@@ -28,12 +28,15 @@ from tricksim.simulator.games.tarot.layout import (
     N_INTS,
     N_WORDS,
     S_BID,
+    S_CALLED,
     S_CHELEM,
     S_CONTRACT,
     S_DEALER,
     S_FIRST_LEADER,
     S_OUDLERS,
+    S_PARTNER,
     S_PETIT_AU_BOUT,
+    S_REVEALED,
     S_SLAM,
     S_TAKER,
     S_VOID,
@@ -43,13 +46,13 @@ from tricksim.simulator.games.tarot.layout import (
     W_DISCARD,
     W_POIGNEE,
 )
-from tricksim.simulator.games.tarot.phases import N_SEATS, N_TALLY, T_POIGNEE
-from tricksim.simulator.games.tarot.policy import CHOOSE_FN, HAND_FN, VIEW_SIZE
+from tricksim.simulator.games.tarot.phases import N_SEATS, N_TALLY, T_PARTNER, T_POIGNEE
+from tricksim.simulator.games.tarot.policy import CHOOSE_FN, HAND_FN, V_CALLED, VIEW_SIZE
 from tricksim.simulator.games.tarot.rules import KernelRules
 from tricksim.simulator.rng import start_policy_streams
 
 # policy faults reported back to the engine (errors[0]); 0 = none
-ERR_BID, ERR_DISCARD, ERR_POIGNEE, ERR_PLAY = 1, 2, 3, 4
+ERR_BID, ERR_DISCARD, ERR_POIGNEE, ERR_PLAY, ERR_CALL = 1, 2, 3, 4, 5
 
 
 
@@ -69,7 +72,7 @@ def _words(words, row, i, suits, trumps):
 
 
 @njit(inline="always")
-def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_id, decks, deck,
+def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, call_fns, params, seed, deal_id, decks, deck,
               suits, trumps, chien, view, rng, streams, trick_winner, tally, row, words, codes, ints, plays,
               record_plays, error):
     """Play deal ``deal_id`` into output row ``row``: the phases (phases.py) with the seat policies asked at
@@ -77,7 +80,8 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     those of a void deal. The cards are shuffled on the deal's stream, or, when ``decks`` has rows, dealt
     in the order of ``decks[row]`` (chosen deals, for tests and tools). ``rng``: scratch for the deal's
     stream; ``streams[s]``: seat s's policy stream, the only one its policies are given. The rules' ``seats``
-    (3 or 4) set the deal sizes, the rotation, the trick and the settlement; the arrays hold N_SEATS."""
+    (3, 4 or 5) set the deal sizes, the rotation, the trick and the settlement; the arrays hold N_SEATS. Five
+    players: the taker calls a card before the chien (``call_fns``), its holder the secret partner."""
     n = rules.seats
     dealer = phases.dealer_of(deal_id, n)
     if decks.shape[0] == 0:
@@ -97,6 +101,9 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     codes[row, S_DEALER] = dealer
     codes[row, S_TAKER] = -1
     codes[row, S_FIRST_LEADER] = -1
+    codes[row, S_CALLED] = -1
+    codes[row, S_PARTNER] = -1
+    codes[row, S_REVEALED] = -1
     if rules.petit_sec_redeal and phases.petit_sec(trumps, n):
         codes[row, S_VOID] = phases.VOID_PETIT_SEC
         return True
@@ -120,6 +127,16 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     codes[row, S_TAKER] = taker
     codes[row, S_CONTRACT] = contract
     dealt_trumps = trumps[taker]
+
+    # ---- five players: the taker calls a card before the chien; its holder is the secret partner
+    if n == 5:
+        legal_call = phases.start_call(rules, view, suits[taker], taker)
+        c = call_fns[taker](np.int64(taker), suits[taker], trumps[taker], view, params[taker], streams[taker])
+        if not phases.card_in(c, legal_call, np.int64(0)):
+            return _fault(error, ERR_CALL, taker, c)
+        phases.apply_call(view, tally, suits, c, taker, n)
+        codes[row, S_CALLED] = c
+        codes[row, S_PARTNER] = tally[T_PARTNER]
 
     # ---- chien and discard (Prise, Garde)
     discard_s = np.int64(0)
@@ -167,6 +184,8 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
                     return _fault(error, ERR_PLAY, s, c)
             if record_plays:
                 plays[row, n * t + k] = c
+            if n == 5 and c == view[V_CALLED]:
+                codes[row, S_REVEALED] = t
             led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, s, c, led, win_seat, win_card,
                                                               high, n)
         leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
@@ -183,12 +202,12 @@ def play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, pa
     ints[row, I_TARGET] = target
     ints[row, I_POIGNEE] = tally[T_POIGNEE]
     for s in range(n):
-        ints[row, I_SCORE + s] = phases.seat_score(s, taker, amount, n)
+        ints[row, I_SCORE + s] = phases.seat_score(s, taker, amount, n, tally[T_PARTNER])
     return True
 
 
 @njit(cache=True, nogil=True)
-def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids, decks,
+def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, call_fns, params, seed, deal_ids, decks,
                    record_plays, words, codes, ints, plays, errors):
     """Play the deals ``deal_ids`` into consecutive rows from row 0; call it through ``kernel_for``.
     Every block has one row per deal (so a range of rows is a contiguous block for a thread of its own).
@@ -207,7 +226,8 @@ def simulate_block(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fn
     for i in range(deal_ids.shape[0]):
         for e in range(4):
             error[e] = 0
-        ok = play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, params, seed, deal_ids[i],
+        ok = play_deal(rules, bid_fns, discard_fns, chelem_fns, poignee_fns, play_fns, call_fns, params, seed,
+                       deal_ids[i],
                        decks, deck, suits, trumps, chien, view, rng, streams, trick_winner, tally, i, words, codes, ints,
                        plays, record_plays, error)
         for e in range(4):
@@ -221,9 +241,10 @@ _KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
 _I64_2D = types.int64[:, ::1]
 SIGNATURE = types.void(
     _KR,
-    types.UniTuple(HAND_FN, 4), types.UniTuple(CHOOSE_FN, 4), types.UniTuple(HAND_FN, 4), types.UniTuple(HAND_FN, 4),
-    types.UniTuple(CHOOSE_FN, 4),
-    types.float64[:, ::1],                     # params (4, N_PARAMS)
+    types.UniTuple(HAND_FN, N_SEATS), types.UniTuple(CHOOSE_FN, N_SEATS), types.UniTuple(HAND_FN, N_SEATS),
+    types.UniTuple(HAND_FN, N_SEATS), types.UniTuple(CHOOSE_FN, N_SEATS),
+    types.UniTuple(HAND_FN, N_SEATS),          # call (five players)
+    types.float64[:, ::1],                     # params (N_SEATS, N_PARAMS)
     types.int64, types.int64[::1],             # seed, deal ids
     types.int64[:, ::1],                       # decks (n_deals, 78) of chosen deals, or (0, 78): shuffled
     types.boolean,                             # record_plays

@@ -33,6 +33,7 @@ from tricksim.simulator.games.tarot.cards import (
     N_CARDS,
     OUDLERS_T,
     PETIT,
+    RANK_KING,
     SUIT_CARDS,
     SUIT_MASK,
     TRUMPS_ONLY,
@@ -42,6 +43,8 @@ from tricksim.simulator.games.tarot.policy import (
     N_SEATS,
     V_BID,
     V_BID_ORDER,
+    V_CALL_RANK,
+    V_CALLED,
     V_CHELEM,
     V_CHIEN_S,
     V_CHIEN_T,
@@ -53,6 +56,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_LED_SUIT,
     V_MIN_BID,
     V_NPLAYED,
+    V_PARTNER,
     V_PLAY_CARD,
     V_PLAY_SEAT,
     V_PLAYED_S,
@@ -80,7 +84,7 @@ from tricksim.simulator.record import write_rules
 from tricksim.simulator.rng import STREAM_DEAL, shuffle, stream_key
 
 HAND_CARDS = 18             # four players (hand_cards(seats) for any seat count)
-CHIEN_CARDS = 6             # three or four players (chien_cards(seats))
+CHIEN_CARDS = 6             # three or four players (chien_cards(seats): 3 for five)
 N_TRICKS = 18               # four players (n_tricks(seats))
 TRUMP_LED = 4
 EXCUSE_T = 1 << EXCUSE_BIT
@@ -93,6 +97,8 @@ EXCUSE_TO_TRICK_WINNER = CHOICES["excuse_last_trick_side"].index("trick_winner")
 EXCUSE_LEAD_FORBIDDEN = CHOICES["excuse_lead"].index("forbidden")
 TARGET_HELD = CHOICES["target_oudlers"].index("held")
 CHELEM_BOTH = CHOICES["chelem_defenders_slam"].index("both")
+CALL_OWN_FORBIDDEN = CHOICES["call_own"].index("forbidden")
+CALL_LOWER_RANK_OR_KING = CHOICES["call_four_kings"].index("lower_rank_or_king")
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = 1, 2, 3, 4
 VOID_NONE, VOID_ALL_PASS, VOID_PETIT_SEC = 0, 1, 2
 POIGNEE_CARDS = np.array(scoring.POIGNEE_CARDS, dtype=np.int64)  # four players
@@ -110,7 +116,9 @@ T_MONDE_TRICK = 3
 T_EXCEPTION = 4      # 1 when the Excuse, led to the last trick by a side that won the 17 others, won it
 T_POIGNEE = 5        # the value of every poignée shown (scoring.POIGNEE_VALUE)
 T_HELD_OUDLERS = 6   # the oudlers in the taker's hand at the first trick
-N_TALLY = 7
+T_PARTNER = 7        # five players: the seat dealt the called card (the taker's partner), -1 none (alone; 3, 4 players)
+T_CAMP_HALF = 8      # half-points won in tricks by the taker's side (the taker and its partner) so far
+N_TALLY = 9
 
 settle = njit(cache=True)(scoring.settle)
 _seat_score = njit(cache=True)(scoring.seat_score)
@@ -199,6 +207,8 @@ def start_deal(rules, view, tally, dealer):
     tally[T_EXCEPTION] = 0
     tally[T_POIGNEE] = 0
     tally[T_HELD_OUDLERS] = 0
+    tally[T_PARTNER] = -1
+    tally[T_CAMP_HALF] = 0
     for i in range(V_BID_ORDER):
         view[i] = 0
     for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet
@@ -213,6 +223,8 @@ def start_deal(rules, view, tally, dealer):
     view[V_WINNING_SEAT] = -1
     view[V_WINNING_CARD] = -1
     view[V_HIGH_TRUMP] = -1
+    view[V_CALLED] = -1
+    view[V_PARTNER] = -1
 
 
 # --------------------------------------------------------------------- bidding
@@ -251,6 +263,63 @@ def apply_bid(view, s, b, taker, highest, seats):
 def end_bidding(view, taker):
     """Someone took (``taker`` >= 0; when all pass the deal is void)."""
     view[V_TAKER] = taker
+
+
+# ------------------------------------------------------------ the call (five players)
+@njit(inline="always", cache=True)
+def rank_cards(r):
+    """The four suit cards of rank ``r`` (cards.RANK_*), as a suits word."""
+    out = np.int64(0)
+    for u in range(4):
+        out |= np.int64(1) << (u * SUIT_CARDS + r)
+    return out
+
+
+@njit(inline="always", cache=True)
+def call_rank(suits):
+    """The rank the taker holding ``suits`` calls: the king; a queen when it holds the four kings; a knight when
+    it holds the four kings and the four queens; and so on (docs/rules.md, five players)."""
+    r = RANK_KING
+    while r > 0 and (suits & rank_cards(r)) == rank_cards(r):
+        r -= 1
+    return r
+
+
+@njit(inline="always", cache=True)
+def call_legal(call_own, call_four_kings, suits):
+    """The cards (a suits word) the taker holding ``suits`` may call: the four of ``call_rank``, without its own
+    under call_own=forbidden; a lower rank's call may be one of its own kings under
+    call_four_kings=lower_rank_or_king (with call_own allowed). ``call_own``, ``call_four_kings``: the flags' kernel
+    values (a policy reads them in the view: ``view[V_RULES + R_CALL_OWN]``, ``view[V_RULES + R_CALL_FOUR_KINGS]``)."""
+    r = call_rank(suits)
+    legal = rank_cards(r)
+    own_ok = call_own != CALL_OWN_FORBIDDEN
+    if not own_ok:
+        legal &= ~suits
+    if r != RANK_KING and own_ok and call_four_kings == CALL_LOWER_RANK_OR_KING:
+        legal |= KINGS_S
+    return legal
+
+
+@njit(inline="always", cache=True)
+def start_call(rules, view, suits, taker):
+    """The taker (holding ``suits``, before the chien) is to call a card: the legal calls (a suits word)."""
+    view[V_SEAT] = taker
+    view[V_CALL_RANK] = call_rank(suits)
+    return call_legal(rules.call_own, rules.call_four_kings, suits)
+
+
+@njit(inline="always", cache=True)
+def apply_call(view, tally, suits, c, taker, seats):
+    """The taker calls card ``c`` (legal): public. Its holder, another seat, is the taker's partner (tally only:
+    the view tells nobody until the card is played); a card of the taker's own or in the chien: no partner."""
+    view[V_CALLED] = c
+    partner = -1
+    for s in range(seats):
+        if s != taker and (suits[s] >> c) & 1 == 1:
+            partner = s
+    tally[T_PARTNER] = partner
+    view[V_CALL_RANK] = 0
 
 
 # ----------------------------------------------------------------- chien and discard
@@ -493,6 +562,8 @@ def apply_card(view, suits, trumps, s, c, led, win_seat, win_card, high, seats):
     i = seats * view[V_TRICK_NO] + k
     view[V_PLAY_CARD + i] = c
     view[V_PLAY_SEAT + i] = s
+    if c == view[V_CALLED]:  # five players: the called card shows its holder, the taker's partner (or the taker)
+        view[V_PARTNER] = s
     if c < FIRST_TRUMP:
         suits[s] &= ~(np.int64(1) << c)
         view[V_PLAYED_S] |= np.int64(1) << c
@@ -569,32 +640,46 @@ def end_trick(rules, view, tally, trick_winner, win_seat):
             tally[T_MONDE_TRICK] = t
     excuse_here = tally[T_EXCUSE_TRICK] == t
     owner = tally[T_EXCUSE_OWNER]
-    taker_tricks = view[V_TRICKS + taker]
+    partner = tally[T_PARTNER]  # the taker's side: the taker and its partner (five players; -1 none)
+    taker_tricks = camp_tricks(view, taker, partner)
     winner = win_seat
     if t == last and excuse_here and owner == leader:
-        side_won_all = taker_tricks == last if leader == taker else taker_tricks == 0
-        allowed = rules.excuse_last_trick != EXCUSE_LAST_ANNOUNCED_ONLY or (view[V_CHELEM] == 1 and leader == taker)
+        leader_attacks = leader == taker or leader == partner
+        side_won_all = taker_tricks == last if leader_attacks else taker_tricks == 0
+        allowed = rules.excuse_last_trick != EXCUSE_LAST_ANNOUNCED_ONLY or (view[V_CHELEM] == 1 and leader_attacks)
         if side_won_all and allowed:
             winner = leader
             tally[T_EXCEPTION] = 1
-    to_taker = winner == taker
-    if excuse_here and t < last and (owner == taker) != to_taker:
+    to_taker = winner == taker or winner == partner
+    owner_attacks = owner == taker or owner == partner
+    if excuse_here and t < last and owner_attacks != to_taker:
         if to_taker:
-            view[V_TAKER_HALF] += trick_half - 9 + 1
+            tally[T_CAMP_HALF] += trick_half - 9 + 1
         else:
-            view[V_TAKER_HALF] += 8
+            tally[T_CAMP_HALF] += 8
     elif (excuse_here and t == last and tally[T_EXCEPTION] == 0
           and rules.excuse_last_trick_side != EXCUSE_TO_TRICK_WINNER):
         # the last trick: the Excuse (9 half-points) goes to the side opposite its owner, whoever wins it
         if to_taker:
-            view[V_TAKER_HALF] += trick_half - 9
-        if owner != taker:
-            view[V_TAKER_HALF] += 9
+            tally[T_CAMP_HALF] += trick_half - 9
+        if not owner_attacks:
+            tally[T_CAMP_HALF] += 9
     elif to_taker:
-        view[V_TAKER_HALF] += trick_half
+        tally[T_CAMP_HALF] += trick_half
+    if rules.seats != 5 or view[V_PARTNER] >= 0:  # public once the sides are: never before the partner is known
+        view[V_TAKER_HALF] = tally[T_CAMP_HALF]
     view[V_TRICKS + winner] += 1
     trick_winner[t] = winner
     return winner
+
+
+@njit(inline="always", cache=True)
+def camp_tricks(view, taker, partner):
+    """The tricks won so far by the taker's side (the taker, and its partner when there is one)."""
+    n = view[V_TRICKS + taker]
+    if partner >= 0:
+        n += view[V_TRICKS + partner]
+    return n
 
 
 # ------------------------------------------------------------- count and score
@@ -619,24 +704,27 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     trick changed sides), the oudlers that set the
     target, petit au bout: +1 the taker's side, -1 the defence, 0 none, scoring.SLAM_*)."""
     taker = view[V_TAKER]
+    partner = tally[T_PARTNER]
     contract = view[V_CONTRACT]
-    taker_half = view[V_TAKER_HALF]
+    taker_half = tally[T_CAMP_HALF]
     tricks = n_tricks(rules.seats)
-    counted_t = np.int64(0)  # the oudlers counted for the taker (trumps word)
+    counted_t = np.int64(0)  # the oudlers counted for the taker's side (trumps word)
     petit_trick = tally[T_PETIT_TRICK]
-    if petit_trick >= 0 and trick_winner[petit_trick] == taker:
+    if petit_trick >= 0 and (trick_winner[petit_trick] == taker or trick_winner[petit_trick] == partner):
         counted_t |= np.int64(1)
-    if tally[T_MONDE_TRICK] >= 0 and trick_winner[tally[T_MONDE_TRICK]] == taker:
+    monde_trick = tally[T_MONDE_TRICK]
+    if monde_trick >= 0 and (trick_winner[monde_trick] == taker or trick_winner[monde_trick] == partner):
         counted_t |= np.int64(1) << 20
     exception = tally[T_EXCEPTION] == 1
     excuse_trick = tally[T_EXCUSE_TRICK]
     if excuse_trick >= 0:
-        excuse_to_taker = tally[T_EXCUSE_OWNER] == taker  # it stays with its owner's side...
+        owner = tally[T_EXCUSE_OWNER]
+        excuse_to_taker = owner == taker or owner == partner  # it stays with its owner's side...
         if excuse_trick == tricks - 1 and not exception:  # ...except in the last trick
             if rules.excuse_last_trick_side == EXCUSE_TO_TRICK_WINNER:
-                excuse_to_taker = trick_winner[excuse_trick] == taker
+                excuse_to_taker = trick_winner[excuse_trick] == taker or trick_winner[excuse_trick] == partner
             else:
-                excuse_to_taker = tally[T_EXCUSE_OWNER] != taker
+                excuse_to_taker = not excuse_to_taker
         if excuse_to_taker:
             counted_t |= np.int64(1) << EXCUSE_BIT
     if contract == GARDE_SANS:
@@ -648,8 +736,8 @@ def count(rules, view, tally, trick_winner, chien, discard_s, discard_t):
     last = tricks - 2 if exception else tricks - 1  # a slam's last trick won by the Excuse: the one before
     petit_au_bout = 0
     if petit_trick == last:
-        petit_au_bout = 1 if trick_winner[last] == taker else -1
-    taker_tricks = view[V_TRICKS + taker]
+        petit_au_bout = 1 if trick_winner[last] == taker or trick_winner[last] == partner else -1
+    taker_tricks = camp_tricks(view, taker, partner)
     slam = scoring.SLAM_TAKER if taker_tricks == tricks else (scoring.SLAM_DEFENCE if taker_tricks == 0 else 0)
     return taker_half, oudlers, petit_au_bout, slam
 
@@ -663,6 +751,7 @@ def score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam):
 
 
 @njit(inline="always", cache=True)
-def seat_score(s, taker, amount, seats):
-    """Seat ``s``'s score: the taker (seats - 1) t, each defender -t (zero-sum; ``scoring.seat_score``)."""
-    return _seat_score(s, taker, amount, seats)
+def seat_score(s, taker, amount, seats, partner):
+    """Seat ``s``'s score: the taker (seats - 1) t, each defender -t; five players with a partner: the taker 2t,
+    the partner t (zero-sum; ``scoring.seat_score``)."""
+    return _seat_score(s, taker, amount, seats, partner)

@@ -24,9 +24,13 @@ CHOICES = {
     "excuse_last_trick_side": ("opposite_owner", "trick_winner"),
     "target_oudlers": ("counted", "held"),
     "excuse_lead": ("allowed", "forbidden"),
+    # five players (the called king): asked only of a rule set with seats=5
+    "call_own": ("allowed", "forbidden"),
+    "call_four_kings": ("lower_rank", "lower_rank_or_king"),
 }
+FIVE_ONLY = ("call_own", "call_four_kings")  # flags of the five-player game: in to_dict only when seats=5
 
-INT_RANGES: dict[str, tuple[int, int]] = {"seats": (3, 4)}  # seats: not a flag (TarotRules.seats), validated as one
+INT_RANGES: dict[str, tuple[int, int]] = {"seats": (3, 5)}  # seats: not a flag (TarotRules.seats), validated as one
 
 # The session flags: how a whole game (games mode) is played, deal after deal (session.py). No deal depends on
 # them, so the kernel never sees them (``to_kernel`` leaves them out) and a deals run ignores them.
@@ -58,6 +62,10 @@ HELP = {
     "target_oudlers": "[decision] oudlers that set the target: those counted for the taker at the end, or those "
                       "the taker held at the first trick",
     "excuse_lead": "[decision] the Excuse may be led (the next card sets the suit), or only as the last card held",
+    "call_own": "[decision, five players] the taker may call a card of its own hand (and plays alone, 1 against 4), "
+                "or only a card it does not hold",
+    "call_four_kings": "[decision, five players] a taker holding the four kings calls a queen (all four queens: a "
+                       "knight, and so on): lower_rank; or that or one of its own kings (alone): lower_rank_or_king",
     "deals_per_game": "[decision] games mode: a game is this many deals (none: 4 deals a player, 16 for four); "
                       "not with game_target or game_floor",
     "game_target": "[decision] games mode: none, or the game ends after the deal in which a player's total reaches "
@@ -81,6 +89,8 @@ class TarotRules(RuleSet):
     excuse_last_trick_side: str = "opposite_owner"
     target_oudlers: str = "counted"
     excuse_lead: str = "allowed"
+    call_own: str = "allowed"
+    call_four_kings: str = "lower_rank"
     # games mode (SESSION_FLAGS): left out of ``to_dict`` at their defaults, so every manifest reads as before
     deals_per_game: int | None = None
     game_target: int | None = None
@@ -104,6 +114,10 @@ class TarotRules(RuleSet):
 
     def to_dict(self) -> dict:
         d = super().to_dict()
+        if d["seats"] != 5:  # the call's flags: of five players; at their defaults 3- and 4-player manifests omit them
+            for name in FIVE_ONLY:
+                if d[name] == CHOICES[name][0]:
+                    del d[name]
         if d["seats"] == 4:
             del d["seats"]
         for name in SESSION_FLAGS:
@@ -139,6 +153,8 @@ class KernelRules(NamedTuple):
     excuse_last_trick_side: int
     target_oudlers: int
     excuse_lead: int
+    call_own: int
+    call_four_kings: int
     seats: int  # not a flag: the rule set's seat count (TarotRules.seats), last so no flag's offset moves
 
 
@@ -152,6 +168,10 @@ PRESETS: dict[str, TarotRules] = {
     # Tarot for three by the French federation (FFT): 24 cards each, a chien of 6, poignées of 13 / 15 / 18,
     # the taker against two defenders (2t); every flag at Cardavia's decision (docs/rules.md)
     "fft3": TarotRules(seats=3),
+    # Tarot for five by the FFT: 15 cards each, a chien of 3, poignées of 8 / 10 / 13; the taker calls a king
+    # (a queen when holding the four kings ...) before the chien; the holder of the called card is the taker's
+    # partner (2t and t against three defenders at -t), a card of the taker's own or in the chien: alone (4t)
+    "fft5": TarotRules(seats=5),
 }
 
 

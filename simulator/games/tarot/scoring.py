@@ -11,7 +11,8 @@ CONTRACT_NAMES = ("none", "prise", "garde", "garde_sans", "garde_contre")  # by 
 POIGNEE_VALUE = (0, 20, 30, 40)  # by level: none, single (10 cards), double (13), triple (15)
 POIGNEE_CARDS = (0, 10, 13, 15)  # four players
 # by the number of players: three (FFT) 13 / 15 / 18 trumps, same values
-POIGNEE_CARDS_BY_SEATS = {3: (0, 13, 15, 18), 4: POIGNEE_CARDS}
+# and five (FFT) 8 / 10 / 13
+POIGNEE_CARDS_BY_SEATS = {3: (0, 13, 15, 18), 4: POIGNEE_CARDS, 5: (0, 8, 10, 13)}
 SLAM_NONE, SLAM_TAKER, SLAM_DEFENCE = 0, 1, 2
 CHELEM_MADE, CHELEM_FAILED, CHELEM_UNANNOUNCED = 400, 200, 200
 
@@ -49,6 +50,12 @@ def settle(chelem_both, contract, taker_half_points, oudlers, petit_au_bout, poi
     return target, won, t
 
 
-def seat_score(s, taker, amount, seats):
-    """Seat ``s``'s score: the taker ``(seats - 1) * amount``, each defender ``-amount`` (zero-sum)."""
+def seat_score(s, taker, amount, seats, partner=-1):
+    """Seat ``s``'s score: the taker ``(seats - 1) * amount``, each defender ``-amount`` (zero-sum). Five players
+    with a partner (``partner`` >= 0, not the taker: the holder of the called card): the taker ``2 * amount``, the
+    partner ``amount``, each of the three defenders ``-amount``; alone (``partner`` -1) the taker ``4 * amount``."""
+    if partner >= 0 and partner != taker:
+        if s == taker:
+            return (seats - 3) * amount
+        return amount if s == partner else -amount
     return (seats - 1) * amount if s == taker else -amount

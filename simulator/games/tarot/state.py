@@ -8,7 +8,9 @@ is logged.
 Action space (``N_ACTIONS`` = 89):
 
     0..77   a card id (cards.py): play it, or discard it (the taker's discard of a Prise or
-            Garde is six actions, one card each)
+            Garde is six actions, one card each; three for five players), or, five players, the card the
+            taker calls (phase CALL, after the bidding and before the chien: a king, or the rank
+            phases.call_rank gives)
     78..82  bid: 78 pass, 79 Prise, 80 Garde, 81 Garde sans, 82 Garde contre
     83      announce Chelem (the taker, after any discard)
     84      no Chelem
@@ -20,7 +22,7 @@ Action space (``N_ACTIONS`` = 89):
             (phases.poignee_next), so the set shown is always legal when the last card is named
 
 A deal voided by Petit sec is over as soon as it is dealt; one where every seat passes, after the
-bidding. The seat count is the rules' (``rules.seats``: 4, or 3 for ``fft3``). The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
+bidding. The seat count is the rules' (``rules.seats``: 4, 3 for ``fft3``, 5 for ``fft5``). The same seed and deal id give the same deal as the batch kernel: ``policy_action`` asks
 a seat's strategy exactly as the kernel does (same view, the seat's own random stream, no question when
 only one card is legal), and ``tests/simulator/games/tarot/test_tarot_state.py`` checks that whole runs agree row for row.
 """
@@ -57,6 +59,7 @@ class Phase(IntEnum):
     PLAY = 4
     DONE = 5
     SHOW = 6  # the cards of a poignée, one action a card
+    CALL = 7  # five players: the taker calls a card (its holder is the partner)
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,8 @@ class TarotState(StepState):
         self.discard_s = self.discard_t = np.int64(0)
         self._dealt_trumps = np.int64(0)  # the taker's trumps before the chien (poignee_hand=as_dealt)
         self.chelem, self.first_leader = 0, -1
+        self.called, self.partner = -1, -1  # five players: the called card and its holder (-1: alone, or no call)
+        self.partner_revealed = -1          # the trick the called card was played in (-1 not played)
         self.poignees = [0] * n  # the trumps word each seat showed (0 none)
         self.plays: list[int] = []     # the cards in play order
         self.taker_half = self.oudlers = self.petit_au_bout = self.slam = 0
@@ -150,7 +155,7 @@ class TarotState(StepState):
         p = self._phase
         if p == Phase.BID:
             return [BID_0 + b for b in range(5) if phases.bid_is_legal(b, self.contract)]
-        if p in (Phase.DISCARD, Phase.PLAY):
+        if p in (Phase.DISCARD, Phase.PLAY, Phase.CALL):
             return card_ids(*self._legal)
         if p == Phase.CHELEM:
             return [CHELEM, NO_CHELEM]
@@ -184,7 +189,8 @@ class TarotState(StepState):
             raise IllegalAction("the deal is not over yet")
         if self.taker < 0:
             return (0,) * self.seats
-        return tuple(int(phases.seat_score(s, self.taker, self.amount, self.seats)) for s in range(self.seats))
+        return tuple(int(phases.seat_score(s, self.taker, self.amount, self.seats, self.partner))
+                     for s in range(self.seats))
 
     # ---------------------------------------------------------------- actions
     def apply(self, action: int) -> None:
@@ -205,6 +211,8 @@ class TarotState(StepState):
             self._poignee(action - POIGNEE_0)
         elif self._phase == Phase.SHOW:
             self._show(action)
+        elif self._phase == Phase.CALL:
+            self._call(action)
         else:
             self._play(action)
 
@@ -212,12 +220,14 @@ class TarotState(StepState):
         """The decision the seat's strategy makes here, asked exactly as the batch kernel asks it
         (``SeatPolicy``: functions in the slots bid, discard, chelem, poignee, play). Draws from the
         seat's own random stream like the kernel; one card of a discard at a time."""
-        (bid, discard, chelem, poignee, play), s, params, view, rng = self._policy_call(seat_policy)
+        (bid, discard, chelem, poignee, play, call), s, params, view, rng = self._policy_call(seat_policy)
         hand = (self.suits[s], self.trumps[s])
         if self._phase == Phase.BID:
             return BID_0 + int(bid(s, *hand, view, params, rng))
         if self._phase == Phase.DISCARD:
             return int(discard(s, *hand, *self._legal, view, params, rng))
+        if self._phase == Phase.CALL:
+            return int(call(s, *hand, view, params, rng))
         if self._phase == Phase.CHELEM:
             return CHELEM if chelem(s, *hand, view, params, rng) != 0 else NO_CHELEM
         if self._phase == Phase.POIGNEE:  # the strategy names the trumps word: its level, then its cards
@@ -254,6 +264,19 @@ class TarotState(StepState):
             return
         phases.end_bidding(self.view, self.taker)
         self._dealt_trumps = self.trumps[self.taker]
+        if self.seats == 5:
+            legal = phases.start_call(self.compiled_rules, self.view, self.suits[self.taker], self.taker)
+            self._legal = (legal, np.int64(0))
+            self._seat, self._phase = self.taker, Phase.CALL
+            return
+        self._after_call()
+
+    def _call(self, c: int) -> None:
+        phases.apply_call(self.view, self.tally, self.suits, c, self.taker, self.seats)
+        self.called, self.partner = c, int(self.tally[phases.T_PARTNER])
+        self._after_call()
+
+    def _after_call(self) -> None:
         if phases.takes_chien(self.contract):
             phases.show_chien(self.view, self.suits, self.trumps, self.chien, self.taker)
             self._start_discard()
@@ -332,6 +355,8 @@ class TarotState(StepState):
 
     def _play(self, c: int) -> None:
         self.plays.append(c)
+        if c == self.called:
+            self.partner_revealed = self._trick
         self._led, self._win_seat, self._win_card, self._high = phases.apply_card(
             self.view, self.suits, self.trumps, self._seat, c, self._led, self._win_seat, self._win_card, self._high,
             self.seats)

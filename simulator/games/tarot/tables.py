@@ -23,6 +23,7 @@ def deals_schema(seats: int) -> pa.Schema:
         + [("chelem", pa.int8()), ("first_leader", pa.int8()), ("taker_points", pa.float32()),
            ("oudlers", pa.int8()), ("target", pa.int8()), ("won", pa.int8()), ("petit_au_bout", pa.int8()),
            ("poignee", pa.int16()), ("slam", pa.int8())]
+        + ([("called", pa.int8()), ("partner", pa.int8()), ("partner_revealed", pa.int8())] if seats == 5 else [])
         + [(f"score_{s}", pa.int32()) for s in per_seat]
         + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in per_seat]
     )
@@ -58,6 +59,9 @@ def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, codes: np.n
                column(ints[:, layout.I_TARGET].astype(np.int8)), column(codes[:, layout.S_WON]),
                column(codes[:, layout.S_PETIT_AU_BOUT]),
                column(ints[:, layout.I_POIGNEE].astype(np.int16)), column(codes[:, layout.S_SLAM])]
+    if seats == 5:  # the call: the called card, its holder (the partner; -1 alone), the trick it was played in
+        arrays += [column(codes[:, layout.S_CALLED]), column(codes[:, layout.S_PARTNER]),
+                   column(codes[:, layout.S_REVEALED])]
     arrays += [column(ints[:, layout.I_SCORE + s]) for s in per_seat]
     no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
     arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
@@ -65,8 +69,9 @@ def deals_table(seat_specs, deal_ids: np.ndarray, words: np.ndarray, codes: np.n
     if plays is not None:
         played = codes[:, layout.S_VOID] == 0
         offsets = np.zeros(n + 1, np.int32)
-        np.cumsum(np.where(played, layout.N_PLAYS, 0), out=offsets[1:])
-        values = np.ascontiguousarray(plays[played]).reshape(-1)
+        n_plays = layout.n_plays(seats)
+        np.cumsum(np.where(played, n_plays, 0), out=offsets[1:])
+        values = np.ascontiguousarray(plays[played][:, :n_plays]).reshape(-1)
         arrays.append(pa.ListArray.from_arrays(column(offsets), column(values)))
         schema = schema.append(PLAYS_FIELD)
     return pa.Table.from_arrays(arrays, schema=schema)

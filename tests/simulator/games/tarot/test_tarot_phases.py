@@ -71,7 +71,7 @@ def test_excuse_lead_forbidden_unless_it_is_the_last_card():
 
 def test_trick_winner_and_the_excuse():
     view = np.zeros(VIEW_SIZE, np.int64)
-    s, t = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    s, t = np.zeros(5, np.int64), np.zeros(5, np.int64)
     # the Excuse led, then the 3 of clubs sets the suit, the king of clubs wins, the ace of hearts is a discard
     trick = [(0, cards.EXCUSE), (1, card(CLUBS, 2)), (2, card(CLUBS, 13)), (3, card(HEARTS, 0))]
     phases.start_trick(view, 0, 0)

@@ -195,21 +195,24 @@ DEFAULTS = {"petit_sec_redeal": True, "discard_trumps": "exact", "poignee_hand":
             "poignee_excuse": "all_trumps_shown", "poignee_four_kings": "taker_after_discard",
             "chelem_defenders_slam": "both", "excuse_last_trick": "either_side",
             "excuse_last_trick_side": "opposite_owner", "target_oudlers": "counted",
-            "excuse_lead": "allowed"}
+            "excuse_lead": "allowed", "call_own": "allowed", "call_four_kings": "lower_rank"}
 VALUES = {"petit_sec_redeal": (True, False), "discard_trumps": ("exact", "free"),
           "poignee_hand": ("before_first_card", "as_dealt"), "poignee_excuse": ("all_trumps_shown", "always"),
           "poignee_four_kings": ("taker_after_discard", "never"),
           "chelem_defenders_slam": ("both", "announcement_only"),
           "excuse_last_trick": ("either_side", "announced_only"),
           "excuse_last_trick_side": ("opposite_owner", "trick_winner"), "target_oudlers": ("counted", "held"),
-          "excuse_lead": ("allowed", "forbidden")}
+          "excuse_lead": ("allowed", "forbidden"),
+          # five players' call (docs/rules.md, Tarot for five)
+          "call_own": ("allowed", "forbidden"), "call_four_kings": ("lower_rank", "lower_rank_or_king")}
 # games mode (session.py): after the deal's flags, out of the kernel's record
 SESSION_DEFAULTS = {"deals_per_game": None, "game_target": None, "game_floor": None, "void_deals_count": True}
 
 
 def test_the_cardavia_preset_is_the_decisions_of_rules_2_9():
-    assert set(PRESETS) == {"cardavia", "fft3"}
+    assert set(PRESETS) == {"cardavia", "fft3", "fft5"}
     assert PRESETS["fft3"] == PRESETS["cardavia"].replace(seats=3)  # Tarot for three: the same flags
+    assert PRESETS["fft5"] == PRESETS["cardavia"].replace(seats=5)  # and for five
     assert TarotRules.flag_names() == [*DEFAULTS, *SESSION_DEFAULTS]  # the flags; seats is the preset's
     assert [f.name for f in fields(TarotRules)] == [*DEFAULTS, *SESSION_DEFAULTS, "seats"]
     assert PRESETS["cardavia"].seats == 4

@@ -7,7 +7,7 @@ import pytest
 from tricksim.simulator.engine import RunConfig, run_to_tables
 from tricksim.simulator.games.tarot import cards
 from tricksim.simulator.games.tarot.phases import VOID_ALL_PASS, VOID_PETIT_SEC
-from tricksim.simulator.games.tarot.policy import V_CHIEN_S, V_CHIEN_T, V_DISCARD_T
+from tricksim.simulator.games.tarot.policy import V_CHIEN_S, V_CHIEN_T, V_DISCARD_T, V_POIGNEE_T
 from tricksim.simulator.games.tarot.rules import build_rules
 from tricksim.simulator.games.tarot.state import (
     BID_0,
@@ -292,5 +292,5 @@ def test_a_poignee_is_a_level_then_its_cards_one_action_each(level, excuse_legal
         s.apply(c)
     shown = sum(1 << (c - 56) for c in chosen)
     assert s.poignees[2] == shown and s.poignee() == (0, 20, 30, 40)[level]
-    assert s.observation(0).view[29 + 2] == shown  # V_POIGNEE_T + 2, public
+    assert s.observation(0).view[V_POIGNEE_T + 2] == shown  # public
     assert s.current_player() == 2 and all(c < 78 for c in s.legal_actions())  # now its card

@@ -142,8 +142,8 @@ def test_seats_is_the_rules_own_not_a_flag():
     assert Three().to_kernel().seats == 3 and TarotRules().to_kernel().seats == 4
     with pytest.raises(RulesError, match="unknown rule flag 'seats'"):
         build_rules("cardavia", ["seats=3"])
-    with pytest.raises(RulesError, match="seats=5"):
-        TarotRules(seats=5)
+    with pytest.raises(RulesError, match="seats=6"):
+        TarotRules(seats=6)
 
 
 def test_a_three_player_run_through_the_engine(tmp_path):
