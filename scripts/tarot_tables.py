@@ -71,6 +71,30 @@ def games_rows(sessions: list[tuple[int, str, dict]]) -> list[list[str]]:
     return rows
 
 
+def reading(numbers: list[tuple[int, str, dict]], sessions: list[tuple[int, str, dict]]) -> list[str]:
+    """A few sentences on the tables, built from the figures (so that they hold for the runs shown)."""
+    def at(values: dict) -> str:
+        return "; ".join(f"{seats} players {text}" for seats, text in values.items())
+
+    def pct(k: int, n: int) -> str:
+        return fmt_rate(k, n).split(" (n=")[0]
+
+    def leader_half(r: dict) -> str:
+        k = max(1, round(r["deals"] / r["games"] / 2))
+        row = next(x for x in r["leader"] if x["after_deals"] == k)
+        return f"{pct(row['leader_won'], row['one_leader'])} after {k} deals"
+
+    return [f"* **All pass**: {at({s: pct(r['void_all_pass'], r['deals']) for s, _, r in numbers})}.",
+            (f"* **The taker wins** {at({s: pct(r['won'], r['played']) for s, _, r in numbers})} of the played deals; "
+            f"the Garde is {at({s: pct(r['by_contract']['garde']['deals'], r['played']) for s, _, r in numbers})} "
+            "of the contracts."),
+            (f"* **Poignées** are shown in {at({s: pct(r['poignee'], r['played']) for s, _, r in numbers})} of the "
+            f"played deals, **petit au bout** in {at({s: pct(r['petit_au_bout'], r['played']) for s, _, r in numbers})}."),
+            (f"* **Whole games**: the player leading half-way wins the game "
+            f"{at({s: leader_half(r) for s, _, r in sessions})} (each seat's fair share: one in three, four or five): "
+            "a deal swings so much that the half-way leader is far from safe."), ""]
+
+
 def section(numbers: list[tuple[int, str, dict]], sessions: list[tuple[int, str, dict]], argv: str,
             minutes: float, load: float) -> list[str]:
     cols = [f"{seats} players (`{preset}`)" for seats, preset, _ in numbers]
@@ -98,6 +122,8 @@ def section(numbers: list[tuple[int, str, dict]], sessions: list[tuple[int, str,
             ("Each run on its own: `tricksim simulate tarot --preset PRESET --deals N --seed S --out DIR`, then "
             "`tricksim summary DIR`, `tricksim bidding DIR` (success by contract and oudlers) and "
             "`tricksim report DIR --out REPORT`."), "",
+            "In plain words (95 % intervals):", "", *reading(numbers, sessions),
+            "### Deal by deal", "",
             *md_table(["", *cols], rows), "",
             "### Whole games", "",
             ("The same players in whole games: the deal passes to the right after each deal, each game as long as "

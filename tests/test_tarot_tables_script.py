@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_tarot_tables_section(tmp_path):
     doc = tmp_path / "studies.md"
     doc.write_text("# Studies\n\nthe Spades part\n")
-    cmd = [sys.executable, "scripts/tarot_tables.py", "--deals", "300", "--seed", "2", "--out",
+    cmd = [sys.executable, "scripts/tarot_tables.py", "--deals", "300", "--games", "30", "--seed", "2", "--out",
            str(tmp_path / "runs"), "--doc", str(doc)]
     for _ in range(2):  # the second time reuses the runs and replaces the section
         done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
@@ -30,7 +30,7 @@ def test_tarot_tables_section(tmp_path):
     finally:
         sys.path.remove(str(ROOT / "scripts"))
     sizes = tables.tables_by_size()
-    assert [s for s, _ in sizes] == sorted(s for s, _ in sizes) and {3, 4} <= {s for s, _ in sizes}
+    assert [s for s, _ in sizes] == sorted(s for s, _ in sizes) and {3, 4, 5} <= {s for s, _ in sizes}
     header = next(line for line in text.splitlines() if line.startswith("|  |"))
     assert header == "|  | " + " | ".join(f"{s} players (`{p}`)" for s, p in sizes) + " |"
     rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:] for line in text.splitlines()
@@ -46,4 +46,13 @@ def test_tarot_tables_section(tmp_path):
         assert f"(n={len(played):,})" in rows["taker wins"][i]
         garde = played[played["contract"] == 2]
         assert f"(n={len(garde):,})" in rows["garde: taker wins"][i]
+        games = pd.read_parquet(tmp_path / "runs" / f"{preset}-games30-seed2" / "games")
+        assert rows["games (deals a game)"][i] == f"30 ({4 * seats})" and len(games) == 30  # 4 deals a player
+        totals = games[[f"total_{s}" for s in range(seats)]].to_numpy()
+        tied = int(((totals == totals.max(axis=1, keepdims=True)).sum(axis=1) > 1).sum())
+        assert rows["tied at the top"][i].startswith(f"{100 * tied / 30:.1f} %")
+        wins = [int(((totals.argmax(axis=1) == s) & ((totals == totals.max(axis=1, keepdims=True)).sum(axis=1) == 1)).sum())
+                for s in range(seats)]
+        assert [c.split(" %")[0] for c in rows["wins outright, by seat"][i].split("; ")] == [
+            f"{100 * w / 30:.1f}" for w in wins]
     assert studies.kept_sections(doc)[1].startswith(tables.BEGIN) and studies.kept_sections(doc)[1].endswith(tables.END)
