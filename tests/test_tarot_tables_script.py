@@ -33,8 +33,9 @@ def test_tarot_tables_section(tmp_path):
     assert [s for s, _ in sizes] == sorted(s for s, _ in sizes) and {3, 4, 5} <= {s for s, _ in sizes}
     header = next(line for line in text.splitlines() if line.startswith("|  |"))
     assert header == "|  | " + " | ".join(f"{s} players (`{p}`)" for s, p in sizes) + " |"
-    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:] for line in text.splitlines()
-            if line.startswith("| ") and not line.startswith("|  |")}
+    cells = [line.strip("| ").split(" | ") for line in text.splitlines()
+             if line.startswith("| ") and not line.startswith("|  |")]
+    rows = {row[0]: row[1:] for row in cells}
     for i, (seats, preset) in enumerate(sizes):
         deals = pd.read_parquet(tmp_path / "runs" / f"{preset}-300-seed2" / "deals")
         assert len(deals) == 300
