@@ -134,7 +134,9 @@ def section(numbers: list[tuple[int, str, dict]], sessions: list[tuple[int, str,
              "`tricksim sessions DIR`."), "",
             *md_table(["", *cols], games_rows(sessions)), "",
             ("What the players do, not what tables of people do: the figures compare the table sizes under one "
-             "shipped player, whose bidding was tuned for four ([tarot-evidence.md](tarot-evidence.md))."), END]
+             "shipped player, whose bidding was tuned at four players and scaled to the hand size at three and "
+             "five ([tarot-evidence.md](tarot-evidence.md), [strategies.md](strategies.md)); at four it still "
+             "passes half the deals (issue #29)."), END]
 
 
 def write_section(doc: Path, lines: list[str]) -> None:
