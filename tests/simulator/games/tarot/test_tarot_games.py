@@ -49,7 +49,8 @@ def _plain_python_games(deals, seats, rules, hand_limit):
 
 
 @pytest.mark.parametrize("preset, rules", [("cardavia", ()), ("fft3", ("deals_per_game=5", "void_deals_count=false")),
-                                           ("cardavia", ("game_target=400", "game_floor=-500"))])
+                                           ("cardavia", ("game_target=400", "game_floor=-500")),
+                                           ("fft5", ()), ("fft5", ("game_target=600", "void_deals_count=false"))])
 def test_running_totals_and_winner_match_the_deals(preset, rules):
     c = cfg(preset, rules, shard_size=11)
     r, seats = c.rules, c.rules.seats
@@ -73,14 +74,16 @@ def test_running_totals_and_winner_match_the_deals(preset, rules):
             assert r.void_deals_count or mine[-1]["void"] == 0
         else:
             def over(tot):
-                return max(tot) >= r.game_target or min(tot) <= r.game_floor
+                return (r.game_target is not None and max(tot) >= r.game_target) or (
+                    r.game_floor is not None and min(tot) <= r.game_floor)
             assert not any(over(tot) for tot in w["running"][:-1])
             assert g["end"] == ("limit" if not over(w["running"][-1]) else
-                                "target" if max(w["running"][-1]) >= r.game_target else "floor")
+                                "target" if r.game_target is not None and max(w["running"][-1]) >= r.game_target
+                                else "floor")
 
 
 def test_the_deal_passes_to_the_right_and_each_game_starts_one_seat_on():
-    for preset in ("cardavia", "fft3"):
+    for preset in ("cardavia", "fft3", "fft5"):
         c = cfg(preset, count=9)
         n = c.rules.seats
         d = run_to_tables(c)["deals"].to_pydict()
@@ -133,6 +136,7 @@ def test_stop_points_on_constructed_scores():
 def test_default_length_is_four_deals_a_player():
     assert build_rules("cardavia").game_deals() == 16
     assert build_rules("fft3").game_deals() == 12
+    assert build_rules("fft5").game_deals() == 20
     g = run_to_tables(cfg("fft3", count=3))["games"]
     assert g.column("deals").to_pylist() == [12, 12, 12]
 
@@ -210,7 +214,7 @@ def test_resume_after_kill_9(tmp_path):
         assert pq.read_table(out / table).equals(pq.read_table(full / table)), table
 
 
-@pytest.mark.parametrize("preset", ["cardavia", "fft3"])
+@pytest.mark.parametrize("preset", ["cardavia", "fft3", "fft5"])
 def test_the_reference_replays_every_deal_of_a_games_run(preset):
     """The plain-Python reference (tests/reference_tarot.py) replays each deal of a games run from its deal id:
     the dealer (deal_id % seats), every decision's legality, the count and the scores."""
