@@ -34,8 +34,6 @@ from tricksim.simulator.games.spades.policy import (
     BID_FN,
     BLIND_NIL_FN,
     EXCHANGE_FN,
-    EXCHANGE_GIVE_BACK,
-    EXCHANGE_GIVE_FIRST,
     PLAY_FN,
     V_BID,
     V_BLIND,
@@ -224,29 +222,15 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
         phases.record_bid(view, s, b, blind)
     phases.end_bidding(view)
 
-    # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder), in the order of
-    # phases.exchange_steps (the step API's and pimc's: test_state.py and test_pimc.py hold them to these
-    # hands), spelled out with each role a constant: through exchange_steps the whole hand, trick loop
-    # included, compiled slower, even with no exchange played (docs/performance.md P41)
+    # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder)
     if rules.blind_nil_exchange > 0:
-        for k in range(4):
-            b_seat = phases.bidder(dealer, k)
-            p_seat = b_seat ^ 2
-            if phases.exchanging_team(view, b_seat):
-                if rules.exchange_order == phases.EXCHANGE_BIDDER_FIRST:
-                    ok = _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
-                                   streams, passed)
-                    ok = ok and _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
-                                          streams, passed)
-                else:
-                    ok = _exchange(rules, p_seat, b_seat, EXCHANGE_GIVE_FIRST, hands, view, exch_fns, params,
-                                   streams, passed)
-                    ok = ok and _exchange(rules, b_seat, p_seat, EXCHANGE_GIVE_BACK, hands, view, exch_fns, params,
-                                          streams, passed)
-                if not ok:
-                    error[0] = ERR_EXCHANGE
-                    error[2] = view[V_SEAT]
-                    return False
+        n_steps, steps = phases.exchange_steps(rules, view, dealer)
+        for i in range(n_steps):
+            giver, receiver, role = phases.exchange_step(steps, i)
+            if not _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, streams, passed):
+                error[0] = ERR_EXCHANGE
+                error[2] = view[V_SEAT]
+                return False
     for s in range(4):
         cards[4 + s, row] = hands[s]
 
