@@ -395,6 +395,8 @@ def variant_bid(seat, hand, view, params):
     legal = legal_bids(view, hand)
     if legal & (legal - 1) == 0:
         return lowest_bit(legal)
+    if params[P_FORCE_NIL] > 0 and legal & 1:
+        return np.int64(0)  # what-if studies: Nil whenever it is legal
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
@@ -421,10 +423,10 @@ def variant_bid(seat, hand, view, params):
 @njit(BID_SIG, cache=True)
 def bid(seat, hand, view, params, rng):
     """Straight-line reads of view and params (see ``play``); the work is in ``choose_bid``."""
-    if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
-        return np.int64(0)  # what-if studies: this seat bids Nil whatever it holds
     if view[V_RULES + R_BID_RULE] != BID_FREE:
         return variant_bid(seat, hand, view, params)
+    if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
+        return np.int64(0)  # what-if studies: this seat bids Nil whatever it holds
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK

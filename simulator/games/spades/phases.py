@@ -146,7 +146,7 @@ def start_bid(rules, view, totals, s):
     Nil is offered). Blind Nil is decided first, before the seat sees its cards. ``bid_rule`` (docs/rules.md,
     "Bidding variants"): with ``suicide`` a seat whose partner bid Nil may not bid Nil, and one whose partner
     bid a number must (``V_MIN_BID`` = NO_NUMERIC_BID); with ``whiz`` and ``mirror`` the cards decide
-    (``legal_bids``). With ``zero_bid=zero`` a bid of 0 is an ordinary bid (``V_MIN_BID`` 0) and no Nil exists."""
+    (``legal_bids``; with ``mirror`` ``V_NIL_ALLOWED`` is 0: no Nil by choice). With ``zero_bid=zero`` a bid of 0 is an ordinary bid (``V_MIN_BID`` 0) and no Nil exists."""
     partner_bid = view[V_BID + (s ^ 2)]
     min_bid = 1
     if rules.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
@@ -161,6 +161,8 @@ def start_bid(rules, view, totals, s):
             nil_allowed = 0
         elif partner_bid > 0:
             min_bid = NO_NUMERIC_BID
+    elif rules.bid_rule == BID_MIRROR:
+        nil_allowed = 0  # no Nil by choice: a void bids 0 (legal_bids)
     view[V_SEAT] = s
     view[V_NIL_ALLOWED] = nil_allowed
     view[V_MIN_BID] = min_bid

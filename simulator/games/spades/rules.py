@@ -46,7 +46,7 @@ INT_RANGES = {
 }
 
 HELP = {
-    "nil": "Nil (bid 0) allowed",
+    "nil": "a bid of 0 allowed: Nil (with zero_bid=zero, a zero-trick contract)",
     "nil_value": "points won for a made Nil / lost for a failed one",
     "blind_nil": "Blind Nil allowed (a Nil bid made before looking at the cards)",
     "blind_nil_value": "points won / lost for a Blind Nil",

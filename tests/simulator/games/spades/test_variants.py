@@ -126,7 +126,8 @@ VARIANTS = {
     "mirror": ("mirror", ()),
     "zero": ("cardems", ("zero_bid=zero", "big_bid_threshold=10")),
 }
-PLAYERS = ("random:nil_prob=0.3,blind_nil_prob=0.3", "simple", "heuristic", "heuristic:blind_nil=1", "pimc")
+PLAYERS = ("random:nil_prob=0.3,blind_nil_prob=0.3", "simple", "heuristic", "heuristic:blind_nil=1", "pimc",
+           "heuristic:force_nil=1", "simple:force_nil=1")
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
