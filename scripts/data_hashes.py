@@ -31,6 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "data_hashes.json"
 
 PRESETS = ("cardems", "zone", "classic")
+# the bidding variants (issue #28): each preset with the heuristic and the mixed seating, and the scoring flags
+VARIANT_PRESETS = ("suicide", "whiz", "mirror")
+VARIANT_RULES = ("zero_bid=zero", "big_bid_threshold=10", "big_bid_set=value", "big_bid_value=250")
 STRATEGIES = ("simple", "random", "heuristic")
 MIXED = ("heuristic", "random", "simple", "heuristic:bag_mode=avoid,nil_threshold=0.3")
 # the flags no preset turns on, together (jokers with the 2♣ lead need the 2♣ kept)
@@ -63,6 +66,12 @@ def cases() -> dict[str, dict]:
         out[f"classic+rare/mixed/{mode}"] = {"preset": "classic", "rules": RARE_RULES, "seats": MIXED, "mode": mode}
         out[f"classic+rare/heuristic/{mode}"] = {"preset": "classic", "rules": RARE_RULES,
                                                  "seats": ("heuristic",) * 4, "mode": mode}
+        for preset in VARIANT_PRESETS:
+            out[f"{preset}/heuristic/{mode}"] = {"preset": preset, "rules": (), "seats": ("heuristic",) * 4,
+                                                "mode": mode}
+            out[f"{preset}/mixed/{mode}"] = {"preset": preset, "rules": (), "seats": MIXED, "mode": mode}
+        out[f"cardems+variants/mixed/{mode}"] = {"preset": "cardems", "rules": VARIANT_RULES, "seats": MIXED,
+                                                 "mode": mode}
     tarot = {"game": "tarot", "preset": "cardavia", "mode": "deals"}
     for name in TAROT_STRATEGIES:
         out[f"cardavia/{name}/deals"] = dict(tarot, rules=(), seats=(name,) * 4)

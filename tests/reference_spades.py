@@ -182,11 +182,24 @@ def blind_nil_eligible(rules, seat: int, totals_before) -> bool:
     return opponents - own >= rules.blind_nil_deficit
 
 
-def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before):
+def bid_rule(rules) -> str:
+    """The bidding variant (a manifest written before the flag existed lacks it: free)."""
+    return getattr(rules, "bid_rule", "free")
+
+
+def zero_is_nil(rules) -> bool:
+    """True when a bid of 0 is Nil (zero_bid=nil, the default); False when it is an ordinary zero-trick bid."""
+    return getattr(rules, "zero_bid", "nil") == "nil"
+
+
+def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before, hand=None):
     """Why this bid is illegal (a string), or None when it is legal.
 
-    ``bids_so_far`` maps the seats that already bid to their bids.
+    ``bids_so_far`` maps the seats that already bid to their bids; ``hand`` is the bidder's dealt cards
+    (the Whiz and Mirror bids are counted from it).
     """
+    partner = partner_of(seat)
+    variant = bid_rule(rules)
     if blind:
         if bid != 0:
             return f"a Blind Nil must be a bid of 0, got {bid}"
@@ -195,6 +208,33 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before):
         if not blind_nil_eligible(rules, seat, totals_before):
             return (f"seat {seat} may not bid Blind Nil: eligibility={rules.blind_nil_eligibility}, "
                     f"totals before the hand {tuple(totals_before)}, deficit needed {rules.blind_nil_deficit}")
+        if variant == "suicide" and bids_so_far.get(partner) == 0:
+            return f"Suicide: partner (seat {partner}) bid Nil, so this seat may not"
+        return None
+    if variant in ("whiz", "mirror"):
+        spades = sum(1 for c in hand if suit_of(c) == SPADES)  # jokers are spades
+        if bid == spades:
+            return None
+        if variant == "whiz" and bid == 0 and zero_is_nil(rules):
+            return None
+        allowed = f"{spades}" if variant == "mirror" or not zero_is_nil(rules) else f"Nil or {spades}"
+        return f"{variant}: the hand holds {spades} spades, so the bid must be {allowed}, got {bid}"
+    if variant == "suicide" and partner in bids_so_far:
+        # the team's second bidder: exactly one of the two bids Nil
+        if bids_so_far[partner] == 0 and bid == 0:
+            return f"Suicide: partner (seat {partner}) bid Nil, so this seat may not"
+        if bids_so_far[partner] != 0 and bid != 0:
+            return f"Suicide: partner (seat {partner}) bid {bids_so_far[partner]}, so this seat must bid Nil"
+    if not zero_is_nil(rules):
+        # zero_bid=zero: 0 is an ordinary bid (allowed with nil=true), the team minimum applies to it
+        lowest = 0 if rules.nil else 1
+        if not lowest <= bid <= 13:
+            return f"a bid must be {lowest}..13, got {bid}"
+        if rules.min_team_bid > 0 and partner in bids_so_far:
+            lowest = max(lowest, rules.min_team_bid - bids_so_far[partner])
+            if bid < lowest:
+                return (f"min_team_bid={rules.min_team_bid}: partner (seat {partner}) bid {bids_so_far[partner]}, "
+                        f"so this bid must be at least {lowest}, got {bid}")
         return None
     if bid == 0:
         if not rules.nil:
@@ -202,7 +242,6 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before):
         return None
     if not 1 <= bid <= 13:
         return f"a bid must be Nil or 1..13, got {bid}"
-    partner = partner_of(seat)
     if rules.min_team_bid > 0 and partner in bids_so_far:
         # this seat is its team's second bidder
         partner_bid = bids_so_far[partner]
@@ -272,7 +311,7 @@ def score_team_detail(rules, bids2, blind2, tricks2, bags_before: int):
     nil_tricks = 0      # n: tricks of the Nil bidder(s)
     nil_points = 0      # ±nil_value / ±blind_nil_value per Nil bidder
     for bid, blind, tricks in zip(bids2, blind2, tricks2):
-        if bid == 0:
+        if bid == 0 and zero_is_nil(rules):
             nil_tricks += tricks
             value = rules.blind_nil_value if blind else rules.nil_value
             nil_points += value if tricks == 0 else -value
@@ -280,24 +319,31 @@ def score_team_detail(rules, bids2, blind2, tricks2, bags_before: int):
             contract += bid
             contract_tricks += tricks
 
+    # ten for two hundred: a contract of big_bid_threshold or more is worth big_bid_value when made, and
+    # when set loses 10 a trick bid (big_bid_set=tens) or big_bid_value (value)
+    threshold = getattr(rules, "big_bid_threshold", 0)
+    big = threshold > 0 and contract >= threshold
+    made_value = rules.big_bid_value if big else 10 * contract
+    set_value = rules.big_bid_value if big and rules.big_bid_set == "value" else 10 * contract
+
     if rules.nil_tricks == "contract":
         # Nil bidders' tricks count toward the contract like anyone's
         counted = contract_tricks + nil_tricks
         if counted >= contract:
             overtricks = counted - contract
-            points = 10 * contract + rules.bag_points * overtricks
+            points = made_value + rules.bag_points * overtricks
             new_bags = overtricks
         else:
-            points = -10 * contract
+            points = -set_value
             new_bags = 0
     else:
         # 'bags': Nil bidders' tricks never help the contract; they are bags
         if contract_tricks >= contract:
             overtricks = contract_tricks - contract
-            points = 10 * contract + rules.bag_points * overtricks + rules.nil_trick_points * nil_tricks
+            points = made_value + rules.bag_points * overtricks + rules.nil_trick_points * nil_tricks
             new_bags = overtricks + nil_tricks
         else:
-            points = -10 * contract
+            points = -set_value
             if rules.nil_bags_when_set:
                 points += rules.nil_trick_points * nil_tricks
                 new_bags = nil_tricks
@@ -473,11 +519,17 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
     blind = [bool(row[f"blind_{s}"]) for s in range(4)]
     bids_so_far = {}
     for seat in bidding_order(dealer):
-        problem = bid_problem(rules, seat, bids[seat], blind[seat], bids_so_far, totals_before)
+        problem = bid_problem(rules, seat, bids[seat], blind[seat], bids_so_far, totals_before, dealt[seat])
         if problem:
             raise ReplayError(f"{where}: bid_{seat}={bids[seat]} blind_{seat}={blind[seat]} is illegal: {problem}")
         bids_so_far[seat] = bids[seat]
-        if bids[seat] == 0:
+        if bid_rule(rules) != "free":
+            stats[f"{bid_rule(rules)}_bids"] += 1
+            if bids[seat] == sum(1 for c in dealt[seat] if suit_of(c) == SPADES):
+                stats["bids_of_spade_count"] += 1
+        if bids[seat] == 0 and not zero_is_nil(rules):
+            stats["zero_bids"] += 1
+        elif bids[seat] == 0:
             stats["blind_nil_bids" if blind[seat] else "nil_bids"] += 1
             if blind[seat] and rules.blind_nil_eligibility == "trailing":
                 stats["trailing_blind_nil_bids"] += 1
@@ -580,17 +632,23 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
     for team in (0, 1):
         seats = (team, team + 2)
         contract = sum(bids[s] for s in seats if bids[s] != 0)
+        nil = [bids[s] == 0 and zero_is_nil(rules) for s in seats]
         if rules.nil_tricks == "contract":
             taken = sum(tricks[s] for s in seats)
         else:
-            taken = sum(tricks[s] for s in seats if bids[s] != 0)
+            taken = sum(tricks[s] for s, n in zip(seats, nil) if not n)
         if taken < contract:
             stats["sets"] += 1
-        for s in seats:
-            if bids[s] == 0:
+        threshold = getattr(rules, "big_bid_threshold", 0)
+        if threshold > 0 and contract >= threshold:
+            stats["big_bids_made" if taken >= contract else "big_bids_set"] += 1
+        if bid_rule(rules) == "suicide" and sum(nil) == 1:
+            stats["suicide_teams_one_nil"] += 1
+        for s, n in zip(seats, nil):
+            if n:
                 kind = "blind_nil" if blind[s] else "nil"
                 stats[f"{kind}_{'made' if tricks[s] == 0 else 'failed'}"] += 1
-        if all(bids[s] == 0 for s in seats):
+        if all(nil):
             stats["both_nil_teams"] += 1
         penalties = score_team_detail(rules, [bids[s] for s in seats], [blind[s] for s in seats],
                                       [tricks[s] for s in seats], bags_before[team])[2]

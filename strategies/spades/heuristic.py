@@ -67,7 +67,9 @@ from numba import njit
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit
 from tricksim.simulator.games.spades.kernel import compile_in
+from tricksim.simulator.games.spades.phases import BID_FREE, BID_SUICIDE, BID_WHIZ, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
+    R_BID_RULE,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
@@ -82,8 +84,10 @@ from tricksim.simulator.games.spades.policy import (
     V_LED_SUIT,
     V_MIN_BID,
     V_NIL_ALLOWED,
+    V_NIL_VALUE,
     V_NPLAYED,
     V_PLAYED,
+    V_RULES,
     V_SCORE,
     V_TARGET,
     V_TRICK,
@@ -107,6 +111,8 @@ SPADE_NIL = np.array([-0.75, -0.75, -0.75, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.1, 1.
 SIDE_HONOUR_NIL = np.array([0.0] * 11 + [0.4, 0.9])  # ... of a side-suit king and ace ...
 # ... and of holding n spades
 SPADE_COUNT_NIL = np.array([0.0, 0.0, 0.0, 1.3, 6.3, 16.3, 26.3, 36.3, 46.3, 56.3, 66.3, 76.3, 86.3, 96.3, 99.0, 99.0])
+# Suicide: the team's first bidder bids Nil at most at this danger, the median nil_danger of dealt hands
+SUICIDE_NIL_DANGER = 14.5
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
 
@@ -376,9 +382,49 @@ def choose_bid(hand, deck, nil_ok, nil_threshold, adjust, min_bid, long_spade, v
     return min(np.int64(13), max(b, max(np.int64(1), min_bid)))
 
 
+@njit(cache=True)
+def variant_bid(seat, hand, view, params):
+    """The bid in a bidding variant (``bid_rule`` suicide, whiz or mirror; docs/strategies.md), among the
+    legal bids (``phases.legal_bids``). One legal bid (Mirror; Suicide's forced Nil): that one. Whiz (Nil
+    or the spade count n): Nil when its expected score beats that of bidding n, the Nil made with the
+    probability ``nil_danger`` was fitted to (1 / (1 + exp(0.27 d - 2.06))), n made with a logistic
+    probability of the trick estimate reaching it. Suicide, the team's first bidder: Nil when the hand is
+    a better Nil hand than a typical one (``nil_danger`` at most SUICIDE_NIL_DANGER, the median of dealt
+    hands), so that the partner with the weaker Nil hand bids Nil as far as one hand can tell; else, and
+    when the partner bid Nil, the trick estimate as in the free game."""
+    legal = legal_bids(view, hand)
+    if legal & (legal - 1) == 0:
+        return lowest_bit(legal)
+    if params[P_FORCE_NIL] > 0 and legal & 1:
+        return np.int64(0)  # what-if studies: Nil whenever it is legal
+    deck = view[V_DECK]
+    if deck == 0:
+        deck = FULL_DECK
+    est = estimate_tricks(hand, deck, params[P_LONG_SPADE], params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON],
+                          params[P_KING], params[P_QUEEN]) + params[P_BID_ADJUST]
+    partner_bid = view[V_BID + (seat ^ 2)]
+    if partner_bid == 0:
+        est += params[P_COVER_BID]
+    d = nil_danger(hand)
+    rule = view[V_RULES + R_BID_RULE]
+    if rule == BID_WHIZ:
+        n = lowest_bit(legal & ~ONE)
+        if params[P_NIL] <= 0 or (legal & 1) == 0:
+            return n
+        p_nil = 1.0 / (1.0 + np.exp(0.27 * min(d, 99.0) - 2.06))
+        p_n = 1.0 / (1.0 + np.exp(-1.5 * (est + 0.5 - n)))
+        return np.int64(0) if view[V_NIL_VALUE] * (2.0 * p_nil - 1.0) > 10.0 * n * (2.0 * p_n - 1.0) else n
+    want = np.int64(np.floor(est + 0.5))
+    if rule == BID_SUICIDE and (legal & 1) and partner_bid < 0 and params[P_NIL] > 0 and d <= SUICIDE_NIL_DANGER:
+        return np.int64(0)
+    return nearest_legal_bid(legal & ~ONE, max(want, ONE)) if legal & ~ONE else np.int64(0)
+
+
 @njit(BID_SIG, cache=True)
 def bid(seat, hand, view, params, rng):
     """Straight-line reads of view and params (see ``play``); the work is in ``choose_bid``."""
+    if view[V_RULES + R_BID_RULE] != BID_FREE:
+        return variant_bid(seat, hand, view, params)
     if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
         return np.int64(0)  # what-if studies: this seat bids Nil whatever it holds
     deck = view[V_DECK]

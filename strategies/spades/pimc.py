@@ -77,6 +77,7 @@ from tricksim.simulator.games.spades.policy import (
     BLIND_NIL_SIG,
     EXCHANGE_SIG,
     PLAY_SIG,
+    R_BID_RULE,
     R_BREAKING,
     V_BAGS,
     V_BID,
@@ -562,8 +563,8 @@ def search_bid(seat, hand, view, params, rng, stats):
     stats[1] = 0
     stats[2] = 0
     stats[3] = 0
-    if params[P_BID_MODE] != BID_SEARCH:
-        return h_bid
+    if params[P_BID_MODE] != BID_SEARCH or view[V_RULES + R_BID_RULE] != phases.BID_FREE:
+        return h_bid  # a bidding variant (bid_rule): the heuristic's legal variant bid
     local = _private_stream(rng, params)
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:

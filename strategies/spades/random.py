@@ -2,13 +2,18 @@
 
 Bids are Binomial(13, bid_p) (one uniform draw, inverted) clamped to the legal range (mean 3.25 tricks with
 the default bid_p = 0.25, the average share of a player); Nil with
-probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``.
+probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``. In a bidding variant (``bid_rule`` other than free) the same draws choose
+among the variant's legal bids (``phases.legal_bids``): the only one when there is one, Nil with ``nil_prob`` when
+it is legal, else the legal number nearest the binomial draw.
 """
 import numpy as np
 from numba import njit
 
+from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.games.spades.kernel import compile_in
+from tricksim.simulator.games.spades.phases import BID_FREE, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
+    R_BID_RULE,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_SIG,
@@ -16,6 +21,7 @@ from tricksim.simulator.games.spades.policy import (
     V_EXCHANGE_N,
     V_MIN_BID,
     V_NIL_ALLOWED,
+    V_RULES,
 )
 from tricksim.simulator.rng import rand_float, random_card
 from tricksim.strategies.spades.meta.random import STRATEGY  # noqa: F401 (this module's strategy, registered in meta/random.py)
@@ -50,6 +56,13 @@ def blind_nil(seat, view, params, rng):
 
 @njit(BID_SIG, cache=True)
 def bid(seat, hand, view, params, rng):
+    if view[V_RULES + R_BID_RULE] != BID_FREE:  # a bidding variant (docs/rules.md): only its legal bids
+        legal = legal_bids(view, hand)
+        if legal & (legal - 1) == 0:
+            return lowest_bit(legal)
+        if legal & 1 and rand_float(rng) < params[P_NIL_PROB]:
+            return np.int64(0)
+        return nearest_legal_bid(legal & ~np.int64(1), binomial13(rand_float(rng), params[P_BID_P]))
     if view[V_NIL_ALLOWED] == 1 and rand_float(rng) < params[P_NIL_PROB]:
         return np.int64(0)
     return np.int64(min(13, max(binomial13(rand_float(rng), params[P_BID_P]), view[V_MIN_BID])))

@@ -5,7 +5,8 @@ spades, spades beyond the third and ruffable short suits, rounded; Nil when
 it is below 1/2 and no spade is above the 9. Play: duck under a
 partner who is winning, otherwise win as cheaply as possible, otherwise throw
 the lowest card; lead the lowest card of the longest non-spade suit. As a Nil
-bidder: the highest card that loses.
+bidder: the highest card that loses. In a bidding variant (``bid_rule``): the
+legal bid nearest that bid (``phases.nearest_legal_bid``).
 """
 import numpy as np
 from numba import njit
@@ -13,7 +14,10 @@ from numba import njit
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank
 from tricksim.simulator.games.spades.kernel import compile_in
+from tricksim.simulator.games.spades.phases import BID_FREE, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
+    R_BID_RULE,
+    V_RULES,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
@@ -104,8 +108,8 @@ def blind_nil(seat, view, params, rng):
     return np.int64(0)
 
 
-@njit(BID_SIG, cache=True)
-def bid(seat, hand, view, params, rng):
+@njit(cache=True)
+def free_bid(hand, view, params):
     if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
         return np.int64(0)
     est = estimate_tricks(hand)
@@ -113,6 +117,14 @@ def bid(seat, hand, view, params, rng):
     if params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1 and est < NIL_BELOW and high_spades == 0:
         return np.int64(0)
     return np.int64(min(13, max(np.int64(est + BID_SHIFT + 0.5), view[V_MIN_BID])))
+
+
+@njit(BID_SIG, cache=True)
+def bid(seat, hand, view, params, rng):
+    b = free_bid(hand, view, params)
+    if view[V_RULES + R_BID_RULE] != BID_FREE:  # a bidding variant: the legal bid nearest the free one
+        b = nearest_legal_bid(legal_bids(view, hand), b)
+    return b
 
 
 @njit(EXCHANGE_SIG, cache=True)

@@ -214,7 +214,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                 b = bid_fns[s](np.int64(s), hands[s], view, params[s], streams[s])
             else:
                 b = _bid_inlined(policy_kind, (np.int64(s), hands[s], view, params0, streams[s]))
-            if not phases.bid_is_legal(rules, b, min_bid):
+            if not phases.bid_is_legal(view, hands[s], b):
                 error[0] = ERR_BID
                 error[2] = s
                 error[3] = b

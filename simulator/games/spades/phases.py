@@ -31,6 +31,7 @@ from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
     N_SEATS,
+    R_BID_RULE,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -71,6 +72,12 @@ from tricksim.simulator.rng import STREAM_DEAL, shuffle, start_policy_streams, s
 FIRST_LEAD_TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
 ELIGIBLE_TRAILING = CHOICES["blind_nil_eligibility"].index("trailing")
 EXCHANGE_BIDDER_FIRST = CHOICES["exchange_order"].index("bidder_first")
+BID_FREE = CHOICES["bid_rule"].index("free")
+BID_SUICIDE = CHOICES["bid_rule"].index("suicide")
+BID_WHIZ = CHOICES["bid_rule"].index("whiz")
+BID_MIRROR = CHOICES["bid_rule"].index("mirror")
+ZERO_BID_ZERO = CHOICES["zero_bid"].index("zero")
+NO_NUMERIC_BID = 14  # view[V_MIN_BID] when the seat must bid Nil (Suicide)
 # the hand's streams are one (5, 1) array: rows 0..3 the seats' policy streams, this row the deal's
 DEAL_STREAM = 4
 
@@ -136,16 +143,31 @@ def bidder(dealer, k):
 @njit(inline="always", cache=True)
 def start_bid(rules, view, totals, s):
     """Seat ``s`` is to bid: sets the view's bidding fields; returns (smallest numeric bid, 1 when Blind
-    Nil is offered). Blind Nil is decided first, before the seat sees its cards."""
+    Nil is offered). Blind Nil is decided first, before the seat sees its cards. ``bid_rule`` (docs/rules.md,
+    "Bidding variants"): with ``suicide`` a seat whose partner bid Nil may not bid Nil, and one whose partner
+    bid a number must (``V_MIN_BID`` = NO_NUMERIC_BID); with ``whiz`` and ``mirror`` the cards decide
+    (``legal_bids``; with ``mirror`` ``V_NIL_ALLOWED`` is 0: no Nil by choice). With ``zero_bid=zero`` a bid of 0 is an ordinary bid (``V_MIN_BID`` 0) and no Nil exists."""
     partner_bid = view[V_BID + (s ^ 2)]
     min_bid = 1
     if rules.min_team_bid > 0 and partner_bid > 0:  # second bidder of a team without Nil
         min_bid = max(1, rules.min_team_bid - partner_bid)
+    nil_allowed = rules.nil
+    if rules.zero_bid == ZERO_BID_ZERO:
+        nil_allowed = 0
+        if rules.nil != 0:  # 0 is a bid like any other: only the team minimum bounds it
+            min_bid = max(0, rules.min_team_bid - partner_bid) if rules.min_team_bid > 0 and partner_bid >= 0 else 0
+    if rules.bid_rule == BID_SUICIDE:
+        if partner_bid == 0:
+            nil_allowed = 0
+        elif partner_bid > 0:
+            min_bid = NO_NUMERIC_BID
+    elif rules.bid_rule == BID_MIRROR:
+        nil_allowed = 0  # no Nil by choice: a void bids 0 (legal_bids)
     view[V_SEAT] = s
-    view[V_NIL_ALLOWED] = rules.nil
+    view[V_NIL_ALLOWED] = nil_allowed
     view[V_MIN_BID] = min_bid
     offered = 0
-    if rules.blind_nil != 0:
+    if rules.blind_nil != 0 and nil_allowed != 0:
         team = s & 1
         offered = 1
         if rules.blind_nil_eligibility == ELIGIBLE_TRAILING and totals[1 - team] - totals[team] < rules.blind_nil_deficit:
@@ -154,9 +176,40 @@ def start_bid(rules, view, totals, s):
 
 
 @njit(inline="always", cache=True)
-def bid_is_legal(rules, b, min_bid):
-    """A seen-hand bid: Nil (0) where allowed, else min_bid..13."""
-    return (b == 0 and rules.nil != 0) or (min_bid <= b <= 13)
+def legal_bids(view, hand):
+    """The seen-hand bids the seat being asked may make, as a mask (bit b: bid b, 0..13; 0 = Nil, or the
+    zero-trick bid with ``zero_bid=zero``): from the view's bidding fields (``start_bid``) and, with
+    ``bid_rule`` whiz or mirror, the number of spades in ``hand`` (jokers are spades). Every policy chooses
+    in this mask; the kernel and the step API reject any other bid."""
+    rule = view[V_RULES + R_BID_RULE]
+    if rule == BID_WHIZ or rule == BID_MIRROR:
+        m = np.int64(1) << popcount(hand & SUIT_MASKS[SPADES])
+        if rule == BID_WHIZ and view[V_NIL_ALLOWED] != 0:
+            m |= np.int64(1)
+        return m
+    m = ((np.int64(1) << 14) - 1) & ~((np.int64(1) << view[V_MIN_BID]) - 1)
+    if view[V_NIL_ALLOWED] != 0:
+        m |= np.int64(1)
+    return m
+
+
+@njit(cache=True)
+def nearest_legal_bid(legal, b):
+    """The bid of the mask ``legal`` nearest to the wanted bid ``b`` (``b`` itself when legal; a tie goes to
+    the higher bid); 0 when the mask is empty."""
+    best = np.int64(0)
+    gap = np.int64(99)
+    for k in range(14):
+        if (legal >> k) & 1 and abs(k - b) <= gap:
+            best = np.int64(k)
+            gap = abs(k - b)
+    return best
+
+
+@njit(inline="always", cache=True)
+def bid_is_legal(view, hand, b):
+    """A seen-hand bid ``b`` of the seat being asked is in ``legal_bids``."""
+    return 0 <= b <= 13 and ((legal_bids(view, hand) >> b) & 1) != 0
 
 
 @njit(inline="always", cache=True)

@@ -24,6 +24,9 @@ CHOICES = {
     "first_lead": ("left_of_dealer", "two_of_clubs"),
     "mercy_check": ("after_target", "before_target"),
     "joker_removes": ("2h2d", "2c2d", "2c2h"),
+    "bid_rule": ("free", "suicide", "whiz", "mirror"),
+    "zero_bid": ("nil", "zero"),
+    "big_bid_set": ("tens", "value"),
 }
 
 # integer flags: (minimum, maximum)
@@ -38,10 +41,12 @@ INT_RANGES = {
     "bag_penalty": (0, 10_000),
     "target": (1, 100_000),
     "min_team_bid": (0, 13),
+    "big_bid_threshold": (0, 13),
+    "big_bid_value": (0, 10_000),
 }
 
 HELP = {
-    "nil": "Nil (bid 0) allowed",
+    "nil": "a bid of 0 allowed: Nil (with zero_bid=zero, a zero-trick contract)",
     "nil_value": "points won for a made Nil / lost for a failed one",
     "blind_nil": "Blind Nil allowed (a Nil bid made before looking at the cards)",
     "blind_nil_value": "points won / lost for a Blind Nil",
@@ -66,6 +71,14 @@ HELP = {
     "joker_removes": "[decision] which two 2s leave the deck with jokers=true",
     "breaking": "spades may not be led until broken (unless the leader holds only spades); false: spades may be led "
                 "at any time, as in bridge with spades trumps",
+    "bid_rule": "which bids are legal: free (Nil or min..13), suicide (in each partnership exactly one partner bids Nil), "
+                "whiz (the number of spades held, or Nil), mirror (exactly the number of spades held; a void bids 0)",
+    "zero_bid": "what a bid of 0 is: nil (a Nil bid), or zero (an ordinary contract of zero tricks; no Nil exists)",
+    "big_bid_threshold": "ten for two hundred: a team contract of at least this many tricks, made, scores big_bid_value "
+                         "instead of 10 a trick (0 = off)",
+    "big_bid_value": "ten for two hundred: the points of a made contract of big_bid_threshold or more",
+    "big_bid_set": "[decision] ten for two hundred, contract set: tens (-10 a trick bid, as any contract) or value "
+                   "(-big_bid_value)",
 }
 
 
@@ -94,7 +107,12 @@ class SpadesRules(RuleSet):
     min_team_bid: int = 0
     jokers: bool = False
     joker_removes: str = "2h2d"
-    breaking: bool = True  # last: a flag added later goes at the end (KernelRules mirrors this order)
+    breaking: bool = True
+    bid_rule: str = "free"
+    zero_bid: str = "nil"
+    big_bid_threshold: int = 0
+    big_bid_value: int = 200
+    big_bid_set: str = "tens"  # last: a flag added later goes at the end (KernelRules mirrors this order)
 
     def check(self) -> None:
         if self.blind_nil and not self.nil:
@@ -104,6 +122,18 @@ class SpadesRules(RuleSet):
                 f"invalid combination first_lead=two_of_clubs with jokers=true, joker_removes={self.joker_removes}: "
                 "the 2♣ leaves the deck; use joker_removes=2h2d"
             )
+        if self.zero_bid == "zero" and self.blind_nil:
+            raise RulesError("invalid combination zero_bid=zero with blind_nil=true: no Nil exists; set blind_nil=false")
+        if self.bid_rule != "free" and not self.nil:
+            raise RulesError(f"invalid combination bid_rule={self.bid_rule} with nil=false: the variant bids 0; set nil=true")
+        if self.bid_rule == "suicide" and self.zero_bid == "zero":
+            raise RulesError("invalid combination bid_rule=suicide with zero_bid=zero: Suicide needs Nil; set zero_bid=nil")
+        if self.bid_rule in ("whiz", "mirror") and self.min_team_bid > 0:
+            raise RulesError(f"invalid combination bid_rule={self.bid_rule} with min_team_bid={self.min_team_bid}: "
+                             "the cards fix the bid; set min_team_bid=0")
+        if self.bid_rule == "mirror" and self.blind_nil:
+            raise RulesError("invalid combination bid_rule=mirror with blind_nil=true: the cards fix the bid; "
+                             "set blind_nil=false")
         if self.mercy is not None and self.mercy >= self.target:
             raise RulesError(f"invalid combination mercy={self.mercy} with target={self.target}: mercy must be below target")
 
@@ -141,6 +171,11 @@ class KernelRules(NamedTuple):
     jokers: int
     joker_removes: int
     breaking: int
+    bid_rule: int
+    zero_bid: int
+    big_bid_threshold: int
+    big_bid_value: int
+    big_bid_set: int
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
@@ -154,6 +189,13 @@ PRESETS: dict[str, SpadesRules] = {
     "zone": SpadesRules(bag_overflow="reset"),
     # 004 classic: Blind ("Double") Nil ±200 with a 3-card exchange; a forced spade lead breaks spades.
     "classic": SpadesRules(blind_nil=True, blind_nil_exchange=3, forced_spade_lead_breaks=True),
+    # issue #28 bidding variants, on the cardems base (docs/rules.md "Bidding variants"):
+    # Partnership Suicide: in each partnership exactly one partner bids Nil.
+    "suicide": SpadesRules(bid_rule="suicide"),
+    # Whiz: each player bids the number of spades held, or Nil.
+    "whiz": SpadesRules(bid_rule="whiz"),
+    # Mirror: each player bids exactly the number of spades held (a void in spades bids Nil).
+    "mirror": SpadesRules(bid_rule="mirror"),
 }
 
 

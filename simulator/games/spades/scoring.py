@@ -13,6 +13,8 @@ from tricksim.simulator.games.spades.rules import CHOICES
 NIL_TRICKS_CONTRACT = CHOICES["nil_tricks"].index("contract")
 OVERFLOW_RESET = CHOICES["bag_overflow"].index("reset")
 MERCY_BEFORE_TARGET = CHOICES["mercy_check"].index("before_target")
+ZERO_BID_NIL = CHOICES["zero_bid"].index("nil")
+BIG_SET_VALUE = CHOICES["big_bid_set"].index("value")
 
 # game end codes (games column `end`)
 END_NONE, END_TARGET, END_MERCY, END_LIMIT, END_OVERFLOW = 0, 1, 2, 3, 4
@@ -28,8 +30,14 @@ def team_hand(rules, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_be
     the contract fails, unless ``nil_bags_when_set=false``); with ``contract`` they count toward it.
     A condition that depends on the cards is a 0/1 factor, not a branch, so that the same code runs
     on one hand and on arrays of hands.
+
+    With ``zero_bid=zero`` a bid of 0 is no Nil: a contract of zero tricks like any other. Ten for two
+    hundred (``big_bid_threshold`` > 0): a contract of at least the threshold scores ``big_bid_value``
+    instead of 10 a trick when made (bags as usual), and when set -10 a trick (``big_bid_set=tens``) or
+    ``-big_bid_value`` (``value``).
     """
-    nil_a, nil_b = (bid_a == 0) * 1, (bid_b == 0) * 1
+    is_nil = 1 if rules.zero_bid == ZERO_BID_NIL else 0
+    nil_a, nil_b = (bid_a == 0) * is_nil, (bid_b == 0) * is_nil
     contract = bid_a + bid_b  # a Nil bid is 0
     if rules.nil_tricks == NIL_TRICKS_CONTRACT:
         toward = tricks_a + tricks_b  # a Nil bidder's tricks help the partner's contract ...
@@ -44,7 +52,11 @@ def team_hand(rules, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_be
     value_a = blind_a1 * rules.blind_nil_value + (1 - blind_a1) * rules.nil_value
     value_b = blind_b1 * rules.blind_nil_value + (1 - blind_b1) * rules.nil_value
     nil_points = nil_a * (2 * (tricks_a == 0) - 1) * value_a + nil_b * (2 * (tricks_b == 0) - 1) * value_b
-    points = (made * (10 * contract + rules.bag_points * over) - (1 - made) * 10 * contract
+    big = (contract >= rules.big_bid_threshold) * (1 if rules.big_bid_threshold > 0 else 0)
+    made_points = big * rules.big_bid_value + (1 - big) * 10 * contract
+    set_value = 1 if rules.big_bid_set == BIG_SET_VALUE else 0
+    set_points = big * (set_value * rules.big_bid_value + (1 - set_value) * 10 * contract) + (1 - big) * 10 * contract
+    points = (made * (made_points + rules.bag_points * over) - (1 - made) * set_points
               + rules.nil_trick_points * nil_bags + nil_points)
     taken = over + nil_bags
     bags = bags_before + taken

@@ -117,7 +117,8 @@ class SpadesState(StepState):
         if p == Phase.BLIND_NIL:
             return [BLIND_NIL, NO_BLIND_NIL]
         if p == Phase.BID:
-            return ([BID_0] if self.compiled_rules.nil else []) + [BID_0 + b for b in range(self._min_bid, 14)]
+            legal = int(phases.legal_bids(self.view, self.hands[s]))
+            return [BID_0 + b for b in range(14) if legal >> b & 1]
         if p == Phase.EXCHANGE:
             return cards_of(self.hands[s] & ~self._passing)
         if p == Phase.PLAY:

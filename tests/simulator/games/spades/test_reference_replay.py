@@ -59,6 +59,13 @@ CONFIGS = {
     "no_nil": ("zone", ("nil=false", "first_lead=two_of_clubs", "jokers=true")),
     # spades led at any time (the 2♣ still opens), with a forced spade lead breaking spades
     "no_breaking": ("classic", ("breaking=false", "first_lead=two_of_clubs")),
+    # the bidding variants (issue #28): the three presets, then ten for two hundred and zero bids
+    "suicide": ("suicide", ()),
+    "whiz": ("whiz", ()),
+    "mirror": ("mirror", ()),
+    "big_bid_zero": ("cardems", ("big_bid_threshold=7", "big_bid_value=150", "big_bid_set=value", "zero_bid=zero")),
+    "whiz_jokers_big": ("whiz", ("jokers=true", "big_bid_threshold=10", "blind_nil=true", "nil_tricks=contract")),
+    "suicide_classic": ("suicide", ("blind_nil=true", "blind_nil_exchange=3", "min_team_bid=4")),
 }
 
 RUNS = [(config, strategy, mode) for config in CONFIGS for strategy in (RANDOM, SIMPLE, HEURISTIC)
@@ -181,7 +188,9 @@ def check_run(config, strategy, mode, size):
         assert stats["games"] == count == SIZES[size]["games"][strategy]
     assert stats["sets"] > 0
     assert stats["trumps"] > 0
-    if strategy == RANDOM and rules.nil:
+    if strategy == RANDOM and rules.nil and rules.zero_bid == "zero":
+        assert stats["zero_bids"] > 0 and stats["nil_bids"] == 0
+    elif strategy == RANDOM and rules.nil:
         assert stats["nil_bids"] > 0
         assert stats["nil_failed"] > 0
     if not rules.nil:
@@ -231,6 +240,17 @@ def test_runs_exercise_the_rules():
     # spades led by choice before they are broken: only without breaking, and there often
     assert _total("no_breaking")["spade_leads_before_broken"] > 0
     assert _total("no_breaking", strategies=(RANDOM,))["forced_spade_leads"] > 0
+    # the bidding variants: every team of a Suicide hand has exactly one Nil; Whiz and Mirror bid the spade count
+    suicide = _total("suicide")
+    assert suicide["suicide_teams_one_nil"] == 2 * suicide["suicide_bids"] // 4 > 0
+    mirror = _total("mirror")
+    assert mirror["bids_of_spade_count"] == mirror["mirror_bids"] > 0
+    whiz = _total("whiz")
+    assert 0 < whiz["bids_of_spade_count"] < whiz["whiz_bids"] and whiz["nil_made"] > 0
+    big = _total("big_bid_zero")
+    assert big["zero_bids"] > 0 and big["nil_bids"] == 0 and big["big_bids_made"] > 0 and big["big_bids_set"] > 0
+    assert _total("whiz_jokers_big")["big_bids_made"] > 0
+    assert _total("suicide_classic")["blind_nil_bids"] > 0
     others = [c for c in CONFIGS if c != "no_breaking"]
     assert (_total(*others) + replayed(*MIXED))["spade_leads_before_broken"] == 0
 
@@ -455,6 +475,42 @@ def test_detects_illegal_bids():
                 _caught(run, rf"hand {r} .*min_team_bid=4", rows)
                 return
     pytest.fail("no team to corrupt")
+
+
+def _first_bidders(row):
+    """(first, second) bidder of each team of a hand row, in bidding order."""
+    order = ref.bidding_order(row["dealer"])
+    return [tuple(sorted((team, team + 2), key=order.index)) for team in (0, 1)]
+
+
+def test_detects_illegal_variant_bids():
+    """An illegal bid planted in a bidding variant's data is caught, naming the rule it breaks."""
+    # Suicide: the second bidder of a team bids a number after a numeric partner (two Nils are caught below)
+    run = ("suicide", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    first, second = _first_bidders(rows[3])[0]
+    if rows[3][f"bid_{first}"] != 0:
+        rows[3][f"bid_{second}"] = 2
+        _caught(run, rf"hand 3 .*bid_{second}=2 .*Suicide: .*must bid Nil", rows)
+    else:
+        rows[3][f"bid_{second}"] = 0
+        _caught(run, rf"hand 3 .*bid_{second}=0 .*Suicide: .*may not", rows)
+    # Whiz: a number other than the spade count
+    for config in ("whiz", "mirror"):
+        run = (config, SIMPLE, "hands")
+        rows = _rows(simulate(*run)[4])
+        spades = len([c for c in ref.cards_in(rows[4]["dealt_1"]) if ref.suit_of(c) == ref.SPADES])
+        rows[4]["bid_1"] = spades + 1
+        _caught(run, rf"hand 4 .*bid_1={spades + 1} .*{config}: the hand holds {spades} spades", rows)
+    # Mirror: a Nil with spades in hand
+    run = ("mirror", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    for r, row in enumerate(rows):
+        if row["bid_2"] > 0:
+            row["bid_2"] = 0
+            _caught(run, rf"hand {r} .*bid_2=0 .*mirror: the hand holds", rows)
+            return
+    pytest.fail("no hand to corrupt")
 
 
 def test_detects_a_blind_nil_while_not_trailing():

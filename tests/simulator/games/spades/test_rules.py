@@ -28,7 +28,9 @@ def test_presets_match_rules_table(preset):
 
 def test_every_flag_overridable_on_every_preset():
     for preset in PRESETS:
-        r = build_rules(preset, ["target=300", "mercy=-200", "min_team_bid=4", "jokers=true", "first_lead=two_of_clubs",
+        # whiz and mirror fix the bid by the cards (no team minimum, Mirror no Blind Nil): back to free bidding
+        free = ["bid_rule=free"] if PRESETS[preset].bid_rule in ("whiz", "mirror") else []
+        r = build_rules(preset, free + ["target=300", "mercy=-200", "min_team_bid=4", "jokers=true", "first_lead=two_of_clubs",
                                  "bag_overflow=reset", "blind_nil=true", "blind_nil_eligibility=trailing"])
         assert (r.target, r.mercy, r.min_team_bid, r.jokers, r.first_lead) == (300, -200, 4, True, "two_of_clubs")
         assert r.bag_overflow == "reset" and r.blind_nil and r.blind_nil_eligibility == "trailing"
@@ -51,6 +53,16 @@ def test_kernel_tuple_has_one_int_per_flag():
     (["nil=false", "blind_nil=true"], "invalid combination blind_nil=true with nil=false"),
     (["jokers=true", "joker_removes=2c2d", "first_lead=two_of_clubs"], "invalid combination first_lead=two_of_clubs"),
     (["target"], "bad rule override 'target': expected key=value"),
+    (["bid_rule=cutthroat"], "invalid value bid_rule='cutthroat': allowed free | suicide | whiz | mirror"),
+    (["zero_bid=none"], "invalid value zero_bid='none': allowed nil | zero"),
+    (["big_bid_set=double"], "invalid value big_bid_set='double': allowed tens | value"),
+    (["big_bid_threshold=14"], "invalid value big_bid_threshold=14: allowed an integer from 0 to 13"),
+    (["big_bid_value=-5"], "invalid value big_bid_value=-5: allowed an integer from 0 to 10000"),
+    (["zero_bid=zero", "blind_nil=true"], "invalid combination zero_bid=zero with blind_nil=true"),
+    (["bid_rule=suicide", "zero_bid=zero"], "invalid combination bid_rule=suicide with zero_bid=zero"),
+    (["bid_rule=whiz", "nil=false"], "invalid combination bid_rule=whiz with nil=false"),
+    (["bid_rule=mirror", "min_team_bid=3"], "invalid combination bid_rule=mirror with min_team_bid=3"),
+    (["bid_rule=mirror", "blind_nil=true"], "invalid combination bid_rule=mirror with blind_nil=true"),
 ])
 def test_bad_rules_are_refused_with_one_line(overrides, message):
     with pytest.raises(RulesError) as e:
