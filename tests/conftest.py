@@ -67,3 +67,27 @@ def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   silence_logs=40) as c:
         yield c
+
+
+@pytest.fixture
+def crash_mid_run(monkeypatch):
+    """``crash(cfg, out, table, done, **kw)``: ``run(cfg, out)`` dies (KeyboardInterrupt) half-way through writing
+    its shard after ``done`` shards, leaving a staging file of ``table`` behind: what ``--resume`` must finish."""
+    from tricksim.simulator import engine, rundir
+
+    def crash(cfg, out, table: str, done: int, **kw) -> None:
+        real, calls = engine.RunDir.stage_shard, []
+
+        def dying(self, index, tables):
+            if len(calls) == done:
+                rundir._staging(Path(out) / table / rundir.shard_name(index)).write_bytes(b"half a file")
+                raise KeyboardInterrupt
+            calls.append(index)
+            return real(self, index, tables)
+
+        monkeypatch.setattr(engine.RunDir, "stage_shard", dying)
+        with pytest.raises(KeyboardInterrupt):
+            engine.run(cfg, out, progress=False, **kw)
+        monkeypatch.setattr(engine.RunDir, "stage_shard", real)
+
+    return crash

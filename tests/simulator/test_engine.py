@@ -221,25 +221,12 @@ def test_thread_count_is_checked():
         engine.worker_count(0)
 
 
-def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
+def test_resume_after_a_failure_mid_run(tmp_path, crash_mid_run):
     c = cfg(mode="games", count=90, shard_size=10, hand_limit=80)
     full = tmp_path / "full"
     run(c, full, progress=False)
     out = tmp_path / "crash"
-    real = engine.RunDir.stage_shard
-    calls = []
-
-    def dying(self, index, tables):
-        if len(calls) == 4:  # the process dies here, half-way through writing this shard
-            rundir._staging(Path(out) / "hands" / rundir.shard_name(index)).write_bytes(b"half a file")
-            raise KeyboardInterrupt
-        calls.append(index)
-        return real(self, index, tables)
-
-    monkeypatch.setattr(engine.RunDir, "stage_shard", dying)
-    with pytest.raises(KeyboardInterrupt):
-        run(c, out, progress=False)
-    monkeypatch.setattr(engine.RunDir, "stage_shard", real)
+    crash_mid_run(c, out, "hands", 4)
     info = run(c, out, resume=True, progress=False)
     assert info["shards_written_this_session"] == 5
     assert not list(Path(out).rglob("*.tmp"))

@@ -289,29 +289,6 @@ def test_the_rank_called_goes_down_with_four_kings():
     assert ref.call_problem({13, 27, 41, 55}, 13) is not None and ref.call_problem({13, 27, 41, 55}, 12) is None
 
 
-@pytest.mark.parametrize("seats", [("random",) * 5, ("heuristic", "random", "heuristic", "heuristic", "random")],
-                         ids=["random", "mixed"])
-def test_the_step_api_plays_the_kernels_five_player_deals(seats):
-    from tricksim.simulator.engine import RunConfig, run_to_tables
-
-    policies = tuple(parse_spec(s, "tarot") for s in seats)
-    cfg = RunConfig(game="tarot", rules=Five(), seats=policies, seed=23, mode="deals", count=120, record_plays=True)
-    kernel = run_to_tables(cfg)["deals"].to_pylist()
-    played = 0
-    for i, want in enumerate(kernel):
-        st = TarotState(Five(), seed=23, deal_id=i)
-        while not st.is_terminal():
-            st.apply(st.policy_action(policies[st.current_player()]))
-        assert (st.dealer, st.void, st.taker, st.contract, st.first_leader) == (
-            want["dealer"], want["void"], want["taker"], want["contract"], want["first_leader"]), f"deal {i}"
-        assert (st.called, st.partner, st.partner_revealed) == (want["called"], want["partner"],
-                                                                 want["partner_revealed"])
-        assert st.plays == list(want["plays"] or []) and st.scores() == tuple(want[f"score_{s}"] for s in range(5))
-        assert st.taker_half / 2 == want["taker_points"] and st.poignee() == want["poignee"]
-        played += st.void == 0
-    assert played > 50
-
-
 def test_fft5_from_the_command_line(tmp_path):
     """The fft5 preset end to end: simulate (a seat of each strategy), the table replayed, summary, report, the
     bidding study and its what-if, the rules listing with the seat count; a sixth seat is a one-line error

@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from tricksim.cli import cli
-from tricksim.simulator import engine, rundir
 from tricksim.simulator.engine import RunConfig, run, run_to_tables
 from tricksim.simulator.games.tarot import session
 from tricksim.simulator.games.tarot.rules import build_rules
@@ -141,25 +140,12 @@ def test_default_length_is_four_deals_a_player():
     assert g.column("deals").to_pylist() == [12, 12, 12]
 
 
-def test_resume_after_a_failure_mid_run(tmp_path, monkeypatch):
+def test_resume_after_a_failure_mid_run(tmp_path, crash_mid_run):
     c = cfg(rules=("game_target=300",), count=40, shard_size=8)
     full = tmp_path / "full"
     run(c, full, progress=False)
     out = tmp_path / "crash"
-    real = engine.RunDir.stage_shard
-    calls = []
-
-    def dying(self, index, tables):
-        if len(calls) == 2:  # the process dies here, half-way through writing this shard
-            rundir._staging(Path(out) / "deals" / rundir.shard_name(index)).write_bytes(b"half a file")
-            raise KeyboardInterrupt
-        calls.append(index)
-        return real(self, index, tables)
-
-    monkeypatch.setattr(engine.RunDir, "stage_shard", dying)
-    with pytest.raises(KeyboardInterrupt):
-        run(c, out, progress=False, threads=1)
-    monkeypatch.setattr(engine.RunDir, "stage_shard", real)
+    crash_mid_run(c, out, "deals", 2, threads=1)
     info = run(c, out, resume=True, progress=False)
     assert info["shards_written_this_session"] == 3
     assert not list(Path(out).rglob("*.tmp"))

@@ -278,24 +278,3 @@ def test_fft3_from_the_command_line(tmp_path):
         r = invoke("simulate", "tarot", "--preset", "fft3", "--deals", 10, *args, "--out", tmp_path / "x", "--quiet")
         assert r.exit_code == 2 and r.stderr.startswith("Error: ") and r.stderr.count("\n") == 1, r.output
         assert fragment in r.stderr
-
-
-@pytest.mark.parametrize("seats", [("random",) * 3, ("heuristic", "random", "heuristic")], ids=["random", "mixed"])
-def test_the_step_api_plays_the_kernels_three_player_deals(seats):
-    """The step API, each decision asked of the seat's strategy, deals and plays fft3 deals as the kernel does."""
-    from tricksim.simulator.engine import RunConfig, run_to_tables
-
-    policies = tuple(parse_spec(s, "tarot") for s in seats)
-    cfg = RunConfig(game="tarot", rules=Three(), seats=policies, seed=23, mode="deals", count=150, record_plays=True)
-    kernel = run_to_tables(cfg)["deals"].to_pylist()
-    played = 0
-    for i, want in enumerate(kernel):
-        st = TarotState(Three(), seed=23, deal_id=i)
-        while not st.is_terminal():
-            st.apply(st.policy_action(policies[st.current_player()]))
-        assert (st.dealer, st.void, st.taker, st.contract, st.first_leader) == (
-            want["dealer"], want["void"], want["taker"], want["contract"], want["first_leader"]), f"deal {i}"
-        assert st.plays == list(want["plays"]) and st.scores() == tuple(want[f"score_{s}"] for s in range(3))
-        assert st.taker_half / 2 == want["taker_points"] and st.poignee() == want["poignee"]
-        played += st.void == 0
-    assert played > 50
