@@ -12,7 +12,6 @@ they write it again at the start of every hand or deal.
 """
 from __future__ import annotations
 
-from numba import njit
 from numba.core.extending import overload
 from numba.np.unsafe.ndarray import to_fixed_tuple
 
@@ -22,13 +21,20 @@ def rule_offsets(kernel_type) -> dict[str, int]:
     return {f"R_{name.upper()}": i for i, name in enumerate(kernel_type._fields)}
 
 
-@njit(inline="always", cache=True)
 def write_rules(rules, view, offset):
     """Copy the kernel rules ``rules`` (an all-int64 named tuple) into ``view[offset:]``, in field order."""
-    i = offset
-    for x in rules:
-        view[i] = x
-        i += 1
+    for i, x in enumerate(rules):
+        view[offset + i] = x
+
+
+@overload(write_rules, inline="always")
+def _write_rules(rules, view, offset):
+    # compiled: one store a field, each from a constant index of the tuple (a loop over the tuple compiled into
+    # a jump table on the index, taken once a field: docs/performance.md P48)
+    stores = "".join(f"    view[offset + {i}] = rules[{i}]\n" for i in range(len(rules)))
+    namespace: dict = {}
+    exec(f"def impl(rules, view, offset):\n{stores}", namespace)
+    return namespace["impl"]
 
 
 def rules_reader(kernel_type, offset: int):
