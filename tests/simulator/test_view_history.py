@@ -278,5 +278,10 @@ def test_a_flag_added_to_the_rules_reaches_a_compiled_policy_unchanged():
         return read(view), view[7 + new_flag]
 
     rules = Longer(*range(100, 100 + len(Longer._fields)))
-    back, flag = round_trip(rules, np.zeros(7 + len(Longer._fields), np.int64))
+    compiled_view = np.full(7 + len(Longer._fields) + 2, -9, np.int64)
+    back, flag = round_trip(rules, compiled_view)
     assert back == rules and flag == rules.new_flag and new_flag == len(SpadesKernelRules._fields)
+    # the compiled writer (one store a field) and the plain-Python one fill the record's slots and no other
+    plain_view = np.full_like(compiled_view, -9)
+    write_rules(rules, plain_view, 7)
+    assert compiled_view.tolist() == plain_view.tolist() == [-9] * 7 + list(rules) + [-9] * 2
