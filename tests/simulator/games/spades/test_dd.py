@@ -532,3 +532,20 @@ def test_benchmark_script_runs():
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "ratio" in done.stdout and "python scripts/benchmark_dd.py" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.needs_jit("the benchmark compiles a second copy of the solver and times both")
+def test_benchmark_nil_against_catches_a_changed_answer(tmp_path):
+    """``benchmark_nil.py --against`` asks a second copy of dd.py every Nil question: a copy whose answers are
+    flipped must be caught (exit 1, every answer counted as different) and both summaries printed."""
+    src = (ROOT / "simulator/games/spades/dd.py").read_text()
+    flipped = tmp_path / "dd_flipped.py"
+    flipped.write_text(src + "\n\n_nil_makeable = nil_makeable\n\n\ndef nil_makeable(*args, **kw):\n"
+                       "    return not _nil_makeable(*args, **kw)\n")
+    done = subprocess.run([sys.executable, "scripts/benchmark_nil.py", "--deals", "1", "--endings", "2",
+                           "--against", str(flipped)], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    assert f"answers that differ from {flipped}: 24 of 24" in done.stdout  # 4 leaders + 2 endings, 4 seats each
+    assert "this dd.py: ratio to the trick solve by nodes" in done.stdout
+    assert f"{flipped}: ratio to the trick solve by nodes" in done.stdout
