@@ -9,7 +9,10 @@ asked. CPU time of one trick solve and of each Nil question, each from an empty 
 median ratio per (position, seat) and the medians.
 
 ``--save FILE`` writes every answer (JSON); ``--check FILE`` compares with answers saved earlier (say by the
-code before a change) and exits 1 on any difference.
+code before a change) and exits 1 on any difference. ``--against FILE`` loads another copy of ``dd.py`` (say
+``git show main:simulator/games/spades/dd.py > /tmp/dd_main.py``) as a second module and asks it every Nil
+question right after this one, each from an empty table, for a side-by-side figure in one process (nodes, which
+do not depend on the load, and CPU; made and failed Nils apart); it exits 1 when an answer differs.
 
     python scripts/benchmark_nil.py --deals 40 --endings 200 --save /tmp/nil-before.json
 """
@@ -68,6 +71,31 @@ def run_positions(run_dir: str, limit: int):
     return out, SpadesRules.from_dict(run.rules)
 
 
+def load_other(path: str):
+    """Another copy of dd.py as a module of its own (its compiled functions apart from this one's)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dd_against", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["dd_against"] = mod  # (dataclasses look their module up)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def ratio_summary(cpu, nodes, trick_of, made) -> str:
+    """Each Nil question against the trick solve of its position: by nodes and by CPU, all and made / failed."""
+    nr = np.array([n / tn for n, (_, tn) in zip(nodes, trick_of)])
+    cr = np.array([c / max(tc, 1e-6) for c, (tc, _) in zip(cpu, trick_of)])
+    nodes = np.asarray(nodes)
+
+    def part(x):
+        return f"median {np.median(x):.2f}, mean {np.mean(x):.2f}, max {np.max(x):.0f}" if len(x) else "none"
+
+    return (f"ratio to the trick solve by nodes {part(nr)} (made {part(nr[made])}; failed {part(nr[~made])}); "
+            f"by CPU {part(cr)}; nodes median {int(np.median(nodes)):,}, sum {nodes.sum():,} (made "
+            f"{nodes[made].sum():,}); CPU {sum(cpu):.2f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=20, help="random full deals, each with its 4 leaders")
@@ -79,7 +107,9 @@ def main() -> None:
     ap.add_argument("--run", help="a Spades run: its hands with a Nil bid (the first --deals of them)")
     ap.add_argument("--save", help="write the answers to this JSON file")
     ap.add_argument("--check", help="compare the answers with those of this JSON file")
+    ap.add_argument("--against", help="another copy of dd.py: ask it every Nil question too, side by side")
     a = ap.parse_args()
+    other = load_other(a.against) if a.against else None
     rules = build_rules(a.preset)
     if a.run:
         todo, rules = run_positions(a.run, a.deals)
@@ -91,7 +121,11 @@ def main() -> None:
     t0 = time.perf_counter()
     dd.dd_tricks(positions(1, 0, 0)[0][0], 0, (), False, rules, solver=solver)
     dd.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=solver)
+    if other is not None:
+        other_solver = other.Solver(tt_bits=18)
+        other.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=other_solver)
     warm = time.perf_counter() - t0
+    side = []  # (CPU, nodes, answer) of the other copy, per question
 
     answers, trick_t, nil_t, ratios, full_ratios = [], [], [], [], []
     nil_nodes, trick_nodes, plain_t, plain_nodes, plain_ratios, differ = [], [], [], [], [], 0
@@ -110,6 +144,10 @@ def main() -> None:
             nil_t.append(nt)
             nil_nodes.append(solver.nodes)
             (full_ratios if i < n_full else ratios).append(nt / max(tt, 1e-6))
+            if other is not None:
+                t = time.process_time()
+                v = int(other.nil_makeable(hands, leader, (), broken, rules, nil_seat=s, solver=other_solver))
+                side.append((time.process_time() - t, other_solver.nodes, v))
             if a.plain:  # the same search without the Nil bound and ordering (W_NIL = 0), for a side-by-side figure
                 pos = dd.position(hands, leader, (), broken, rules)
                 dd.nil_setup_nb(solver.ws, int(hands[leader]).bit_count(), s)
@@ -149,6 +187,16 @@ def main() -> None:
               f"{int(np.median(plain_nodes[:n_nil_full])):,}, sum {sum(plain_nodes[:n_nil_full]):,}; CPU total "
               f"{sum(plain_t):.2f} s; answers that differ from with them: {differ} of {len(plain_t)}")
     print(f"CPU total: trick solves {sum(trick_t):.2f} s, Nil questions {sum(nil_t):.2f} s")
+    if other is not None:
+        trick_of = [(t, n) for t, n, seats in zip(trick_t, trick_nodes, (q[3] for q in todo)) for _ in seats]
+        made = np.array([x for r in answers for x in r], bool)
+        for name, cpu, nodes in (("this dd.py", nil_t, nil_nodes),
+                                 (a.against, [x[0] for x in side], [x[1] for x in side])):
+            print(f"{name}: {ratio_summary(cpu, nodes, trick_of, made)}")
+        diff = sum(int(x[2]) != y for x, y in zip(side, made))
+        print(f"answers that differ from {a.against}: {diff} of {len(side)}")
+        if diff:
+            sys.exit(1)
     print(f"Nil made in {sum(map(sum, answers))} of {sum(map(len, answers))} (position, seat)")
     if a.save:
         Path(a.save).write_text(json.dumps({"args": vars(a), "answers": answers}))

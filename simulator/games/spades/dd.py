@@ -182,6 +182,7 @@ W_KILL = W_G + 16     # W_KILL + depth: the lead that last cut the search off at
 PLAYOUT_DEPTH = 62    # frames (and move slots) 62 and 63: the first-guess playout (the search stays below 53)
 WS_SIZE = W_KILL + 64
 
+NIL_SAFE_CARDS = 5  # the Nil question's safe test (_nil_safe) only with this many cards a hand or more (P49)
 NO_VALUE = -(1 << 62)  # card_values with a score: cards the seat on move cannot play
 # a frame of the search's stack
 F_K, F_SEAT, F_LED, F_WSEAT, F_WCARD, F_TM, F_BROKEN, F_ACC = 0, 1, 2, 3, 4, 5, 6, 7  # the node
@@ -460,6 +461,51 @@ def _nil_lost(ws, nil_seat):
     if popcount(cover) < popcount(mine):
         return low
     return -1
+
+
+@njit(cache=True)
+def _nil_safe(ws, nil_seat):
+    """At the start of a trick led by another seat: when the Nil seat surely takes no trick from here, the
+    cards that rests on, else -1. A card of the Nil seat is dead when it is below every card of its suit the
+    others hold: a lead of the suit (never the Nil seat's: it leads no more) is above it. Safe when, in each
+    suit, the partner holds at least as many cards above the Nil seat's highest as the Nil seat holds cards
+    that are not dead (a trick of the suit: the Nil seat plays its highest, the partner one above it, leading
+    one when it leads the suit; void in the suit led, the Nil seat throws its highest live card and the
+    partner, void too, a cover of that suit), and the Nil seat holds no spade, or only spades are left to the
+    others, or in every other suit it holds as many cards as each other seat (a trick of the suit keeps that,
+    no other trick breaks it: never void in a suit led while it holds a spade, so never made to ruff)."""
+    me = ws[W_H + nil_seat]
+    pa = ws[W_H + (nil_seat ^ 2)]
+    oth = pa | ws[W_H + ((nil_seat + 1) & 3)] | ws[W_H + ((nil_seat + 3) & 3)]
+    if (me & SPADE_MASK) != 0 and (oth & ~SPADE_MASK) != 0:
+        for s in range(4):
+            if s == SPADES:
+                continue
+            n = popcount(me & SUIT_MASKS[s])
+            for q in (1, 2, 3):
+                if popcount(ws[W_H + ((nil_seat + q) & 3)] & SUIT_MASKS[s]) > n:
+                    return -1
+    rel = 0
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        mine = me & sm
+        os = oth & sm
+        if mine == 0 or os == 0:
+            continue
+        low = os & -os
+        d = popcount(mine & ~(low - 1))  # cards that are not dead
+        if d == 0:
+            rel |= low  # the others' lowest card of the suit and every card above it decide
+            continue
+        top = highest_bit(mine)
+        c = popcount(pa & sm & ~((np.int64(2) << top) - 1))
+        if c >= popcount(mine):
+            rel |= np.int64(1) << top  # a cover for every card: the Nil seat's top card and above decide
+        elif c >= d:
+            rel |= low
+        else:
+            return -1
+    return rel
 
 
 @njit(cache=True)
@@ -1132,6 +1178,11 @@ def _enter(tt, ws, fb, depth, thr):
             ws[W_HITS] += 1
             ws[fb + F_REL] = pdep(M, R)
             return hit
+        if mode != MODE_TRICKS and ws[W_NIL] != 0 and seat != ws[W_NIL] - 1 and r >= NIL_SAFE_CARDS:
+            safe = _nil_safe(ws, ws[W_NIL] - 1)
+            if safe >= 0:  # the Nil seat takes no trick: its side has what it wants
+                ws[fb + F_REL] = safe
+                return 1 if 1 - ((ws[W_NIL] - 1) & 1) >= thr else 0
         if best >= 0:
             bestc = lowest_bit(pdep(np.int64(1) << best, R))
         ws[fb + F_NEED] = need

@@ -337,6 +337,49 @@ def test_the_nil_bounds_against_the_reference_where_they_apply():
     assert 0 < made < 300  # both answers occur
 
 
+def same_partition(rng: random.Random, hands, rel: int):
+    """Another position the table would take for this one: in each suit, the cards from the lowest card of
+    ``rel`` up keep their owners, the cards below it are dealt again keeping each hand's count of the suit."""
+    out = list(hands)
+    for s in range(4):
+        sm = ((1 << 13) - 1) << (13 * s)
+        r = rel & sm
+        cut = (r & -r) if r else 1 << (13 * s + 13)
+        low = [c for c in range(13 * s, 13 * s + 13) if (1 << c) < cut and any(h >> c & 1 for h in hands)]
+        owners = [h for c in low for h in range(4) if hands[h] >> c & 1]
+        rng.shuffle(owners)
+        for c in low:
+            for h in range(4):
+                out[h] &= ~(1 << c)
+        for c, h in zip(low, owners):
+            out[h] |= 1 << c
+    return out
+
+
+@JIT
+def test_the_nil_safe_test_against_the_reference():
+    """Where ``dd._nil_safe`` says the Nil seat takes no trick from a trick led by another seat, the exhaustive
+    reference finds the Nil made, there and in a position of the same table entry (the cards below those it
+    rests on dealt again); checked on endings of 2-5 cards where it acts (the search uses it from 5 cards)."""
+    rng = random.Random(48)
+    rr = ref.Rules()
+    ws = np.zeros(dd.WS_SIZE, np.int64)
+    fired = 0
+    for i in range(600):
+        hands, leader, broken, seat = covered_nil(rng, rng.randint(2, 5))
+        if leader == seat:
+            continue
+        ws[dd.W_H:dd.W_H + 4] = hands
+        rel = dd._nil_safe(ws, seat)
+        if rel < 0:
+            continue
+        fired += 1
+        assert ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, seat)
+        other = same_partition(rng, hands, rel)
+        assert ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, seat, rel)
+    assert fired > 50
+
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
@@ -532,3 +575,20 @@ def test_benchmark_script_runs():
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "ratio" in done.stdout and "python scripts/benchmark_dd.py" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.needs_jit("the benchmark compiles a second copy of the solver and times both")
+def test_benchmark_nil_against_catches_a_changed_answer(tmp_path):
+    """``benchmark_nil.py --against`` asks a second copy of dd.py every Nil question: a copy whose answers are
+    flipped must be caught (exit 1, every answer counted as different) and both summaries printed."""
+    src = (ROOT / "simulator/games/spades/dd.py").read_text()
+    flipped = tmp_path / "dd_flipped.py"
+    flipped.write_text(src + "\n\n_nil_makeable = nil_makeable\n\n\ndef nil_makeable(*args, **kw):\n"
+                       "    return not _nil_makeable(*args, **kw)\n")
+    done = subprocess.run([sys.executable, "scripts/benchmark_nil.py", "--deals", "1", "--endings", "2",
+                           "--against", str(flipped)], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    assert f"answers that differ from {flipped}: 24 of 24" in done.stdout  # 4 leaders + 2 endings, 4 seats each
+    assert "this dd.py: ratio to the trick solve by nodes" in done.stdout
+    assert f"{flipped}: ratio to the trick solve by nodes" in done.stdout
