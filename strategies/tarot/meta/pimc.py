@@ -4,9 +4,9 @@ from tricksim.strategies.registry import Param, Strategy, register
 
 # the order is the parameter vector's: the policies derive their indices from it
 PARAMS = (
-    Param("samples", 24.0, "sampled deals per card decision; each legal card is played out once on each", lo=1,
+    Param("samples", 1000.0, "sampled deals per card decision; each legal card is played out once on each", lo=1,
           hi=4096),
-    Param("playouts", 400.0, "most play-outs per card decision (samples x legal cards): with many legal cards "
+    Param("playouts", 50000.0, "most play-outs per card decision (samples x legal cards): with many legal cards "
           "fewer deals are sampled (at least one)", lo=1, hi=1e9),
     Param("stream", 0.0, "seed stream offset: another value draws other samples from the same run seed",
           lo=0, hi=2 ** 31 - 1),
