@@ -189,6 +189,19 @@ def test_runs_with_pimc_seats_replay_through_the_reference(n):
     assert stats["played"] >= 10
 
 
+# ------------------------------------------------------------------ reproducibility
+def _pimc_run(spec, workers, seed=4):
+    seats = [parse_spec(spec, "tarot")] + [parse_spec("heuristic", "tarot")] * 3
+    cfg = SimpleNamespace(rules=PRESETS["cardavia"], seats=seats, seed=seed, record_plays=True)
+    return batch.compute(cfg, np.arange(24, dtype=np.int64), workers=workers)["deals"]
+
+
+def test_same_seed_same_deals_whatever_the_workers_and_the_stream_draws_other_samples():
+    one = _pimc_run(SMALL, 1)
+    assert one.equals(_pimc_run(SMALL, 1)) and one.equals(_pimc_run(SMALL, 2))
+    assert not one.equals(_pimc_run(SMALL + ",stream=7", 1))  # other samples: some other card somewhere
+
+
 # ------------------------------------------------------------------ information hygiene
 def _swap_hidden(st: TarotState, seat: int, rng) -> TarotState | None:
     """A copy of ``st`` whose hidden cards differ: a card of another seat exchanged with one of the same kind (the
