@@ -107,7 +107,7 @@ def test_the_true_deal_and_every_sample_keep_to_what_the_table_showed(n):
     rng = np.zeros(1, np.uint64)
     rng[0] = 12345
     seats = [parse_spec(TAKER, "tarot")] * n
-    positions = exact = hidden_chien = revealed = 0
+    positions = exact = hidden_chien = revealed = ceilings = 0
     for st, seat in deal_positions(n, 30, seed=7, seats=seats, every=3):
         ob = st.observation(seat)
         arrays = [np.zeros(pimc.MAX_PILES, np.int64) for _ in range(6)]
@@ -117,6 +117,8 @@ def test_the_true_deal_and_every_sample_keep_to_what_the_table_showed(n):
                                                    pile_seat, need, known_s, known_t, allow_s, allow_t, only_s)
         assert n_piles == n
         positions += 1
+        # an under-trump seen: some seat may hold trumps, but not all of them (the ceiling inferred from the history)
+        ceilings += any(0 < int(allow_t[q]) & ((1 << 21) - 1) < (1 << 21) - 1 for q in range(n_piles - 1))
         hidden_chien += not phases.takes_chien(st.contract)
         revealed += n == 5 and ob.view[V_PARTNER] >= 0
         rest = hidden_pile(st)
@@ -150,7 +152,7 @@ def test_the_true_deal_and_every_sample_keep_to_what_the_table_showed(n):
                 all_s |= hs
                 all_t |= ht
             assert all_s == int(free_s) | known_all_s and all_t == int(free_t) | known_all_t
-    assert positions > 60 and hidden_chien > 3 and exact > positions
+    assert positions > 60 and hidden_chien > 3 and exact > positions and ceilings > 3, (positions, ceilings)
     if n == 5:
         assert revealed > 5
 
