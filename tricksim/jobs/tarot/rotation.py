@@ -39,7 +39,7 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     seat = dict(zip((a, b), seat_list))
-    n = rule_set.seats  # four, or three (Tarot for three)
+    n = rule_set.seats  # three, four or five
     for line in match_header(game="tarot", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=deals, unit="deals, each played by the field alone and with the other strategy "
                              "in each seat", seats=seat_list):
@@ -67,5 +67,5 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
             est = results[key][0]
             echo(f"{test} in a field of {field}: {est.value:+.1f} points a deal over {field} in the same seat, "
                  f"95 % interval [{est.lo:+.1f}, {est.hi:+.1f}] (n = {est.n:,} deals, each played in all "
-                 f"{'three' if n == 3 else 'four'} seats)")
+                 f"{('three', 'four', 'five')[n - 3]} seats)")
     return results
