@@ -15,12 +15,13 @@ def _scores(n_seats, run):
 
 def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=(), seed: int = 0, out=None,
               threads: int | None = None, engine: str = "local", scheduler: str | None = None,
-              echo: Callable[[str], None] = print) -> dict:
+              echo: Callable[[str], None] = print, directions=("a_in_b", "b_in_a")) -> dict:
     """Duplicate rotations: the same ``deals`` played by a field of ``b`` and with ``a`` in each seat in turn
     (and the other way round); returns {"a_in_b": (Estimate, gains), "b_in_a": ...} of the mean score gain
     per deal and seat over the field's own strategy in the same seat (analysis.games.tarot.rotation.rotation_gain).
     ``a`` and ``b`` may carry labels (LABEL=SPEC); ``preset`` defaults to the game's default preset, and the output says so.
-    ``engine="dask"``: the runs are simulated and read on one Dask cluster."""
+    ``engine="dask"``: the runs are simulated and read on one Dask cluster. ``directions``: which of the two
+    to run (``("a_in_b",)``: only ``a`` in a field of ``b``, for a costly ``a``)."""
     from tricksim.analysis.games.tarot.rotation import rotation_gain
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
@@ -38,7 +39,7 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     seat = dict(zip((a, b), seat_list))
-    n = rule_set.seats  # four, or three (Tarot for three)
+    n = rule_set.seats  # three, four or five
     for line in match_header(game="tarot", preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=deals, unit="deals, each played by the field alone and with the other strategy "
                              "in each seat", seats=seat_list):
@@ -47,6 +48,8 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
     results = {}
     with Engine(engine, scheduler) as cluster:
         for key, (test, field) in (("a_in_b", (a, b)), ("b_in_a", (b, a))):
+            if key not in directions:
+                continue
             tag = "ab" if key == "a_in_b" else "ba"
             dirs = []
             for r in (None, *range(n)):  # the field alone, then the tested strategy in seat r
@@ -64,5 +67,5 @@ def rotations(a: str, b: str, *, deals: int, preset: str | None = None, rules=()
             est = results[key][0]
             echo(f"{test} in a field of {field}: {est.value:+.1f} points a deal over {field} in the same seat, "
                  f"95 % interval [{est.lo:+.1f}, {est.hi:+.1f}] (n = {est.n:,} deals, each played in all "
-                 f"{'three' if n == 3 else 'four'} seats)")
+                 f"{('three', 'four', 'five')[n - 3]} seats)")
     return results

@@ -1,0 +1,24 @@
+"""``pimc`` (tarot) as the registry lists it: name, description, parameters; its policies live in
+``tricksim.strategies.tarot.pimc``, imported (and compiled) only when a run first uses them."""
+from tricksim.strategies.registry import Param, Strategy, register
+
+# the order is the parameter vector's: the policies derive their indices from it
+PARAMS = (
+    Param("samples", 1000.0, "sampled deals per card decision; each legal card is played out once on each", lo=1,
+          hi=4096),
+    Param("playouts", 50000.0, "most play-outs per card decision (samples x legal cards): with many legal cards "
+          "fewer deals are sampled (at least one)", lo=1, hi=1e9),
+    Param("stream", 0.0, "seed stream offset: another value draws other samples from the same run seed",
+          lo=0, hi=2 ** 31 - 1),
+    Param("tries", 20.0, "deals started per sample before the seats' shown voids are dropped (a deal meeting them "
+          "all was not found)", lo=1, hi=10000),
+)
+
+STRATEGY = register(Strategy(
+    name="pimc",
+    description="Perfect Information Monte Carlo: samples the hidden hands consistent with the table, plays each "
+                "legal card out with the heuristic on every deal, plays the best mean deal score",
+    policies="tricksim.strategies.tarot.pimc",
+    params=PARAMS,
+    game="tarot",
+))

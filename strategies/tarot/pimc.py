@@ -1,0 +1,549 @@
+"""``pimc`` (tarot): Perfect Information Monte Carlo search of the card play (issue #29).
+
+At a card decision the player deals the cards it cannot see to the places they may be, many times, each
+deal consistent with what the table has shown, plays each legal card out on each deal to the end of the
+deal (every later card the heuristic's, for every seat, itself included) and plays the card with the best
+mean score: its own score for the deal (``phases.seat_score``: its side's). It is a strategy like any other:
+the six policies of ``policy.py``, its own hand, the public view and its own random stream; no other hand and
+not the chien (unless shown) is reachable. The bids, the call, the discard, Chelem and the poignée are the
+heuristic's (the search covers the card play only).
+
+Sampling (``hidden_piles``, ``sample_deal``; docs/strategies.md has the method)
+    The unseen cards (the 78 less its own hand, every card played, the chien when shown and the trumps
+    discarded) go to the other seats in the numbers each still holds and to the hidden pile: the chien of a
+    Garde sans or contre, or the discard of a Prise or Garde (its cards less the trumps shown; the taker does
+    not see its own discard: the policy has no memory, so for it too the discard is the cards of the chien it
+    no longer holds, and the rest sampled). Constraints, all public: a seat shown void in a suit
+    (``V_VOIDS``, a card of another suit played to it) or out of trumps holds none; a seat that played a
+    trump under the trick's highest trump holds none above it (it would have had to overtrump); a poignée
+    shown stays with its seat until played; after a Prise or Garde the chien's trumps not discarded and its
+    kings are the taker's, its other cards the taker's or in the discard; the discard holds no king and no
+    trump beyond those shown. Five players: the called card lies wherever the deal puts it, and the partner
+    of each sampled deal is its holder (until the card is played nobody knows it). Cards are dealt most
+    constrained first, each to one of the places that may hold it with probability proportional to the room
+    left there: exactly uniform when nothing is constrained, close to it otherwise. A deal that runs out of
+    room is dealt again, ``tries`` times, then without the voids. Bids are not used as evidence.
+
+Play-outs (``play_out``)
+    The deal so far is rebuilt on the sampled hands by the game's own phases (``phases.start_trick``,
+    ``apply_card``, ``end_trick`` over the public history: the tricks' winners, the Excuse, the taker's side's
+    points, the partner), then the candidate card is applied and the deal played to its end in the kernel's
+    order, with the same phases (``turn``, ``start_poignee``/``apply_poignee`` in the first trick,
+    ``legal_cards``, ``only_card``, ``apply_card``, ``end_trick``, ``count``, ``score``, ``seat_score``), each
+    decision the heuristic's on the play-out's own view. Every candidate meets the same deal and the same
+    random draws (paired). ``samples`` deals, at most ``playouts`` play-outs per decision. The best mean wins;
+    ties go to the heuristic's card when among the best, else the first best card.
+
+Random draws come from a private stream seeded by one draw of the seat's stream mixed with ``stream``.
+
+Limits: the search values this deal's score with the heuristic playing every later card (its own included),
+so it can only find what one card changes against heuristic continuations. No inference from the bids, from
+which card a seat chose, or from a poignée not shown.
+"""
+import numpy as np
+from numba import njit
+
+from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.games.tarot import phases
+from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, KINGS_S, N_CARDS, OUDLERS_T, TRUMPS_ONLY
+from tricksim.simulator.games.tarot.policy import (
+    CHOOSE_SIG,
+    HAND_SIG,
+    N_SEATS,
+    V_CALLED,
+    V_CHIEN_S,
+    V_CHIEN_T,
+    V_CONTRACT,
+    V_DISCARD_T,
+    V_LEADER,
+    V_NPLAYED,
+    V_PARTNER,
+    V_PLAY_CARD,
+    V_PLAY_SEAT,
+    V_PLAYED_S,
+    V_PLAYED_T,
+    V_POIGNEE,
+    V_POIGNEE_T,
+    V_TAKER,
+    V_TRICK_NO,
+    V_TRICKS,
+    V_VOIDS,
+    rules_of,
+)
+from tricksim.simulator.rng import mix64, next_u64, rand_below
+from tricksim.strategies.tarot import heuristic
+from tricksim.strategies.tarot.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
+
+_INDEX = {p.name: i for i, p in enumerate(PARAMS)}
+P_SAMPLES = _INDEX["samples"]
+P_PLAYOUTS = _INDEX["playouts"]
+P_STREAM = _INDEX["stream"]
+P_TRIES = _INDEX["tries"]
+
+# the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
+HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector()
+ALL_SUITS = np.int64((1 << 56) - 1)
+ALL_TRUMPS = np.int64((1 << 22) - 1)
+EXCUSE_T = np.int64(1) << (EXCUSE - FIRST_TRUMP)
+MAX_PILES = N_SEATS  # the other seats (at most four) and the hidden pile
+
+
+@njit(cache=True)
+def _heuristic_params():
+    out = np.empty(HEURISTIC_PARAMS.shape[0], np.float64)
+    for i in range(out.shape[0]):
+        out[i] = HEURISTIC_PARAMS[i]
+    return out
+
+
+@njit(cache=True)
+def _private_stream(rng, params):
+    """One draw of the seat's stream mixed with ``stream``: the state of this decision's own stream."""
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
+    return local
+
+
+@njit(cache=True)
+def _has(s_word, t_word, c):
+    if c < FIRST_TRUMP:
+        return (s_word >> c) & 1 == 1
+    return (t_word >> (c - FIRST_TRUMP)) & 1 == 1
+
+
+# ------------------------------------------------------------------ sampling
+@njit(cache=True)
+def hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s):
+    """The places the unseen cards may be: pile ``p`` is seat ``pile_seat[p]``'s hand, or the hidden pile
+    (``pile_seat[p]`` -1: the chien of a Garde sans or contre, the discard of a Prise or Garde); ``need[p]``
+    cards to deal there beyond the ``known_s/_t[p]`` it surely holds; ``allow_s/_t[p]`` the cards it may hold.
+    ``only_s``: the chien's cards (suits word) that only the taker or the discard may hold. Returns
+    (the number of piles, the unseen cards left to deal as (suits, trumps)); -1 piles when the counts fail."""
+    rules = rules_of(view)
+    n = rules.seats
+    taker = view[V_TAKER]
+    contract = view[V_CONTRACT]
+    shown_chien = phases.takes_chien(contract)
+    chien_s = view[V_CHIEN_S]
+    chien_t = view[V_CHIEN_T]
+    discard_t = view[V_DISCARD_T]
+    played_s = view[V_PLAYED_S]
+    played_t = view[V_PLAYED_T]
+    unseen_s = ALL_SUITS & ~suits & ~played_s
+    unseen_t = ALL_TRUMPS & ~trumps & ~played_t & ~discard_t
+    hand = phases.hand_cards(n)
+    # what each seat has played, and the trumps it cannot hold above a trick's highest trump it played under
+    n_played = np.zeros(N_SEATS, np.int64)
+    ceiling = np.full(N_SEATS, ALL_TRUMPS, np.int64)
+    t_now = view[V_TRICK_NO]
+    total = n * t_now + view[V_NPLAYED]
+    high = np.int64(-1)
+    for i in range(total):
+        if i % n == 0:
+            high = -1
+        c = view[V_PLAY_CARD + i]
+        s = view[V_PLAY_SEAT + i]
+        n_played[s] += 1
+        if FIRST_TRUMP <= c < EXCUSE:
+            b = c - FIRST_TRUMP
+            if b < high:  # it played under: it held no trump above the highest
+                ceiling[s] &= (np.int64(2) << high) - 1 | EXCUSE_T
+            else:
+                high = b
+    p = 0
+    for j in range(1, n):
+        o = (seat + j) % n
+        pile_seat[p] = o
+        ks = np.int64(0)
+        kt = view[V_POIGNEE_T + o] & unseen_t if view[V_POIGNEE + o] > 0 else np.int64(0)
+        if o == taker and shown_chien:  # the chien's kings and trumps not discarded stay with the taker
+            ks |= chien_s & KINGS_S & unseen_s
+            kt |= chien_t & unseen_t
+        known_s[p] = ks
+        known_t[p] = kt
+        need[p] = hand - n_played[o] - popcount(ks) - popcount(kt)
+        voids = view[V_VOIDS + o]
+        a_s = np.int64(0)
+        for u in range(4):
+            if (voids >> u) & 1 == 0:
+                a_s |= np.int64((1 << 14) - 1) << (14 * u)
+        a_t = ceiling[o] if (voids >> 4) & 1 == 0 else EXCUSE_T
+        allow_s[p] = a_s
+        allow_t[p] = a_t
+        p += 1
+    # the hidden pile
+    pile_seat[p] = -1
+    known_s[p] = 0
+    known_t[p] = 0
+    only = np.int64(0)
+    if taker < 0:
+        need[p] = 0
+        allow_s[p] = 0
+        allow_t[p] = 0
+    elif shown_chien:
+        if seat == taker:  # the chien's cards it no longer holds and never played are in its discard
+            known_s[p] = chien_s & unseen_s
+        else:
+            only = chien_s & ~KINGS_S & unseen_s
+        need[p] = phases.chien_cards(n) - popcount(discard_t) - popcount(known_s[p])
+        allow_s[p] = ALL_SUITS & ~KINGS_S
+        allow_t[p] = 0
+    else:
+        need[p] = phases.chien_cards(n)
+        allow_s[p] = ALL_SUITS
+        allow_t[p] = ALL_TRUMPS
+    p += 1
+    free_s = unseen_s
+    free_t = unseen_t
+    total_need = 0
+    for q in range(p):
+        free_s &= ~known_s[q]
+        free_t &= ~known_t[q]
+        if need[q] < 0:
+            return -1, free_s, free_t
+        total_need += need[q]
+    only_s[0] = only & free_s
+    if total_need != popcount(free_s) + popcount(free_t):
+        return -1, free_s, free_t
+    return p, free_s, free_t
+
+
+@njit(cache=True)
+def sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t, taker,
+                local, tries, out_s, out_t):
+    """One deal of the free cards into the piles: ``out_s/_t[p]`` pile p's cards (its known ones included).
+    Cards with the fewest places go first, each to a place that may hold it with probability proportional
+    to its room. Returns 1 when every constraint was met, 0 when the voids had to be dropped."""
+    cards = np.empty(N_CARDS, np.int64)
+    n_cards = 0
+    m = free_s
+    while m:
+        cards[n_cards] = lowest_bit(m)
+        n_cards += 1
+        m &= m - 1
+    m = free_t
+    while m:
+        cards[n_cards] = FIRST_TRUMP + lowest_bit(m)
+        n_cards += 1
+        m &= m - 1
+    places = np.zeros(N_CARDS, np.int64)  # bit p: pile p may hold the card
+    order = np.empty(N_CARDS, np.int64)
+    room = np.empty(MAX_PILES, np.int64)
+    taker_pile = -1
+    for q in range(n_piles):
+        if pile_seat[q] == taker:
+            taker_pile = q
+    for attempt in range(tries + 1):
+        relaxed = attempt == tries
+        for i in range(n_cards):
+            c = cards[i]
+            bits = np.int64(0)
+            for q in range(n_piles):
+                if need[q] > 0 and (relaxed and pile_seat[q] >= 0 or _has(allow_s[q], allow_t[q], c)):
+                    bits |= np.int64(1) << q
+            if c < FIRST_TRUMP and (only_s[0] >> c) & 1:
+                keep = np.int64(1) << (n_piles - 1)
+                if taker_pile >= 0:
+                    keep |= np.int64(1) << taker_pile
+                bits &= keep
+            places[i] = bits
+        # the most constrained cards first, in random order among equals
+        k = 0
+        for width in range(1, n_piles + 1):
+            start = k
+            for i in range(n_cards):
+                if popcount(places[i]) == width:
+                    order[k] = i
+                    k += 1
+            for i in range(k - 1, start, -1):
+                j = start + rand_below(local, i - start + 1)
+                order[i], order[j] = order[j], order[i]
+        ok = k == n_cards  # a card no place may hold: deal again without the voids
+        for q in range(n_piles):
+            room[q] = need[q]
+            out_s[q] = known_s[q]
+            out_t[q] = known_t[q]
+        for x in range(k):
+            if not ok:
+                break
+            i = order[x]
+            c = cards[i]
+            total = 0
+            for q in range(n_piles):
+                if (places[i] >> q) & 1:
+                    total += room[q]
+            if total == 0:
+                ok = False
+                break
+            r = rand_below(local, total)
+            for q in range(n_piles):
+                if (places[i] >> q) & 1:
+                    if r < room[q]:
+                        room[q] -= 1
+                        if c < FIRST_TRUMP:
+                            out_s[q] |= np.int64(1) << c
+                        else:
+                            out_t[q] |= np.int64(1) << (c - FIRST_TRUMP)
+                        break
+                    r -= room[q]
+        if ok:
+            return 0 if relaxed else 1
+    return -1
+
+
+# ------------------------------------------------------------------ play-outs on one deal
+@njit(cache=True)
+def rebuild(view0, rules, suits, trumps, tally, trick_winner):
+    """The deal so far replayed on the sampled hands with the game's phases: ``tally`` and ``trick_winner`` as
+    the kernel holds them now (the winners, the Excuse, the taker's side's points, the partner: five players,
+    the holder of the called card in this deal), the view as given. Returns (view, led, win_seat, win_card,
+    high) of the trick in progress."""
+    n = rules.seats
+    view = view0.copy()
+    taker = view[V_TAKER]
+    scratch_s = np.zeros(N_SEATS, np.int64)  # apply_card takes each card out of a hand: not ours to touch
+    scratch_t = np.zeros(N_SEATS, np.int64)
+    for i in range(phases.N_TALLY):
+        tally[i] = 0
+    tally[phases.T_EXCUSE_OWNER] = -1
+    tally[phases.T_EXCUSE_TRICK] = -1
+    tally[phases.T_PETIT_TRICK] = -1
+    tally[phases.T_MONDE_TRICK] = -1
+    for s in range(n):
+        tally[phases.T_POIGNEE] += phases.POIGNEE_VALUE[view[V_POIGNEE + s]]
+    partner = np.int64(-1)
+    called = view[V_CALLED]
+    if n == 5 and called >= 0:
+        if view[V_PARTNER] >= 0:
+            partner = view[V_PARTNER] if view[V_PARTNER] != taker else np.int64(-1)
+        else:
+            for s in range(n):
+                if s != taker and (suits[s] >> called) & 1:
+                    partner = s
+    tally[phases.T_PARTNER] = partner
+    held = trumps[taker] & OUDLERS_T
+    t_now = view[V_TRICK_NO]
+    for i in range(n * t_now + view[V_NPLAYED]):
+        if view[V_PLAY_SEAT + i] == taker:
+            c = view[V_PLAY_CARD + i]
+            if c >= FIRST_TRUMP:
+                held |= (np.int64(1) << (c - FIRST_TRUMP)) & OUDLERS_T
+    tally[phases.T_HELD_OUDLERS] = popcount(held)
+    for s in range(N_SEATS):
+        view[V_TRICKS + s] = 0
+    for t in range(t_now + 1):
+        leader = view0[V_PLAY_SEAT + n * t] if t < t_now else view0[V_LEADER]
+        phases.start_trick(view, t, leader)
+        led, win_seat, win_card, high = -1, -1, -1, -1
+        k_end = n if t < t_now else view0[V_NPLAYED]
+        for k in range(k_end):
+            s = (leader + k) % n
+            led, win_seat, win_card, high = phases.apply_card(view, scratch_s, scratch_t, s,
+                                                              view0[V_PLAY_CARD + n * t + k], led, win_seat,
+                                                              win_card, high, n)
+        if t < t_now:
+            phases.end_trick(rules, view, tally, trick_winner, win_seat)
+        else:
+            return view, led, win_seat, win_card, high
+    return view, -1, -1, -1, -1  # not reached
+
+
+@njit(cache=True)
+def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led, win_seat, win_card, high, rest_s,
+             rest_t, hp, rng):
+    """Seat ``seat``'s score for the deal when it plays ``c`` now and every later card is the heuristic's, on the
+    sampled hands ``suits0``/``trumps0`` and hidden pile ``rest_s``/``rest_t``, from the state ``rebuild`` made;
+    the kernel's order with the game's phases."""
+    n = rules.seats
+    view = view0.copy()
+    suits = suits0.copy()
+    trumps = trumps0.copy()
+    tally = tally0.copy()
+    trick_winner = trick_winner0.copy()
+    taker = view[V_TAKER]
+    contract = view[V_CONTRACT]
+    discard_t = view[V_DISCARD_T]
+    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
+    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
+    leader = view[V_LEADER]
+    t = view[V_TRICK_NO]
+    k = view[V_NPLAYED]
+    led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, seat, c, led, win_seat, win_card, high, n)
+    k += 1
+    last = phases.n_tricks(n)
+    while True:
+        while k < n:
+            s = phases.turn(view, leader, k, n)
+            if t == 0:
+                most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
+                if most > 0:
+                    shown = heuristic.poignee(s, suits[s], trumps[s], view, hp, rng)
+                    level = phases.poignee_is_legal(rules, view, shown)
+                    if level < 0:
+                        level = 0
+                        shown = 0
+                    phases.apply_poignee(view, tally, s, level, shown)
+            legal_s, legal_t = phases.legal_cards(rules, suits[s], trumps[s], led, high, k == 0)
+            x = phases.only_card(legal_s, legal_t)
+            if x < 0:
+                x = heuristic.play(s, suits[s], trumps[s], legal_s, legal_t, view, hp, rng)
+            led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, s, x, led, win_seat, win_card,
+                                                              high, n)
+            k += 1
+        leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
+        t += 1
+        if t >= last:
+            break
+        phases.start_trick(view, t, leader)
+        led, win_seat, win_card, high = -1, -1, -1, -1
+        k = 0
+    chien = np.zeros(2, np.int64)
+    discard_s = np.int64(0)
+    if phases.takes_chien(contract):
+        chien[0] = view[V_CHIEN_S]
+        chien[1] = view[V_CHIEN_T]
+        discard_s = rest_s
+        discard_t = discard_t | rest_t
+    else:
+        chien[0] = rest_s
+        chien[1] = rest_t
+    taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
+                                                            discard_t)
+    target, won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
+    return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER])
+
+
+@njit(cache=True)
+def card_values(seat, suits, trumps, rest_s, rest_t, legal_s, legal_t, view, hp, rng, out):
+    """``out[c]``: seat ``seat``'s score for the deal when it plays legal card ``c`` on this one full deal
+    (``suits``/``trumps`` every seat's hand, ``rest_s/_t`` the hidden pile), every later card the heuristic's;
+    each card from the same copy of ``rng``."""
+    rules = rules_of(view)
+    tally = np.zeros(phases.N_TALLY, np.int64)
+    trick_winner = np.full(phases.n_tricks(rules.seats), -1, np.int64)
+    base, led, win_seat, win_card, high = rebuild(view, rules, suits, trumps, tally, trick_winner)
+    for i in range(2):
+        m = legal_s if i == 0 else legal_t
+        while m:
+            b = lowest_bit(m)
+            m &= m - 1
+            c = b if i == 0 else FIRST_TRUMP + b
+            r = rng.copy()
+            out[c] = play_out(seat, c, base, rules, suits, trumps, tally, trick_winner, led, win_seat, win_card,
+                              high, rest_s, rest_t, hp, r)
+
+
+# ------------------------------------------------------------------ search
+@njit(cache=True)
+def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats):
+    """The card the search chooses (``stats``: deals sampled, deals that met every constraint, candidates);
+    the policy ``play`` is this with a scratch ``stats``."""
+    hp = _heuristic_params()
+    h_card = heuristic.play(seat, suits, trumps, legal_s, legal_t, view, hp, rng)
+    stats[0] = 0
+    stats[1] = 0
+    n_cand = popcount(legal_s) + popcount(legal_t)
+    stats[2] = n_cand
+    if n_cand < 2:
+        return h_card
+    local = _private_stream(rng, params)
+    pile_seat = np.zeros(MAX_PILES, np.int64)
+    need = np.zeros(MAX_PILES, np.int64)
+    known_s = np.zeros(MAX_PILES, np.int64)
+    known_t = np.zeros(MAX_PILES, np.int64)
+    allow_s = np.zeros(MAX_PILES, np.int64)
+    allow_t = np.zeros(MAX_PILES, np.int64)
+    only_s = np.zeros(1, np.int64)
+    n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
+                                           allow_t, only_s)
+    if n_piles < 0:
+        return h_card
+    n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_PLAYOUTS]) // n_cand))
+    tries = max(np.int64(1), np.int64(params[P_TRIES]))
+    taker = view[V_TAKER]
+    out_s = np.zeros(MAX_PILES, np.int64)
+    out_t = np.zeros(MAX_PILES, np.int64)
+    hs = np.zeros(N_SEATS, np.int64)
+    ht = np.zeros(N_SEATS, np.int64)
+    out = np.zeros(N_CARDS, np.int64)
+    total = np.zeros(N_CARDS, np.int64)
+    done = 0
+    exact = 0
+    for _ in range(n_samples):
+        met = sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t,
+                          taker, local, tries, out_s, out_t)
+        if met < 0:
+            break
+        exact += met
+        hs[seat] = suits
+        ht[seat] = trumps
+        for q in range(n_piles - 1):
+            hs[pile_seat[q]] = out_s[q]
+            ht[pile_seat[q]] = out_t[q]
+        draws = np.empty(1, np.uint64)
+        draws[0] = next_u64(local)
+        card_values(seat, hs, ht, out_s[n_piles - 1], out_t[n_piles - 1], legal_s, legal_t, view, hp, draws, out)
+        for i in range(2):
+            m = legal_s if i == 0 else legal_t
+            while m:
+                b = lowest_bit(m)
+                m &= m - 1
+                c = b if i == 0 else FIRST_TRUMP + b
+                total[c] += out[c]
+        done += 1
+    stats[0] = done
+    stats[1] = exact
+    if done == 0:
+        return h_card
+    return best_card(total, legal_s, legal_t, h_card)
+
+
+@njit(cache=True)
+def best_card(total, legal_s, legal_t, h_card):
+    """The legal card of the highest ``total``; the heuristic's ``h_card`` when it is among the best, else the
+    first best (lowest id)."""
+    best = np.int64(-1)
+    best_v = np.int64(0)
+    for i in range(2):
+        m = legal_s if i == 0 else legal_t
+        while m:
+            b = lowest_bit(m)
+            m &= m - 1
+            c = b if i == 0 else FIRST_TRUMP + b
+            if best < 0 or total[c] > best_v:
+                best = c
+                best_v = total[c]
+    if total[h_card] == best_v:
+        return h_card
+    return best
+
+
+# ------------------------------------------------------------------ policies: the heuristic's but the play
+@njit(HAND_SIG, cache=True)
+def bid(seat, suits, trumps, view, params, rng):
+    return heuristic.bid(seat, suits, trumps, view, _heuristic_params(), rng)
+
+
+@njit(HAND_SIG, cache=True)
+def call(seat, suits, trumps, view, params, rng):
+    return heuristic.call(seat, suits, trumps, view, _heuristic_params(), rng)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
+    return heuristic.discard(seat, suits, trumps, legal_s, legal_t, view, _heuristic_params(), rng)
+
+
+@njit(HAND_SIG, cache=True)
+def chelem(seat, suits, trumps, view, params, rng):
+    return heuristic.chelem(seat, suits, trumps, view, _heuristic_params(), rng)
+
+
+@njit(HAND_SIG, cache=True)
+def poignee(seat, suits, trumps, view, params, rng):
+    return heuristic.poignee(seat, suits, trumps, view, _heuristic_params(), rng)
+
+
+@njit(CHOOSE_SIG, cache=True)
+def play(seat, suits, trumps, legal_s, legal_t, view, params, rng):
+    return search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, np.zeros(3, np.int64))
