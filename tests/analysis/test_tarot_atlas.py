@@ -149,3 +149,21 @@ def test_bad_input_is_refused_before_any_run(options, message, tmp_path):
     with pytest.raises(tricksim.TricksimError, match=message):
         tricksim.atlas("tarot", out=tmp_path / "x", **options)
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.needs_jit("Dask worker processes run the kernels: minutes each as pure Python")
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+@pytest.mark.parametrize("game, options", [("tarot", {"games": 3, "variants": "fft3"}),
+                                           ("spades", {"games": 4, "variants": "zone"})])
+def test_the_atlas_on_dask_is_the_local_atlas(cluster, tmp_path, game, options):
+    """``engine="dask"``: the runs are simulated by tasks on the cluster's workers, and the figures are the local
+    engine's."""
+    distributed = pytest.importorskip("distributed")
+    local = tricksim.atlas(game, seed=3, out=tmp_path / "local", **options)
+    with distributed.Client(cluster) as client, distributed.get_task_stream(client) as stream:
+        dask = tricksim.atlas(game, seed=3, out=tmp_path / "dask", engine="dask",
+                              scheduler=cluster.scheduler_address, **options)
+    assert len(stream.data) >= len(list((tmp_path / "dask" / "runs").iterdir()))  # a task a run at least
+    assert pd.read_csv(dask.out_dir / "atlas.csv").equals(pd.read_csv(local.out_dir / "atlas.csv"))
+    with pytest.raises(tricksim.TricksimError, match="scheduler=ADDRESS needs engine=dask"):
+        tricksim.atlas(game, seed=3, out=tmp_path / "x", scheduler=cluster.scheduler_address, **options)

@@ -78,7 +78,7 @@ def _players_help() -> str:
 
 @click.command(name=GAME)
 @click.option("--games", type=int, help="Whole games a table (a game: the session flags' deals; "
-              "tricksim sessions)  [default: 2000, unless --deals]")
+              "tricksim sessions)  [default: 10000, unless --deals]")
 @click.option("--deals", type=int, help="Single deals a table instead of whole games.")
 @click.option("--variants", cls=FamilyOption, metavar="LIST", help=_variants_help)
 @click.option("--players", cls=FamilyOption, metavar="STRONG,WEAK", help=_players_help)

@@ -28,7 +28,7 @@ def atlas(*, games: int | None = None, deals: int | None = None, variants=None, 
     """The Tarot variant atlas (see ``tricksim atlas tarot --help``): every variant (default: every preset, one a
     table size, and the flag variants of ``tricksim.jobs.tarot.atlas.FLAG_VARIANTS``; else a list, or
     comma-separated text, of ``PRESET[+flag=value...]``) played as a duplicate rotation of ``games`` whole games
-    (default 2000) or ``deals`` deals (one of the two) between ``players`` (stronger, weaker; default
+    (default 10,000) or ``deals`` deals (one of the two) between ``players`` (stronger, weaker; default
     ``tricksim.jobs.tarot.atlas.PLAYERS``), written into ``out`` (``atlas.html``, ``atlas.md``, ``atlas.csv``,
     the charts; the runs kept under ``out/runs`` and reused when called again). ``engine="dask"``: the runs
     simulated on Dask (a local cluster, or that at ``scheduler``). Returns the ``AtlasResult``."""
@@ -52,4 +52,4 @@ def atlas(*, games: int | None = None, deals: int | None = None, variants=None, 
                          echo=echo or (lambda _text: None))
 
 
-DEFAULT_GAMES = 2000  # whole games a table of the Tarot atlas (docs/performance.md: the atlas's time)
+DEFAULT_GAMES = 10_000  # whole games a table of the Tarot atlas: minutes (docs/performance.md, the atlas entry)
