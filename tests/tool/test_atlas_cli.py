@@ -113,3 +113,23 @@ def test_the_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
     exec(compile(python.replace("games=500", "games=6"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
     printed = capsys.readouterr().out
     assert "paired win rate" in printed and (tmp_path / "data" / "atlas-py" / "atlas.md").exists()
+
+
+def test_the_tarot_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
+    """The Tarot atlas section of docs/analysis.md: its command and its Python, at a tiny size."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
+    section = text[text.index("## The Tarot variant atlas"):]
+    section = section[:section.index("\n## ", 1)]
+    command = re.search(r"```bash\n(tricksim atlas tarot [^\n]+)\n```", section).group(1)
+    python = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    assert "--games 300" in command and "deals=3000" in python
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(command.replace("--games 300", "--games 3").split()[1:], capsys)
+    assert code == 0, err
+    assert (tmp_path / "data" / "atlas-tarot-demo" / "atlas.html").exists()
+    exec(compile(python.replace("deals=3000", "deals=30"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
+    printed = capsys.readouterr().out
+    assert "points a deal" in printed and (tmp_path / "data" / "atlas-tarot-py" / "atlas.md").exists()

@@ -205,6 +205,14 @@ def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ charts
+def _readable(ax, n_series: int) -> None:
+    """Seven variants' long names: the legend in rows of at most three, the group labels slanted."""
+    for label in ax.get_xticklabels():
+        label.set_rotation(20)
+        label.set_horizontalalignment("right")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=min(3, n_series), frameon=False)
+
+
 def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
     """The atlas's charts into ``charts``: distributions on shared bins, the contracts, skill and luck."""
     fig, axes = charts.figure(2, width=15, height=4.4)
@@ -216,12 +224,14 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
                 "by the variants)", drawn)
 
     unit = "game" if variants[0].mode == "games" else "deal"
-    fig, axes = charts.figure(2, width=15, height=4.6)
+    fig, axes = charts.figure(2, width=18, height=5.6)
     drawn = {"contracts": plot_rate_bars(axes[0], rate_frame(variants, FIGURES, ["all_pass", *(
         f"share_{c}" for c in CONTRACTS)]), title=f"All passed and contracts (95 % intervals clustered by {unit})"),
              "success": plot_rate_bars(axes[1], rate_frame(variants, FIGURES, [
                  "taker_won", *(f"won_{c}" for c in CONTRACTS), "petit_au_bout", "poignee"]),
                  title=f"Taker's success and bonuses (95 % intervals clustered by {unit})")}
+    for ax in axes:
+        _readable(ax, len(variants))
     charts.save("atlas_rates", fig, "Contracts, success and bonuses by variant", drawn)
 
     fig, axes = charts.figure(1, width=9, height=4.6)
@@ -229,6 +239,7 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
     drawn = {"skill and luck": plot_rate_bars(
         axes[0], rate_frame(variants, FIGURES, keys),
         title=f"Skill and luck ({variants[0].strong} vs {variants[0].weak}; n = seat-{unit}s)")}
+    _readable(axes[0], len(variants))
     charts.save("atlas_skill", fig, "Skill and luck by variant", drawn)
 
 
