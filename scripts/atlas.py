@@ -68,6 +68,10 @@ def tarot_reading(variants) -> list[str]:
         lines.append("* **Table size.** " + "; ".join(
             f"`{v.name}` ({v.seats} players): all passed {fmt_estimate(v.figures['all_pass'])}, the taker makes "
             f"{fmt_estimate(v.figures['taker_won'])}" for v in sizes) + ".")
+    if sizes and sizes[0].mode == "games":
+        lines.append("* **Whole games.** The weaker player, alone among stronger ones, wins " + "; ".join(
+            f"{fmt_estimate(v.figures['weak_game_win'])} of its games in `{v.name}` ({100 / v.seats:.0f} % = no "
+            "edge)" for v in sizes) + " (n = seat-games): a point or two a deal adds up over a game.")
     if "cardavia" in by and "cardavia+excuse_lead=forbidden" in by:
         a, e = by["cardavia"], by["cardavia+excuse_lead=forbidden"]
         lines.append(

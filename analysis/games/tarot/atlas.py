@@ -205,12 +205,13 @@ def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ charts
-def _readable(ax, n_series: int) -> None:
-    """Seven variants' long names: the legend in rows of at most three, the group labels slanted."""
-    for label in ax.get_xticklabels():
+def _readable(ax, n_series: int, slant: bool = True) -> None:
+    """Seven variants' long names: the legend in rows of at most three, the group labels slanted (``slant``)."""
+    for label in ax.get_xticklabels() if slant else ():
         label.set_rotation(20)
         label.set_horizontalalignment("right")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=min(3, n_series), frameon=False)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22 if slant else -0.08),
+              ncol=min(3, n_series), frameon=False)
 
 
 def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
@@ -238,8 +239,9 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
     keys = ["strong_better", "luck"] + (["weak_game_win"] if variants[0].mode == "games" else [])
     drawn = {"skill and luck": plot_rate_bars(
         axes[0], rate_frame(variants, FIGURES, keys),
-        title=f"Skill and luck ({variants[0].strong} vs {variants[0].weak}; n = seat-{unit}s)")}
-    _readable(axes[0], len(variants))
+        title=f"Skill and luck ({variants[0].strong} vs {variants[0].weak}; n = seat-deals"
+        + ("; games won: seat-games)" if unit == "game" else ")"))}
+    _readable(axes[0], len(variants), slant=False)
     charts.save("atlas_skill", fig, "Skill and luck by variant", drawn)
 
 
