@@ -1,4 +1,5 @@
-"""The Spades variant atlas page: docs/atlas.md and its charts in docs/atlas/.
+"""The variant atlas pages: docs/atlas.md (Spades) and docs/atlas-tarot.md (Tarot, ``--game tarot``), each with its
+charts in the folder of the same name beside it (docs/atlas/, docs/atlas-tarot/).
 
 Plays the atlas (``tricksim.atlas("spades", ...)``: every preset and the default flag variants, each a duplicate
 match of ``--games`` deals between heuristic and simple) from a stated seed, then writes the page: how it was
@@ -12,6 +13,7 @@ Usage::
 
     python scripts/atlas.py                                          # the published page
     python scripts/atlas.py --games 200 --out /tmp/a --doc /tmp/a/atlas.md    # a smoke run
+    python scripts/atlas.py --game tarot                             # the Tarot page (whole games)
 """
 from __future__ import annotations
 
@@ -26,17 +28,70 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import tricksim
-from tricksim.analysis.games.spades.atlas import atlas_markdown
+from tricksim.analysis.atlas import atlas_markdown
 from tricksim.analysis.stats import fmt_estimate
 
-GAME = "spades"
-DEFAULT_GAMES = 50_000   # deal pairs a variant: minutes on 2 busy cores (docs/performance.md P45)
+GAMES = ("spades", "tarot")
+# spades: deal pairs a variant, minutes on 2 busy cores (docs/performance.md P45); tarot: whole games a table of
+# a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
+DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
 DEFAULT_SEED = 2026
-DEFAULT_DOC = ROOT / "docs" / "atlas.md"
+DEFAULT_DOC = {"spades": ROOT / "docs" / "atlas.md", "tarot": ROOT / "docs" / "atlas-tarot.md"}
 
 
 def _overlap(a, b) -> bool:
     return a.lo <= b.hi and b.lo <= a.hi
+
+
+def tarot_reading(variants) -> list[str]:
+    """What the Tarot figures show, in a few sentences built from them (every number with its interval and n)."""
+    by = {v.name: v for v in variants}
+    lines = ["## What it shows", ""]
+    skill = sorted(variants, key=lambda v: v.figures["skill"].value)
+    lo, hi = skill[0], skill[-1]
+    edge = "an edge in every variant" if all(v.figures["skill"].lo > 0 for v in variants) else \
+        "no edge in every variant"
+    lines.append(
+        f"* **Skill.** In the same seat of the same deal, {lo.strong} has {edge} over {lo.weak}: from "
+        f"{fmt_estimate(lo.figures['skill'])} points a deal in `{lo.name}` to {fmt_estimate(hi.figures['skill'])} "
+        f"in `{hi.name}`. The two players bid alike (the weaker is the same bidder without three card-play "
+        "rules of thumb), so this measures the card play only, a few points against deal scores of a hundred.")
+    luck = sorted(variants, key=lambda v: v.figures["luck"].value)
+    lines.append(
+        f"* **Luck.** The deal fixes {fmt_estimate(luck[0].figures['luck'])} of a seat's score variance in "
+        f"`{luck[0].name}` to {fmt_estimate(luck[-1].figures['luck'])} in `{luck[-1].name}`: with the same "
+        "bidding the same seat takes (or defends) the same contract on both tables, and who takes, with which "
+        "contract and cards, decides nearly all of a score. Between players that bid differently this share "
+        "would be lower; it is these players' figure, not the game's.")
+    sizes = [by[n] for n in ("fft3", "cardavia", "fft5") if n in by]
+    if len(sizes) > 1:
+        lines.append("* **Table size.** " + "; ".join(
+            f"`{v.name}` ({v.seats} players): all passed {fmt_estimate(v.figures['all_pass'])}, the taker makes "
+            f"{fmt_estimate(v.figures['taker_won'])}" for v in sizes) + ".")
+    if sizes and sizes[0].mode == "games":
+        lines.append("* **Whole games.** The weaker player, alone among stronger ones, wins " + "; ".join(
+            f"{fmt_estimate(v.figures['weak_game_win'])} of its games in `{v.name}` ({100 / v.seats:.0f} % = no "
+            "edge)" for v in sizes) + " (n = seat-games): a point or two a deal adds up over a game.")
+    if "cardavia" in by and "cardavia+excuse_lead=forbidden" in by:
+        a, e = by["cardavia"], by["cardavia+excuse_lead=forbidden"]
+        lines.append(
+            f"* **Excuse lead.** Forbidding the Excuse as a lead drops the taker's success from "
+            f"{fmt_estimate(a.figures['taker_won'])} to {fmt_estimate(e.figures['taker_won'])} and its deal score "
+            f"from {fmt_estimate(a.figures['taker_score'])} to {fmt_estimate(e.figures['taker_score'])}"
+            + (", the same contracts being bid (the heuristic's bidding does not look at the rule)"
+               if a.figures["share_garde"].k == e.figures["share_garde"].k else "") + ".")
+    if "cardavia" in by and "cardavia+poignee_hand=as_dealt" in by:
+        a, p = by["cardavia"], by["cardavia+poignee_hand=as_dealt"]
+        lines.append(
+            f"* **Poignée on the hand as dealt.** Poignées fall from {fmt_estimate(a.figures['poignee'])} to "
+            f"{fmt_estimate(p.figures['poignee'])} of the played deals: most of the taker's poignées come with "
+            "the chien's trumps.")
+    lines += ["", ("The variants of a table size share the seed, so they play the same deals: differences between "
+                   "them are measured on the same cards, and reading their intervals as independent is "
+                   "conservative. The figures describe these two shipped players, not people. The Tarot "
+                   "heuristic is the shipped one at the commit the page names; a new heuristic changes them."),
+              ""]
+    return lines
 
 
 def reading(variants) -> list[str]:
@@ -98,33 +153,45 @@ def reading(variants) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=DEFAULT_GAMES, help="deal pairs a variant")
+    ap.add_argument("--game", choices=GAMES, default="spades")
+    ap.add_argument("--games", type=int, default=None, help="deal pairs a variant (spades), whole games a table "
+                    f"(tarot)  [default: {DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--out", type=Path, default=None, help="where the runs go [default: data/atlas/docs-...]")
-    ap.add_argument("--doc", type=Path, default=DEFAULT_DOC, help="the page to write; its charts go to "
-                    "the folder of the same name beside it")
+    ap.add_argument("--doc", type=Path, default=None, help="the page to write; its charts go to the folder of the "
+                    f"same name beside it  [default: {', '.join(str(p.relative_to(ROOT)) for p in DEFAULT_DOC.values())}]")
     a = ap.parse_args(argv)
-    out = a.out or ROOT / "data" / "atlas" / f"docs-games{a.games}-seed{a.seed}"
+    game = a.game
+    games = a.games or DEFAULT_GAMES[game]
+    doc = a.doc or DEFAULT_DOC[game]
+    prefix = "docs" if game == "spades" else f"docs-{game}"
+    out = a.out or ROOT / "data" / "atlas" / f"{prefix}-games{games}-seed{a.seed}"
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    result = tricksim.atlas(GAME, games=a.games, seed=a.seed, out=out, progress=True, echo=print)
+    result = tricksim.atlas(game, games=games, seed=a.seed, out=out, progress=True, echo=print)
     minutes = (time.perf_counter() - t0) / 60
-    charts = a.doc.with_suffix("")
+    charts = doc.with_suffix("")
     charts.mkdir(parents=True, exist_ok=True)
     for png, _svg in result.charts.values():
         shutil.copyfile(png, charts / png.name)
-    argv_text = "python scripts/atlas.py" + ("" if a.games == DEFAULT_GAMES else f" --games {a.games}") \
+    argv_text = "python scripts/atlas.py" + ("" if game == "spades" else f" --game {game}") \
+        + ("" if games == DEFAULT_GAMES[game] else f" --games {games}") \
         + ("" if a.seed == DEFAULT_SEED else f" --seed {a.seed}")
+    anchor = {"spades": "the-spades-variant-atlas-tricksim-atlas-spades---games-n---variants-list---players-strongweak"
+                        "---seed-s---out-dir",
+              "tarot": "the-tarot-variant-atlas-tricksim-atlas-tarot---games-n----deals-n---variants-list---players-"
+                       "strongweak---seed-s---out-dir---engine-dask"}[game]
     intro = ["Written by", "", "```bash", argv_text, "```", "",
              (f"in {minutes:.1f} min (load average {load:.1f} at the start, {os.cpu_count()} cores; tricksim "
               f"{tricksim.__version__}; the runs reused when they were already there take seconds). The same atlas "
-              f"on the command line: `tricksim atlas {GAME} --games {a.games} --seed {a.seed}`; how it is made: "
-              "[analysis.md](analysis.md#the-spades-variant-atlas-tricksim-atlas-spades---games-n---variants-list"
-              "---players-strongweak---seed-s---out-dir)."), "", *reading(result.variants)]
-    page = atlas_markdown(result, title=f"The Spades variant atlas (seed {a.seed}, {a.games:,} deal pairs a variant)",
+              f"on the command line: `tricksim atlas {game} --games {games} --seed {a.seed}`; how it is made: "
+              f"[analysis.md](analysis.md#{anchor})."), "",
+             *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
+    unit = "deal pairs a variant" if game == "spades" else "games a table"
+    page = atlas_markdown(result, title=f"The {game.capitalize()} variant atlas (seed {a.seed}, {games:,} {unit})",
                           chart_prefix=f"{charts.name}/", intro=intro)
-    a.doc.write_text(page + "\n", encoding="utf-8")
-    print(f"wrote {a.doc} and {len(result.charts)} charts in {charts} ({minutes:.1f} min)")
+    doc.write_text(page + "\n", encoding="utf-8")
+    print(f"wrote {doc} and {len(result.charts)} charts in {charts} ({minutes:.1f} min)")
     return 0
 
 

@@ -48,3 +48,39 @@ def test_the_published_page_and_its_charts():
     assert re.search(r"^python scripts/atlas\.py", text, re.MULTILINE) and "## What it shows" in text
     pngs = re.findall(r"\]\((atlas/[^)]+\.png)\)", text)
     assert len(pngs) == 3 and all((doc.parent / p).exists() for p in pngs)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_jit("a few games of heuristic play per table")
+def test_the_tarot_atlas_page(tmp_path):
+    doc = tmp_path / "docs" / "atlas-tarot.md"
+    doc.parent.mkdir()
+    cmd = [sys.executable, "scripts/atlas.py", "--game", "tarot", "--games", "6", "--seed", "4",
+           "--out", str(tmp_path / "runs"), "--doc", str(doc)]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    text = doc.read_text()
+    assert "python scripts/atlas.py --game tarot --games 6 --seed 4" in text and "## What it shows" in text
+    pngs = re.findall(r"\]\((atlas-tarot/[^)]+\.png)\)", text)
+    assert len(pngs) == 3 and all((doc.parent / p).stat().st_size > 5000 for p in pngs)
+    # the skill row's fft3 cell: the stronger's score in seat r on the field table minus the weaker's on table r
+    row = next(line for line in text.splitlines() if line.startswith("| stronger − weaker, points a deal"))
+    header = next(line for line in text.splitlines() if line.startswith("| figure |"))
+    cells = dict(zip([c.strip() for c in header.strip("|").split("|")][1:],
+                     [c.strip() for c in row.strip("|").split("|")][1:]))
+    runs = tmp_path / "runs" / "runs"
+    field = pd.read_parquet(runs / "fft3-field" / "deals").sort_values("deal_id", ignore_index=True)
+    gains = [field[f"score_{r}"] - pd.read_parquet(runs / f"fft3-seat{r}" / "deals").sort_values(
+        "deal_id", ignore_index=True)[f"score_{r}"] for r in range(3)]
+    shown = cells["fft3"].split(" ")[0]
+    half_unit = 0.5 * 10 ** -len(shown.partition(".")[2]) + 1e-9  # the printed value's rounding
+    assert float(shown) == pytest.approx(pd.concat(gains).mean(), abs=half_unit)
+    assert f"(n={3 * len(field):,} seat-deals, 6 games)" in cells["fft3"]
+
+
+def test_the_published_tarot_page_and_its_charts():
+    doc = ROOT / "docs" / "atlas-tarot.md"
+    text = doc.read_text()
+    assert re.search(r"^python scripts/atlas\.py --game tarot", text, re.MULTILINE) and "## What it shows" in text
+    pngs = re.findall(r"\]\((atlas-tarot/[^)]+\.png)\)", text)
+    assert len(pngs) == 3 and all((doc.parent / p).exists() for p in pngs)

@@ -89,7 +89,7 @@ def cases(tmp):
                                      {"game": "tarot", "deals": 10, "hand_limit": 30}, "a tarot deal stands alone"),
         # atlas
         "atlas game int": (tricksim.atlas, (5,), {}, "game must be a string"),
-        "atlas no atlas": (tricksim.atlas, ("tarot",), {}, "no variant atlas for game 'tarot': allowed spades"),
+        "atlas no atlas": (tricksim.atlas, ("bridge",), {}, "no variant atlas for game 'bridge': allowed spades | tarot"),
         "atlas games 0": (tricksim.atlas, ("spades",), {"games": 0}, "invalid games=0: allowed a whole number from 2"),
         "atlas games str": (tricksim.atlas, ("spades",), {"games": "10"}, "games must be a whole number"),
         "atlas variants int": (tricksim.atlas, ("spades",), {"variants": 5}, "variants must be None"),

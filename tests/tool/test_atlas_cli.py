@@ -23,12 +23,22 @@ def run_main(args, capsys):
     (["atlas", "spades", "--games", "5", "--players", "heuristic,genius"],
      "Error: unknown spades strategy 'genius': allowed heuristic | pimc | random | simple"),
     (["atlas", "spades", "--games", "5", "--players", "heuristic"], "Error: --players must be two strategy specs"),
-    (["atlas", "bridge"], "Error: no variant atlas for game 'bridge': allowed spades"),
-    (["atlas", "tarot"], "Error: no variant atlas for game 'tarot': allowed spades"),
+    (["atlas", "bridge"], "Error: no variant atlas for game 'bridge': allowed spades | tarot"),
+    (["atlas", "spades", "--games", "5", "--scheduler", "tcp://127.0.0.1:1"], "Error: --scheduler needs --engine dask"),
+    (["atlas", "tarot", "--games", "5", "--variants", "cardavia,belote"],
+     "Error: unknown variant 'belote': a variant is PRESET[+flag=value...] with PRESET one of "),
+    (["atlas", "tarot", "--games", "5", "--variants", "cardavia+excuse_lead=sometimes"],
+     "Error: variant 'cardavia+excuse_lead=sometimes': invalid value excuse_lead='sometimes': allowed allowed | "
+     "forbidden"),
+    (["atlas", "tarot", "--games", "5", "--deals", "5"], "Error: give --games or --deals, not both"),
+    (["atlas", "tarot", "--deals", "1"], "Error: invalid --deals 1: allowed a whole number from 2"),
+    (["atlas", "tarot", "--games", "5", "--players", "heuristic,genius"],
+     "Error: unknown tarot strategy 'genius': allowed heuristic"),
+    (["atlas", "tarot", "--games", "5", "--players", "heuristic"], "Error: --players must be two strategy specs"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code, _, err = run_main(args + (["--out", "X"] if args[1] == "spades" else []), capsys)
+    code, _, err = run_main(args + (["--out", "X"] if args[1] in ("spades", "tarot") else []), capsys)
     assert code == 2
     assert err.startswith(message), err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -37,7 +47,10 @@ def test_bad_input_is_one_line_and_exit_2(args, message, capsys, tmp_path, monke
 
 def test_help_lists_the_games_with_an_atlas(capsys):
     code, out, _ = run_main(["atlas", "--help"], capsys)
-    assert code == 0 and "spades" in out
+    assert code == 0 and "spades" in out and "tarot" in out
+    code, out, _ = run_main(["atlas", "tarot", "--help"], capsys)
+    flat = out.replace(" ", "").replace("\n", "")
+    assert code == 0 and "--deals" in out and "--engine" in out and "cardavia+excuse_lead=forbidden" in flat
     code, out, _ = run_main(["atlas", "spades", "--help"], capsys)
     assert code == 0 and "--variants" in out and "zone+nil=false" in out.replace(" ", "").replace("\n", "")
 
@@ -64,6 +77,24 @@ def test_a_tiny_atlas_and_its_second_run(capsys, tmp_path):
     assert kept() == before  # reused: the same runs, no shard written again
 
 
+def test_a_tiny_tarot_atlas_and_its_second_run(capsys, tmp_path):
+    out = tmp_path / "atlas"
+    args = ["atlas", "tarot", "--games", "2", "--variants", "fft3,fft5", "--seed", "3", "--out", str(out)]
+    code, text, err = run_main(args, capsys)
+    assert code == 0, err
+    assert "2 variants (fft3, fft5)" in text and "wrote" in text
+    assert "atlas: 100%" in err and "10.0/10.0" in err  # the progress bar over the tables: 4 + 6
+    for f in ("atlas.html", "atlas.md", "atlas.csv", "atlas_skill.png", "atlas_distributions.svg"):
+        assert (out / f).exists(), f
+    runs = sorted(p.name for p in (out / "runs").iterdir())
+    assert runs == sorted([f"fft3-{t}" for t in ("field", "seat0", "seat1", "seat2")]
+                          + [f"fft5-{t}" for t in ("field", "seat0", "seat1", "seat2", "seat3", "seat4")])
+    ids = {p: json.loads((out / "runs" / p / "manifest.json").read_text())["run_id"] for p in runs}
+    code, _, err = run_main(args, capsys)
+    assert code == 0, err
+    assert ids == {p: json.loads((out / "runs" / p / "manifest.json").read_text())["run_id"] for p in runs}
+
+
 def test_the_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
     """The atlas section of docs/analysis.md: its command and its Python, at a tiny size (games 500 -> 6)."""
     import re
@@ -82,3 +113,23 @@ def test_the_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
     exec(compile(python.replace("games=500", "games=6"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
     printed = capsys.readouterr().out
     assert "paired win rate" in printed and (tmp_path / "data" / "atlas-py" / "atlas.md").exists()
+
+
+def test_the_tarot_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
+    """The Tarot atlas section of docs/analysis.md: its command and its Python, at a tiny size."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
+    section = text[text.index("## The Tarot variant atlas"):]
+    section = section[:section.index("\n## ", 1)]
+    command = re.search(r"```bash\n(tricksim atlas tarot [^\n]+)\n```", section).group(1)
+    python = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
+    assert "--games 300" in command and "deals=3000" in python
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_main(command.replace("--games 300", "--games 3").split()[1:], capsys)
+    assert code == 0, err
+    assert (tmp_path / "data" / "atlas-tarot-demo" / "atlas.html").exists()
+    exec(compile(python.replace("deals=3000", "deals=30"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
+    printed = capsys.readouterr().out
+    assert "points a deal" in printed and (tmp_path / "data" / "atlas-tarot-py" / "atlas.md").exists()

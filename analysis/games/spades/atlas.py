@@ -24,18 +24,17 @@ variant; the rates; skill and luck) and writes ``atlas.html`` and ``atlas.md`` i
 """
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ...io import AnalysisError, atomic_output, open_run
-from ...plots import Charts, IntHist, common_bins, plot_hist, plot_rate_bars
-from ...report import md_table
-from ...stats import ClusterRatio, Estimate, fmt_estimate, fmt_int, proportion
+from ...atlas import AtlasResult, Section, atlas_markdown, hist_panel, rate_frame, write_page
+from ...atlas import atlas_table as _atlas_table
+from ...io import AnalysisError, open_run
+from ...plots import Charts, plot_rate_bars
+from ...stats import ClusterRatio, Estimate, fmt_int, proportion
 from .compare import DuplicateResult, duplicate_match_runs
 from .outcomes import PER_GAME_COLUMNS, PerGame, team_outcomes
 
@@ -186,22 +185,9 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
 
 
 # ------------------------------------------------------------------ tables
-def _cell(e: Estimate, key: str) -> str:
-    if e.n == 0 or (isinstance(e.value, float) and math.isnan(e.value)):
-        return f"— (n=0 {FIGURES[key][1]})"
-    text = fmt_estimate(e)
-    if e.clusters and e.clusters != e.n:
-        text = text[:-1] + f" {FIGURES[key][1]}, {fmt_int(e.clusters)} deals)"
-    else:
-        text = text[:-1] + f" {FIGURES[key][1]})"
-    return text
-
-
 def atlas_table(variants: list[VariantFigures], keys=None) -> pd.DataFrame:
     """One row a figure, one column a variant: 'value [lo, hi] (n=… unit, … deals)'."""
-    keys = list(keys or FIGURES)
-    return pd.DataFrame([{"figure": FIGURES[k][0], **{v.name: _cell(v.figures[k], k) for v in variants}}
-                         for k in keys])
+    return _atlas_table(variants, FIGURES, keys)
 
 
 def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
@@ -212,39 +198,19 @@ def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
                           "hands dealt alike on both tables": f"{100 * v.same_deals:.1f} %"} for v in variants])
 
 
-def figures_frame(variants: list[VariantFigures]) -> pd.DataFrame:
-    """Every figure of every variant as numbers: variant, figure, value, lo, hi, n, clusters."""
-    return pd.DataFrame([{"variant": v.name, "figure": k, "value": e.value, "lo": e.lo, "hi": e.hi, "n": e.n,
-                          "clusters": e.clusters} for v in variants for k, e in v.figures.items()])
-
-
 # ------------------------------------------------------------------ charts
-def _hist_panel(ax, variants, values, xlabel, title) -> dict:
-    hists = []
-    for v in variants:
-        x = getattr(v, values)
-        hist = IntHist(int(x.min()) if x.size else 0, int(x.max()) if x.size else 0)
-        hist.add(x)
-        hists.append(hist)
-    lo, hi, width = common_bins(hists)
-    series = {v.name: h.rebin(width, lo, hi) for v, h in zip(variants, hists)}
-    return plot_hist(ax, series, xlabel=xlabel, title=title)
-
-
 def _rate_frame(variants, keys) -> pd.DataFrame:
-    return pd.DataFrame([{"group": FIGURES[k][0].split(" (")[0], "series": v.name, "k": v.figures[k].value * v.figures[k].n,
-                          "n": v.figures[k].n, "lo": v.figures[k].lo, "hi": v.figures[k].hi}
-                         for k in keys for v in variants])
+    return rate_frame(variants, FIGURES, keys)
 
 
 def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
     """The atlas's charts into ``charts``: distributions on shared bins, the rates, skill and luck."""
     fig, axes = charts.figure(3, width=15, height=4.2)
-    drawn = {"hand score": _hist_panel(axes[0], variants, "hand_scores", "points per team-hand",
-                                       "Hand score (per team-hand)"),
-             "final margin": _hist_panel(axes[1], variants, "margins", "stronger − weaker, final totals",
-                                         "Final margin (per game)"),
-             "game length": _hist_panel(axes[2], variants, "lengths", "hands per game", "Game length")}
+    drawn = {"hand score": hist_panel(axes[0], variants, "hand_scores", "points per team-hand",
+                                      "Hand score (per team-hand)"),
+             "final margin": hist_panel(axes[1], variants, "margins", "stronger − weaker, final totals",
+                                        "Final margin (per game)"),
+             "game length": hist_panel(axes[2], variants, "lengths", "hands per game", "Game length")}
     charts.save("atlas_distributions", fig, "Score, margin and length by variant (bins shared by the variants)",
                 drawn)
 
@@ -277,69 +243,18 @@ READING = ("How to read skill and luck: the stronger player's paired win rate is
            "players. A variant that rewards skill has a higher win rate and a lower same-cards share.")
 
 
-@dataclass
-class AtlasResult:
-    """What :func:`write_atlas` wrote and the figures it rendered."""
-
-    out_dir: Path
-    html: Path
-    markdown: Path
-    charts: dict[str, tuple[Path, Path]]
-    variants: list[VariantFigures]
-    tables: dict[str, pd.DataFrame]
-    drawn: dict[str, dict]
-
-
 def _captions(variants) -> dict[str, str]:
     return {v.name: f"{v.name}: {v.rules_text}; {v.strong} vs {v.weak}, {fmt_int(v.n_pairs)} deal pairs"
             for v in variants}
 
 
-def atlas_markdown(result: AtlasResult, *, title: str, chart_prefix: str = "", intro: list[str] = ()) -> str:
-    """The atlas as Markdown; charts linked as ``chart_prefix`` + file name."""
-    t = result.tables
-    md = [f"# {title}", "", *intro, METHOD, "", "## Variants", "", md_table(t["variants"]), "",
-          "## Skill and luck", "", READING, "", md_table(t["skill"]), "",
-          "## Scores, bidding and game ends", "", md_table(t["figures"]), "", "## Charts", ""]
-    for name, (png, _svg) in result.charts.items():
-        md += [f"![{name}]({chart_prefix}{png.name})", ""]
-    return "\n".join(md)
-
-
 def write_atlas(variants: list[VariantFigures], out_dir, *, title: str = "Spades variant atlas") -> AtlasResult:
-    """Charts (PNG and SVG), ``atlas.html`` (self-contained) and ``atlas.md`` of ``variants`` into ``out_dir``."""
-    if not variants:
-        raise AnalysisError("an atlas needs at least one variant")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    charts = Charts(out, _captions(variants))
-    draw_atlas(charts, variants)
+    """Charts (PNG and SVG), ``atlas.html`` (self-contained), ``atlas.md`` and ``atlas.csv`` of ``variants`` into
+    ``out_dir``."""
     tables = {"variants": variants_table(variants), "skill": atlas_table(variants, SKILL),
-              "figures": atlas_table(variants, [k for k in FIGURES if k not in SKILL]),
-              "numbers": figures_frame(variants)}
-    with atomic_output(out / "atlas.csv") as tmp:
-        tables["numbers"].to_csv(tmp, index=False)
-    result = AtlasResult(out_dir=out, html=out / "atlas.html", markdown=out / "atlas.md", charts=charts.files,
-                         variants=variants, tables=tables, drawn=charts.drawn)
-    with atomic_output(result.markdown) as tmp:
-        tmp.write_text(atlas_markdown(result, title=title), encoding="utf-8")
-
-    def table(df):
-        return df.to_html(index=False, escape=True, border=0, na_rep="—")
-
-    page = [(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            "<style>body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1300px;padding:0 1em}"
-            "table{border-collapse:collapse;font-size:13px}td,th{border-bottom:1px solid #ddd;padding:3px 8px;"
-            "text-align:left}img{max-width:100%}</style></head><body>"),
-            f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(METHOD)}</p>",
-            "<h2>Variants</h2>", table(tables["variants"]),
-            "<h2>Skill and luck</h2>", f"<p>{html.escape(READING)}</p>", table(tables["skill"]),
-            "<h2>Scores, bidding and game ends</h2>", table(tables["figures"]), "<h2>Charts</h2>"]
-    for name, (png, svg) in charts.files.items():
-        page.append(f"<figure><img alt='{html.escape(charts.titles[name])}' src='data:image/png;base64,"
-                    f"{charts.png_b64[name]}'><figcaption>Files: <a href='{png.name}'>{png.name}</a>, "
-                    f"<a href='{svg.name}'>{svg.name}</a></figcaption></figure>")
-    page.append("</body></html>")
-    with atomic_output(result.html) as tmp:
-        tmp.write_text("\n".join(page), encoding="utf-8")
-    return result
+              "figures": atlas_table(variants, [k for k in FIGURES if k not in SKILL])} if variants else {}
+    sections = (Section("Variants", "", "variants"), Section("Skill and luck", READING, "skill"),
+                Section("Scores, bidding and game ends", "", "figures"))
+    return write_page(variants, out_dir, title=title, captions=_captions(variants),
+                      draw=lambda charts: draw_atlas(charts, variants), tables=tables, method=METHOD,
+                      sections=sections)

@@ -179,7 +179,8 @@ def _variants_help() -> str:
 @click.option("--out", type=click.Path(file_okay=False), help="Where the runs and the report go "
               f"[default: data/atlas/{GAME}-games<N>-seed<seed>].")
 @click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
-def atlas(games, variants, players, seed, hand_limit, out, threads):
+@engine_options("the variants' runs simulated")
+def atlas(games, variants, players, seed, hand_limit, out, threads, engine, scheduler, timeout):
     """Every Spades preset and variant in duplicate, one report: atlas.html, atlas.md, atlas.csv and charts.
 
     Each variant is a duplicate match of --games deals between the two --players (the stronger as team 0 on
@@ -193,12 +194,15 @@ def atlas(games, variants, players, seed, hand_limit, out, threads):
     Examples:
       tricksim atlas spades --games 500 --out data/atlas-small
       tricksim atlas spades --variants cardems,cardems+jokers=true+joker_removes=2c2d --games 2000
+      tricksim atlas spades --games 2000 --engine dask --scheduler tcp://10.0.0.5:8786
     """
     from tricksim import api
 
+    check_engine(engine, scheduler, timeout)
     try:
         api.atlas(GAME, games=games, variants=variants, players=players, seed=seed, hand_limit=hand_limit, out=out,
-                  threads=threads, progress=True, echo=click.echo)
+                  threads=threads, engine=engine, scheduler=scheduler, timeout=timeout, progress=True,
+                  echo=click.echo)
     except OSError as e:
         cannot_write(out or "data/atlas", e)
 

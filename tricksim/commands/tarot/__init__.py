@@ -1,9 +1,12 @@
-"""The Tarot commands: ``tricksim bidding``, ``tricksim sessions`` (see tricksim/commands)."""
+"""The Tarot commands: ``tricksim bidding``, ``tricksim sessions`` (see tricksim/commands), and the Tarot variant
+atlas, ``tricksim atlas tarot`` (``ATLAS``)."""
 from __future__ import annotations
 
 import click
 
-from tricksim.options import RUNS, InputError
+from tricksim.options import RUNS, FamilyOption, InputError, cannot_write, check_engine, engine_options
+
+GAME = "tarot"
 
 
 @click.command()
@@ -57,3 +60,62 @@ def sessions(runs):
 
 
 COMMANDS = (bidding, sessions)
+
+
+def _variants_help() -> str:
+    from tricksim.jobs.tarot.atlas import default_variants
+
+    return ("Comma-separated variants, each PRESET or PRESET+flag=value[+flag=value...] (any preset, any flag of "
+            f"'tricksim rules {GAME}')  [default: {','.join(default_variants())}]")
+
+
+def _players_help() -> str:
+    from tricksim.jobs.tarot.atlas import PLAYERS
+
+    return ("The two players, the stronger first: the stronger sits at every seat of the field table, the weaker "
+            f"takes each seat in turn  [default: {','.join(PLAYERS)}]")
+
+
+@click.command(name=GAME)
+@click.option("--games", type=int, help="Whole games a table (a game: the session flags' deals; "
+              "tricksim sessions)  [default: 10000, unless --deals]")
+@click.option("--deals", type=int, help="Single deals a table instead of whole games.")
+@click.option("--variants", cls=FamilyOption, metavar="LIST", help=_variants_help)
+@click.option("--players", cls=FamilyOption, metavar="STRONG,WEAK", help=_players_help)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Random seed of the shared deals (the same deals for every variant of a table size).")
+@click.option("--out", type=click.Path(file_okay=False), help="Where the runs and the report go "
+              f"[default: data/atlas/{GAME}-games<N>-seed<seed>, or -deals<N>-].")
+@click.option("--threads", type=click.IntRange(1), help="Cores to use (default: all the process may use).")
+@engine_options("the variants' runs simulated")
+def atlas(games, deals, variants, players, seed, out, threads, engine, scheduler, timeout):
+    """Every Tarot table size (preset) and variant in duplicate, one report: atlas.html, atlas.md, atlas.csv
+    and charts.
+
+    Each variant is a duplicate rotation on the same deals: a table with the stronger of the two --players in
+    every seat, then one table a seat with the weaker in it. Per variant, with 95 % intervals and n (clustered
+    by game, or by deal with --deals): the taker's deal score (chart on shared bins), the all-pass share, each
+    contract's share and success, petit au bout, poignée and Chelem rates; the stronger player's points a deal
+    over the weaker in the same seat, and luck, the share of a seat's score variance the deal fixes whoever
+    plays it. The runs are kept under --out: run the command again to reuse them.
+
+    \b
+    Examples:
+      tricksim atlas tarot --games 500 --out data/atlas-tarot-small
+      tricksim atlas tarot --deals 20000 --variants fft3,cardavia,cardavia+excuse_lead=forbidden
+      tricksim atlas tarot --players heuristic,random --games 200
+    """
+    from tricksim import api
+
+    check_engine(engine, scheduler, timeout)
+    if games is not None and deals is not None:
+        raise InputError("give --games or --deals, not both: whole games, or single deals")
+    try:
+        api.atlas(GAME, games=games, deals=deals, variants=variants, players=players, seed=seed, out=out,
+                  threads=threads, engine=engine, scheduler=scheduler, timeout=timeout, progress=True,
+                  echo=click.echo)
+    except OSError as e:
+        cannot_write(out or "data/atlas", e)
+
+
+ATLAS = atlas  # ``tricksim atlas tarot``

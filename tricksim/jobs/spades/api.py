@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from tricksim.jobs import args
-from tricksim.simulator.errors import TricksimError, option
 from tricksim.simulator.rules import override_list
 
 METRICS = ("win", "margin")
@@ -99,36 +98,26 @@ def dd(run, *, threads: int | None = None, echo=None) -> dict:
 
 
 def atlas(*, games: int = 2000, variants=None, players=None, seed: int = 0, hand_limit: int = 1000, out=None,
-          threads: int | None = None, progress: bool = False, echo=None):
+          threads: int | None = None, engine: str = "local", scheduler: str | None = None,
+          timeout: float | None = None, progress: bool = False, echo=None):
     """The Spades variant atlas (see ``tricksim atlas spades --help``): every variant (default: every preset and
     the flag variants of ``tricksim.jobs.spades.atlas.FLAG_VARIANTS``; else a list, or comma-separated text, of
     ``PRESET[+flag=value...]``) played as a duplicate match of ``games`` deals between ``players`` (stronger,
     weaker; default heuristic and simple), written into ``out`` (``atlas.html``, ``atlas.md``, ``atlas.csv``,
-    the charts; the runs kept under ``out/runs`` and reused when called again). Returns the ``AtlasResult``
-    (``.tables``, ``.variants`` with each variant's figures, the paths)."""
+    the charts; the runs kept under ``out/runs`` and reused when called again). ``engine="dask"``: the runs
+    simulated on Dask (a local cluster, or that at ``scheduler``). Returns the ``AtlasResult`` (``.tables``,
+    ``.variants`` with each variant's figures, the paths)."""
+    from tricksim.analysis.parallel import scheduler_timeout
+    from tricksim.jobs.atlas import check_options
     from tricksim.jobs.spades.atlas import PLAYERS, parse_variants
     from tricksim.jobs.spades.atlas import atlas as run_atlas
-    from tricksim.simulator.engine import MAX_COUNT, MAX_SEED
+    from tricksim.simulator.engine import MAX_COUNT
 
     args.whole("games", games, 2, MAX_COUNT)
-    if variants is not None and not (isinstance(variants, str) or isinstance(variants, (list, tuple))
-                                     and all(isinstance(v, str) for v in variants)):
-        raise TricksimError(f"{option('variants', None)} must be None, 'PRESET[+flag=value...],...' or "
-                                 f"a list of such strings: got {variants!r}")
-    players = PLAYERS if players is None else players
-    if isinstance(players, str):
-        players = tuple(p.strip() for p in players.split(","))
-    if not isinstance(players, (list, tuple)) or len(players) != 2:
-        raise TricksimError(f"{option('players', None)} must be two strategy specs, the stronger then the "
-                                 f"weaker (e.g. heuristic,simple): got {players!r}")
-    for p in players:
-        args.spec("players", p)
-    args.whole("seed", seed, 0, MAX_SEED)
+    players = check_options(variants=variants, players=players, default_players=PLAYERS, seed=seed, out=out,
+                            threads=threads, engine=engine, scheduler=scheduler, progress=progress, echo=echo)
     args.whole("hand_limit", hand_limit, 1, 100_000)
-    args.out_folder("out", out, none=True)
-    args.whole("threads", threads, 1, none=True)
-    args.flag("progress", progress)
-    args.callback("echo", echo)
-    return run_atlas(games=games, variants=parse_variants(variants), players=tuple(players), seed=seed,
-                     hand_limit=hand_limit, out=out, threads=threads, progress=progress,
-                     echo=echo or (lambda _text: None))
+    with scheduler_timeout(timeout):
+        return run_atlas(games=games, variants=parse_variants(variants), players=players, seed=seed,
+                         hand_limit=hand_limit, out=out, threads=threads, engine=engine, scheduler=scheduler,
+                         progress=progress, echo=echo or (lambda _text: None))

@@ -1,4 +1,5 @@
-"""Tarot study jobs: duplicate rotations (``rotation``) and the forced-contract what-if (``whatif``)."""
+"""Tarot study jobs: duplicate rotations (``rotation``), the forced-contract what-if (``whatif``), the variant
+atlas (``atlas``); the Tarot functions of the Python API (``api``)."""
 from tricksim.jobs import GameJobs, JobError
 from tricksim.simulator.errors import option
 
@@ -16,6 +17,13 @@ def _match(specs, *, count: int, hand_limit: int | None = None, **options) -> di
     return rotations(*specs, deals=count, **options)
 
 
+def _atlas(**options):
+    """The variant atlas (``tricksim.atlas("tarot", ...)``: the options of :func:`.api.atlas`)."""
+    from .api import atlas
+
+    return atlas(**options)
+
+
 JOBS = GameJobs(match=_match, match_unit="deals",
                 match_help="deals per rotation (each is played in five runs: the field alone, then A in each seat)",
-                api={"sessions": "tricksim.jobs.tarot.api:sessions"})
+                api={"sessions": "tricksim.jobs.tarot.api:sessions"}, atlas=_atlas)
