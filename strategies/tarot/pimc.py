@@ -52,6 +52,8 @@ from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
     N_SEATS,
+    R_CALL_FOUR_KINGS,
+    R_CALL_OWN,
     V_BID,
     V_CALLED,
     V_CHIEN_S,
@@ -69,6 +71,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_PLAYED_T,
     V_POIGNEE,
     V_POIGNEE_T,
+    V_RULES,
     V_TAKER,
     V_TO_DISCARD,
     V_TRICK_NO,
@@ -87,6 +90,7 @@ P_STREAM = _INDEX["stream"]
 P_TRIES = _INDEX["tries"]
 P_BIDS = _INDEX["bids"]
 P_DISCARD = _INDEX["discard"]
+P_CALL = _INDEX["call"]
 P_DEAL_PLAYOUTS = _INDEX["deal_playouts"]
 
 # the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
@@ -534,7 +538,7 @@ def best_card(total, legal_s, legal_t, h_card):
 
 
 # ------------------------------------------------------------------ the decisions before the play
-STAGE_BID, STAGE_CALL, STAGE_DISCARD = 0, 1, 2
+STAGE_BID, STAGE_CALL, STAGE_CHIEN, STAGE_DISCARD = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -544,8 +548,9 @@ def play_deal_out(seat, stage, k, view, rules, suits, trumps, chien, tally, take
     every hand, ``chien`` the chien's two words), every later decision the heuristic's: the kernel's order
     (``kernel.play_deal``) with the game's phases. ``stage``: STAGE_BID, the bidder that speaks ``k``-th is next
     (``taker``/``contract`` the bidding so far); STAGE_CALL, the bidding is over and the taker calls (five
-    players) or takes the chien; STAGE_DISCARD, the chien is taken and the taker's discard card ``k`` is next
-    (``discard_s``/``_t`` the discard so far). The arrays are this play-out's own: they are changed."""
+    players); STAGE_CHIEN, the chien is next; STAGE_DISCARD, the chien is taken and the taker's discard card
+    ``k`` is next (``discard_s``/``_t`` the discard so far). The arrays are this play-out's own: they are
+    changed."""
     n = rules.seats
     dealer = view[V_DEALER]
     if stage == STAGE_BID:
@@ -563,6 +568,8 @@ def play_deal_out(seat, stage, k, view, rules, suits, trumps, chien, tally, take
             phases.start_call(rules, view, suits[taker], taker)
             c = heuristic.call(taker, suits[taker], trumps[taker], view, hp, rng)
             phases.apply_call(view, tally, suits, c, taker, n)
+        stage = STAGE_CHIEN
+    if stage == STAGE_CHIEN:
         if phases.takes_chien(contract):
             phases.show_chien(view, suits, trumps, chien, taker)
         k = 0
@@ -610,8 +617,8 @@ def fresh_tally(rules, view):
 def decision_value(seat, stage, x, view, suits, trumps, chien, rest_s, rest_t, hp, rng):
     """Seat ``seat``'s score for the deal when it decides ``x`` now, every later decision the heuristic's, on one
     full deal: ``suits``/``trumps`` every hand, ``chien`` the chien's two words, ``rest_s``/``_t`` the discard so
-    far (its trumps not shown; STAGE_DISCARD). ``stage``: STAGE_BID, ``x`` the seat's bid; STAGE_DISCARD, ``x``
-    the taker's next discard card."""
+    far (its trumps not shown; STAGE_DISCARD). ``stage``: STAGE_BID, ``x`` the seat's bid; STAGE_CALL, the card the
+    taker calls (five players); STAGE_DISCARD, the taker's next discard card."""
     rules = rules_of(view)
     n = rules.seats
     taker, contract = bidding_so_far(view, n)
@@ -624,6 +631,11 @@ def decision_value(seat, stage, x, view, suits, trumps, chien, rest_s, rest_t, h
         k = (seat - v[V_DEALER] - 1) % n + 1
         return play_deal_out(seat, STAGE_BID, k, v, rules, hs, ht, chien, tally, taker, contract, np.int64(0),
                              np.int64(0), hp, rng)
+    if stage == STAGE_CALL:
+        phases.start_call(rules, v, hs[taker], taker)
+        phases.apply_call(v, tally, hs, x, taker, n)
+        return play_deal_out(seat, STAGE_CHIEN, 0, v, rules, hs, ht, chien, tally, taker, contract, np.int64(0),
+                             np.int64(0), hp, rng)
     if n == 5:  # the called card's holder in this deal: the partner (phases.apply_call)
         for s in range(n):
             if s != taker and (hs[s] >> view[V_CALLED]) & 1 == 1:
@@ -635,10 +647,11 @@ def decision_value(seat, stage, x, view, suits, trumps, chien, rest_s, rest_t, h
 
 @njit(cache=True)
 def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng, h_choice, stage, stats):
-    """The bid (``stage`` STAGE_BID: the candidates are pass and every contract from ``view[V_MIN_BID]``) or the
-    discard card (STAGE_DISCARD: the legal cards ``legal_s``/``_t``) of the best mean score over sampled deals,
-    each candidate played out to the end of the deal (``play_deal_out``) on the same deals and draws;
-    ``h_choice``, the heuristic's, wins ties when among the best. ``stats`` as ``search_card``'s."""
+    """The bid (``stage`` STAGE_BID: the candidates are pass and every contract from ``view[V_MIN_BID]``), the
+    called card (STAGE_CALL) or the discard card (STAGE_DISCARD) of the best mean score over sampled deals (the
+    candidates of a call or a discard: ``legal_s``/``_t``), each candidate played out to the end of the deal
+    (``play_deal_out``) on the same deals and draws; ``h_choice``, the heuristic's, wins ties when among the best.
+    ``stats`` as ``search_card``'s."""
     rules = rules_of(view)
     n = rules.seats
     stats[0] = 0
@@ -698,12 +711,12 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
         for q in range(n_piles - 1):
             hs[pile_seat[q]] = out_s[q]
             ht[pile_seat[q]] = out_t[q]
-        if stage == STAGE_BID and rules.petit_sec_redeal and phases.petit_sec(ht, n):
+        if stage != STAGE_DISCARD and rules.petit_sec_redeal and phases.petit_sec(ht, n):
             continue
         exact += met
         rest_s = out_s[n_piles - 1]
         rest_t = out_t[n_piles - 1]
-        if stage == STAGE_BID:
+        if stage != STAGE_DISCARD:  # the chien is hidden until it is taken
             chien[0] = rest_s
             chien[1] = rest_t
         else:
@@ -741,7 +754,12 @@ def bid(seat, suits, trumps, view, params, rng):
 
 @njit(HAND_SIG, cache=True)
 def call(seat, suits, trumps, view, params, rng):
-    return heuristic.call(seat, suits, trumps, view, _heuristic_params(), rng)
+    h_card = heuristic.call(seat, suits, trumps, view, _heuristic_params(), rng)
+    if params[P_CALL] == 0:
+        return h_card
+    legal = phases.call_legal(view[V_RULES + R_CALL_OWN], view[V_RULES + R_CALL_FOUR_KINGS], suits)
+    return search_before_play(seat, suits, trumps, legal, np.int64(0), view, params, rng, h_card, STAGE_CALL,
+                              np.zeros(3, np.int64))
 
 
 @njit(CHOOSE_SIG, cache=True)

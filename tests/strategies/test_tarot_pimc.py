@@ -69,7 +69,7 @@ def true_values(st, seat):
 def test_registered_with_its_parameters():
     seat = parse_spec("pimc:samples=32,stream=3", "tarot")
     assert [p.name for p in seat.strategy.params] == ["samples", "playouts", "stream", "tries", "bids", "discard",
-                                                      "deal_playouts"]
+                                                      "call", "deal_playouts"]
     assert seat.params[pimc.P_SAMPLES] == 32 and seat.params[pimc.P_STREAM] == 3
 
 
@@ -104,7 +104,7 @@ def before_play_value(st, seat, x):
     """``decision_value`` on the true deal: ``seat``'s score when it bids ``x`` (a bid) or discards card ``x`` now,
     every later decision the heuristic's."""
     ob = st.observation(seat)
-    stage = pimc.STAGE_BID if st.phase == Phase.BID else pimc.STAGE_DISCARD
+    stage = {Phase.BID: pimc.STAGE_BID, Phase.CALL: pimc.STAGE_CALL, Phase.DISCARD: pimc.STAGE_DISCARD}[st.phase]
     return int(pimc.decision_value(np.int64(seat), stage, np.int64(x), ob.view, st.suits.copy(), st.trumps.copy(),
                                    st.chien.copy(), np.int64(st.discard_s), np.int64(0), pimc._heuristic_params(),
                                    np.zeros(1, np.uint64)))
@@ -112,11 +112,11 @@ def before_play_value(st, seat, x):
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_a_play_out_from_a_bid_or_a_discard_on_the_true_deal_is_the_deal_played(n):
-    """The same for the decisions before the play: at every bid and every discard card of heuristic self-play,
+    """The same for the decisions before the play: at every bid, call and discard card of heuristic self-play,
     the whole-deal play-out of the heuristic's choice on the true deal (its later bids, the call, the chien, the
     discard, Chelem, the poignées and the tricks) ends with the seat's true score; other bids score otherwise
     somewhere."""
-    bids = discards = differ = 0
+    bids = discards = calls = differ = 0
     for deal_id in range(30):
         st = TarotState(PRESETS[PRESET_OF[n]], seed=62, deal_id=deal_id)
         pending = []
@@ -128,14 +128,16 @@ def test_a_play_out_from_a_bid_or_a_discard_on_the_true_deal_is_the_deal_played(
                 pending.append((s, before_play_value(st, s, b)))
                 bids += 1
                 differ += len({before_play_value(st, s, c) for c in range(5) if phases.bid_is_legal(c, st.contract)}) > 1
-            elif st.phase == Phase.DISCARD:
+            elif st.phase in (Phase.DISCARD, Phase.CALL):
                 pending.append((s, before_play_value(st, s, x)))
-                discards += 1
+                discards += st.phase == Phase.DISCARD
+                calls += st.phase == Phase.CALL
             st.apply(x)
         final = st.scores() if st.taker >= 0 else (0,) * n
         for s, v in pending:
             assert v == final[s], (deal_id, s)
     assert bids >= 30 * n - 5 and discards > 30 and differ > 20, (bids, discards, differ)
+    assert calls > 5 if n == 5 else calls == 0
 
 
 # ------------------------------------------------------------------ the sampler keeps to the table
@@ -346,6 +348,12 @@ def test_information_hygiene_a_hidden_card_changes_no_bid_and_no_discard(n):
     checked, differed, _ = _hygiene(n, _pimc_decision, deals=16 if n < 5 else 32, phase=Phase.DISCARD,
                                     spec=SMALL_BEFORE_PLAY, taker=PASSER)
     assert checked >= 10 and differed == 0
+
+
+def test_information_hygiene_a_hidden_card_changes_no_call():
+    checked, differed, chien = _hygiene(5, _pimc_decision, deals=40, phase=Phase.CALL, spec=SMALL_BEFORE_PLAY,
+                                        taker=PASSER)
+    assert checked >= 5 and differed == 0
 
 
 def test_the_bid_hygiene_test_catches_a_planted_leak():

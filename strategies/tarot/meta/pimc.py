@@ -15,6 +15,7 @@ PARAMS = (
     Param("bids", 1.0, "1: the bid by the same search, each bid played out to the end of the deal (every later "
           "decision the heuristic's); 0: the heuristic's bid", switch=True),
     Param("discard", 1.0, "1: each discard card by the same search; 0: the heuristic's discard", switch=True),
+    Param("call", 1.0, "1: the call (five players) by the same search; 0: the heuristic's call", switch=True),
     Param("deal_playouts", 4000.0, "most play-outs of a whole deal per bid or discard decision (samples x "
           "candidates)", lo=1, hi=1e9),
 )
