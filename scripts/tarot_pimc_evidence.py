@@ -146,8 +146,8 @@ def main():
              f"seed {a.seed}'s. Each deal is played by a field of heuristic players, then with `{a.spec}` in each "
              "seat in turn on the same cards; the gain is the seat's deal score minus "
              "the field's in the same seat of the same deal, averaged over the seats, with a paired 95 % t "
-             "interval over deals. pimc searches its card play, its bid and its discard (unless its parameters "
-             "say otherwise); it calls, declares Chelem and shows poignées as the heuristic.", "",
+             "interval over deals. pimc searches its card play, its bid, its call and its discard (unless its "
+             "parameters say otherwise); it declares Chelem and shows poignées as the heuristic.", "",
              "| rules | pimc in a field of heuristic | heuristic in a field of pimc |", "|---|---|---|", *rows, "",
              *([f"The same rotations with `{a.against}` in place of `{a.spec}`, and the paired difference per "
                 "deal (both in a field of heuristic, the same deals):", "",

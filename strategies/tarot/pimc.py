@@ -5,10 +5,10 @@ deal consistent with what the table has shown, plays each legal card out on each
 deal (every later card the heuristic's, for every seat, itself included) and plays the card with the best
 mean score: its own score for the deal (``phases.seat_score``: its side's). It is a strategy like any other:
 the six policies of ``policy.py``, its own hand, the public view and its own random stream; no other hand and
-not the chien (unless shown) is reachable. The bid and each discard card are searched the same way, each
-candidate played out to the end of the deal (``play_deal_out``: the later bids, the call, the chien, the rest
-of the discard, Chelem, the poignées and the tricks, all the heuristic's); the call, Chelem and the poignée are
-the heuristic's.
+not the chien (unless shown) is reachable. The bid, the call and each discard card are searched the same way,
+each candidate played out to the end of the deal (``play_deal_out``: the later bids, the call, the chien, the
+rest of the discard, Chelem, the poignées and the tricks, all the heuristic's); Chelem and the poignée are the
+heuristic's.
 
 Sampling (``hidden_piles``, ``sample_deal``; docs/strategies.md has the method)
     The unseen cards (the 78 less its own hand, every card played, the chien when shown and the trumps

@@ -351,8 +351,8 @@ def test_information_hygiene_a_hidden_card_changes_no_bid_and_no_discard(n):
 
 
 def test_information_hygiene_a_hidden_card_changes_no_call():
-    checked, differed, chien = _hygiene(5, _pimc_decision, deals=40, phase=Phase.CALL, spec=SMALL_BEFORE_PLAY,
-                                        taker=PASSER)
+    checked, differed, _ = _hygiene(5, _pimc_decision, deals=40, phase=Phase.CALL, spec=SMALL_BEFORE_PLAY,
+                                    taker=PASSER)
     assert checked >= 5 and differed == 0
 
 
