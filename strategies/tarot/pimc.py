@@ -5,8 +5,10 @@ deal consistent with what the table has shown, plays each legal card out on each
 deal (every later card the heuristic's, for every seat, itself included) and plays the card with the best
 mean score: its own score for the deal (``phases.seat_score``: its side's). It is a strategy like any other:
 the six policies of ``policy.py``, its own hand, the public view and its own random stream; no other hand and
-not the chien (unless shown) is reachable. The bids, the call, the discard, Chelem and the poignée are the
-heuristic's (the search covers the card play only).
+not the chien (unless shown) is reachable. The bid, the call and each discard card are searched the same way,
+each candidate played out to the end of the deal (``play_deal_out``: the later bids, the call, the chien, the
+rest of the discard, Chelem, the poignées and the tricks, all the heuristic's); Chelem and the poignée are the
+heuristic's.
 
 Sampling (``hidden_piles``, ``sample_deal``; docs/strategies.md has the method)
     The unseen cards (the 78 less its own hand, every card played, the chien when shown and the trumps
@@ -45,17 +47,22 @@ from numba import njit
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.tarot import phases
-from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, KINGS_S, N_CARDS, OUDLERS_T, TRUMPS_ONLY
+from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, KINGS_S, N_CARDS, OUDLERS_T
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
     N_SEATS,
+    R_CALL_FOUR_KINGS,
+    R_CALL_OWN,
+    V_BID,
     V_CALLED,
     V_CHIEN_S,
     V_CHIEN_T,
     V_CONTRACT,
+    V_DEALER,
     V_DISCARD_T,
     V_LEADER,
+    V_MIN_BID,
     V_NPLAYED,
     V_PARTNER,
     V_PLAY_CARD,
@@ -64,7 +71,9 @@ from tricksim.simulator.games.tarot.policy import (
     V_PLAYED_T,
     V_POIGNEE,
     V_POIGNEE_T,
+    V_RULES,
     V_TAKER,
+    V_TO_DISCARD,
     V_TRICK_NO,
     V_TRICKS,
     V_VOIDS,
@@ -79,6 +88,10 @@ P_SAMPLES = _INDEX["samples"]
 P_PLAYOUTS = _INDEX["playouts"]
 P_STREAM = _INDEX["stream"]
 P_TRIES = _INDEX["tries"]
+P_BIDS = _INDEX["bids"]
+P_DISCARD = _INDEX["discard"]
+P_CALL = _INDEX["call"]
+P_DEAL_PLAYOUTS = _INDEX["deal_playouts"]
 
 # the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
 HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector()
@@ -123,9 +136,9 @@ def hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, a
     n = rules.seats
     taker = view[V_TAKER]
     contract = view[V_CONTRACT]
-    shown_chien = phases.takes_chien(contract)
     chien_s = view[V_CHIEN_S]
     chien_t = view[V_CHIEN_T]
+    shown_chien = phases.takes_chien(contract) and (chien_s | chien_t) != 0  # not yet in the bidding and the call
     discard_t = view[V_DISCARD_T]
     played_s = view[V_PLAYED_S]
     played_t = view[V_PLAYED_T]
@@ -176,19 +189,16 @@ def hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, a
     known_s[p] = 0
     known_t[p] = 0
     only = np.int64(0)
-    if taker < 0:
-        need[p] = 0
-        allow_s[p] = 0
-        allow_t[p] = 0
-    elif shown_chien:
+    if shown_chien:
         if seat == taker:  # the chien's cards it no longer holds and never played are in its discard
             known_s[p] = chien_s & unseen_s
         else:
             only = chien_s & ~KINGS_S & unseen_s
-        need[p] = phases.chien_cards(n) - popcount(discard_t) - popcount(known_s[p])
+        # the discard so far: all of it but while the taker is discarding (V_TO_DISCARD cards still to go)
+        need[p] = phases.chien_cards(n) - view[V_TO_DISCARD] - popcount(discard_t) - popcount(known_s[p])
         allow_s[p] = ALL_SUITS & ~KINGS_S
         allow_t[p] = 0
-    else:
+    else:  # the chien: hidden (the bidding, the call, a Garde sans or contre)
         need[p] = phases.chien_cards(n)
         allow_s[p] = ALL_SUITS
         allow_t[p] = ALL_TRUMPS
@@ -349,27 +359,11 @@ def rebuild(view0, rules, suits, trumps, tally, trick_winner):
 
 
 @njit(cache=True)
-def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led, win_seat, win_card, high, rest_s,
-             rest_t, hp, rng):
-    """Seat ``seat``'s score for the deal when it plays ``c`` now and every later card is the heuristic's, on the
-    sampled hands ``suits0``/``trumps0`` and hidden pile ``rest_s``/``rest_t``, from the state ``rebuild`` made;
-    the kernel's order with the game's phases."""
+def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader, k,
+                led, win_seat, win_card, high, hp, rng):
+    """The tricks from card ``k`` of trick ``t`` (``leader`` led it; ``led`` .. ``high`` its state) to the end of
+    the deal, every card and poignée the heuristic's: the kernel's trick loop with the game's phases."""
     n = rules.seats
-    view = view0.copy()
-    suits = suits0.copy()
-    trumps = trumps0.copy()
-    tally = tally0.copy()
-    trick_winner = trick_winner0.copy()
-    taker = view[V_TAKER]
-    contract = view[V_CONTRACT]
-    discard_t = view[V_DISCARD_T]
-    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
-    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
-    leader = view[V_LEADER]
-    t = view[V_TRICK_NO]
-    k = view[V_NPLAYED]
-    led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, seat, c, led, win_seat, win_card, high, n)
-    k += 1
     last = phases.n_tricks(n)
     while True:
         while k < n:
@@ -393,10 +387,35 @@ def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led,
         leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
         t += 1
         if t >= last:
-            break
+            return
         phases.start_trick(view, t, leader)
         led, win_seat, win_card, high = -1, -1, -1, -1
         k = 0
+
+
+@njit(cache=True)
+def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led, win_seat, win_card, high, rest_s,
+             rest_t, hp, rng):
+    """Seat ``seat``'s score for the deal when it plays ``c`` now and every later card is the heuristic's, on the
+    sampled hands ``suits0``/``trumps0`` and hidden pile ``rest_s``/``rest_t``, from the state ``rebuild`` made;
+    the kernel's order with the game's phases."""
+    n = rules.seats
+    view = view0.copy()
+    suits = suits0.copy()
+    trumps = trumps0.copy()
+    tally = tally0.copy()
+    trick_winner = trick_winner0.copy()
+    taker = view[V_TAKER]
+    contract = view[V_CONTRACT]
+    discard_t = view[V_DISCARD_T]
+    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
+    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
+    leader = view[V_LEADER]
+    t = view[V_TRICK_NO]
+    k = view[V_NPLAYED]
+    led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, seat, c, led, win_seat, win_card, high, n)
+    play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader,
+                k + 1, led, win_seat, win_card, high, hp, rng)
     chien = np.zeros(2, np.int64)
     discard_s = np.int64(0)
     if phases.takes_chien(contract):
@@ -409,7 +428,7 @@ def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led,
         chien[1] = rest_t
     taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
                                                             discard_t)
-    target, won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
+    _target, _won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
     return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER])
 
 
@@ -518,20 +537,238 @@ def best_card(total, legal_s, legal_t, h_card):
     return best
 
 
+# ------------------------------------------------------------------ the decisions before the play
+STAGE_BID, STAGE_CALL, STAGE_CHIEN, STAGE_DISCARD = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def play_deal_out(seat, stage, k, view, rules, suits, trumps, chien, tally, taker, contract, discard_s, discard_t, hp,
+                  rng):
+    """Seat ``seat``'s score for the deal from a decision before the play, on one full deal (``suits``/``trumps``
+    every hand, ``chien`` the chien's two words), every later decision the heuristic's: the kernel's order
+    (``kernel.play_deal``) with the game's phases. ``stage``: STAGE_BID, the bidder that speaks ``k``-th is next
+    (``taker``/``contract`` the bidding so far); STAGE_CALL, the bidding is over and the taker calls (five
+    players); STAGE_CHIEN, the chien is next; STAGE_DISCARD, the chien is taken and the taker's discard card
+    ``k`` is next (``discard_s``/``_t`` the discard so far). The arrays are this play-out's own: they are
+    changed."""
+    n = rules.seats
+    dealer = view[V_DEALER]
+    if stage == STAGE_BID:
+        for j in range(k, n):
+            s = phases.bidder(dealer, j, n)
+            phases.start_bid(view, s, contract)
+            b = heuristic.bid(s, suits[s], trumps[s], view, hp, rng)
+            taker, contract = phases.apply_bid(view, s, b, taker, contract, n)
+        if taker < 0:
+            return np.int64(0)  # all passed: the deal is void
+        phases.end_bidding(view, taker)
+        stage = STAGE_CALL
+    if stage == STAGE_CALL:
+        if n == 5:
+            phases.start_call(rules, view, suits[taker], taker)
+            c = heuristic.call(taker, suits[taker], trumps[taker], view, hp, rng)
+            phases.apply_call(view, tally, suits, c, taker, n)
+        stage = STAGE_CHIEN
+    if stage == STAGE_CHIEN:
+        if phases.takes_chien(contract):
+            phases.show_chien(view, suits, trumps, chien, taker)
+        k = 0
+    if phases.takes_chien(contract):
+        for i in range(k, phases.chien_cards(n)):
+            legal_s, legal_t = phases.start_discard(rules, view, suits[taker], trumps[taker], i)
+            c = heuristic.discard(taker, suits[taker], trumps[taker], legal_s, legal_t, view, hp, rng)
+            discard_s, discard_t = phases.apply_discard(view, suits, trumps, taker, c, discard_s, discard_t)
+        phases.end_discard(view)
+    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
+    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
+    phases.start_chelem(view, taker)
+    announced = heuristic.chelem(taker, suits[taker], trumps[taker], view, hp, rng)
+    _chelem, leader = phases.declare_chelem(view, tally, trumps, dealer, taker, announced, n)
+    trick_winner = np.full(phases.n_tricks(n), -1, np.int64)
+    phases.start_trick(view, 0, leader)
+    play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, 0, leader, 0,
+                -1, -1, -1, -1, hp, rng)
+    taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
+                                                            discard_t)
+    _target, _won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
+    return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER])
+
+
+@njit(cache=True)
+def bidding_so_far(view, n):
+    """(taker, contract) of the bids in the view: the seat of the highest bid (bids only go up), -1 and 0 when
+    nobody has bid a contract."""
+    contract = view[V_CONTRACT]
+    for s in range(n):
+        if contract > 0 and view[V_BID + s] == contract:
+            return np.int64(s), contract
+    return np.int64(-1), np.int64(0)
+
+
+@njit(cache=True)
+def fresh_tally(rules, view):
+    """The tally as the bidding begins (``phases.start_deal``'s, on a scratch view)."""
+    tally = np.zeros(phases.N_TALLY, np.int64)
+    phases.start_deal(rules, np.zeros(view.shape[0], np.int64), tally, view[V_DEALER])
+    return tally
+
+
+@njit(cache=True)
+def decision_value(seat, stage, x, view, suits, trumps, chien, rest_s, rest_t, hp, rng):
+    """Seat ``seat``'s score for the deal when it decides ``x`` now, every later decision the heuristic's, on one
+    full deal: ``suits``/``trumps`` every hand, ``chien`` the chien's two words, ``rest_s``/``_t`` the discard so
+    far (its trumps not shown; STAGE_DISCARD). ``stage``: STAGE_BID, ``x`` the seat's bid; STAGE_CALL, the card the
+    taker calls (five players); STAGE_DISCARD, the taker's next discard card."""
+    rules = rules_of(view)
+    n = rules.seats
+    taker, contract = bidding_so_far(view, n)
+    tally = fresh_tally(rules, view)
+    v = view.copy()
+    hs = suits.copy()
+    ht = trumps.copy()
+    if stage == STAGE_BID:
+        taker, contract = phases.apply_bid(v, seat, x, taker, contract, n)
+        k = (seat - v[V_DEALER] - 1) % n + 1
+        return play_deal_out(seat, STAGE_BID, k, v, rules, hs, ht, chien, tally, taker, contract, np.int64(0),
+                             np.int64(0), hp, rng)
+    if stage == STAGE_CALL:
+        phases.start_call(rules, v, hs[taker], taker)
+        phases.apply_call(v, tally, hs, x, taker, n)
+        return play_deal_out(seat, STAGE_CHIEN, 0, v, rules, hs, ht, chien, tally, taker, contract, np.int64(0),
+                             np.int64(0), hp, rng)
+    if n == 5:  # the called card's holder in this deal: the partner (phases.apply_call)
+        for s in range(n):
+            if s != taker and (hs[s] >> view[V_CALLED]) & 1 == 1:
+                tally[phases.T_PARTNER] = s
+    d_s, d_t = phases.apply_discard(v, hs, ht, taker, x, rest_s, rest_t | view[V_DISCARD_T])
+    k = phases.chien_cards(n) - view[V_TO_DISCARD] + 1
+    return play_deal_out(seat, STAGE_DISCARD, k, v, rules, hs, ht, chien, tally, taker, contract, d_s, d_t, hp, rng)
+
+
+@njit(cache=True)
+def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng, h_choice, stage, stats):
+    """The bid (``stage`` STAGE_BID: the candidates are pass and every contract from ``view[V_MIN_BID]``), the
+    called card (STAGE_CALL) or the discard card (STAGE_DISCARD) of the best mean score over sampled deals (the
+    candidates of a call or a discard: ``legal_s``/``_t``), each candidate played out to the end of the deal
+    (``play_deal_out``) on the same deals and draws; ``h_choice``, the heuristic's, wins ties when among the best.
+    ``stats`` as ``search_card``'s."""
+    rules = rules_of(view)
+    n = rules.seats
+    stats[0] = 0
+    stats[1] = 0
+    cand = np.zeros(N_CARDS, np.int64)
+    n_cand = 0
+    if stage == STAGE_BID:
+        cand[0] = 0
+        n_cand = 1
+        for b in range(view[V_MIN_BID], phases.GARDE_CONTRE + 1):
+            cand[n_cand] = b
+            n_cand += 1
+    else:
+        for i in range(2):
+            m = legal_s if i == 0 else legal_t
+            while m:
+                b = lowest_bit(m)
+                m &= m - 1
+                cand[n_cand] = b if i == 0 else FIRST_TRUMP + b
+                n_cand += 1
+    stats[2] = n_cand
+    if n_cand < 2:
+        return h_choice
+    hp = _heuristic_params()
+    local = _private_stream(rng, params)
+    pile_seat = np.zeros(MAX_PILES, np.int64)
+    need = np.zeros(MAX_PILES, np.int64)
+    known_s = np.zeros(MAX_PILES, np.int64)
+    known_t = np.zeros(MAX_PILES, np.int64)
+    allow_s = np.zeros(MAX_PILES, np.int64)
+    allow_t = np.zeros(MAX_PILES, np.int64)
+    only_s = np.zeros(1, np.int64)
+    n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
+                                           allow_t, only_s)
+    if n_piles < 0:
+        return h_choice
+    n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_DEAL_PLAYOUTS]) // n_cand))
+    tries = max(np.int64(1), np.int64(params[P_TRIES]))
+    taker = view[V_TAKER]
+    out_s = np.zeros(MAX_PILES, np.int64)
+    out_t = np.zeros(MAX_PILES, np.int64)
+    hs = np.zeros(N_SEATS, np.int64)
+    ht = np.zeros(N_SEATS, np.int64)
+    chien = np.zeros(2, np.int64)
+    total = np.zeros(N_CARDS, np.int64)
+    done = 0
+    exact = 0
+    for _ in range(n_samples * tries):  # a deal the table has ruled out (a Petit sec redealt) is drawn again
+        if done == n_samples:
+            break
+        met = sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t,
+                          taker, local, tries, out_s, out_t)
+        if met < 0:
+            break
+        hs[seat] = suits
+        ht[seat] = trumps
+        for q in range(n_piles - 1):
+            hs[pile_seat[q]] = out_s[q]
+            ht[pile_seat[q]] = out_t[q]
+        if stage != STAGE_DISCARD and rules.petit_sec_redeal and phases.petit_sec(ht, n):
+            continue
+        exact += met
+        rest_s = out_s[n_piles - 1]
+        rest_t = out_t[n_piles - 1]
+        if stage != STAGE_DISCARD:  # the chien is hidden until it is taken
+            chien[0] = rest_s
+            chien[1] = rest_t
+        else:
+            chien[0] = view[V_CHIEN_S]
+            chien[1] = view[V_CHIEN_T]
+        draws = np.empty(1, np.uint64)
+        draws[0] = next_u64(local)
+        for j in range(n_cand):
+            value = decision_value(seat, stage, cand[j], view, hs, ht, chien, rest_s, rest_t, hp, draws.copy())
+            total[j] += value
+        done += 1
+    stats[0] = done
+    stats[1] = exact
+    if done == 0:
+        return h_choice
+    best = np.int64(0)
+    for j in range(n_cand):
+        if total[j] > total[best]:
+            best = j
+    for j in range(n_cand):
+        if cand[j] == h_choice and total[j] == total[best]:
+            return h_choice
+    return cand[best]
+
+
 # ------------------------------------------------------------------ policies: the heuristic's but the play
 @njit(HAND_SIG, cache=True)
 def bid(seat, suits, trumps, view, params, rng):
-    return heuristic.bid(seat, suits, trumps, view, _heuristic_params(), rng)
+    h_bid = heuristic.bid(seat, suits, trumps, view, _heuristic_params(), rng)
+    if params[P_BIDS] == 0:
+        return h_bid
+    return search_before_play(seat, suits, trumps, np.int64(0), np.int64(0), view, params, rng, h_bid, STAGE_BID,
+                              np.zeros(3, np.int64))
 
 
 @njit(HAND_SIG, cache=True)
 def call(seat, suits, trumps, view, params, rng):
-    return heuristic.call(seat, suits, trumps, view, _heuristic_params(), rng)
+    h_card = heuristic.call(seat, suits, trumps, view, _heuristic_params(), rng)
+    if params[P_CALL] == 0:
+        return h_card
+    legal = phases.call_legal(view[V_RULES + R_CALL_OWN], view[V_RULES + R_CALL_FOUR_KINGS], suits)
+    return search_before_play(seat, suits, trumps, legal, np.int64(0), view, params, rng, h_card, STAGE_CALL,
+                              np.zeros(3, np.int64))
 
 
 @njit(CHOOSE_SIG, cache=True)
 def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
-    return heuristic.discard(seat, suits, trumps, legal_s, legal_t, view, _heuristic_params(), rng)
+    h_card = heuristic.discard(seat, suits, trumps, legal_s, legal_t, view, _heuristic_params(), rng)
+    if params[P_DISCARD] == 0:
+        return h_card
+    return search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng, h_card, STAGE_DISCARD,
+                              np.zeros(3, np.int64))
 
 
 @njit(HAND_SIG, cache=True)

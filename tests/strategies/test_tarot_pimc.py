@@ -14,8 +14,8 @@ import reference_tarot as ref
 
 from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.tarot import batch, phases
-from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, KINGS_S, SUIT_CARDS
-from tricksim.simulator.games.tarot.policy import V_CONTRACT, V_PARTNER, V_TAKER, V_VOIDS
+from tricksim.simulator.games.tarot.cards import KINGS_S, SUIT_CARDS
+from tricksim.simulator.games.tarot.policy import V_CHIEN_S, V_CHIEN_T, V_CONTRACT, V_PARTNER, V_TAKER, V_VOIDS
 from tricksim.simulator.games.tarot.rules import PRESETS
 from tricksim.simulator.games.tarot.state import Phase, TarotState
 from tricksim.strategies.registry import parse_spec
@@ -31,16 +31,17 @@ def heuristic():
     return parse_spec("heuristic", "tarot")
 
 
-def deal_positions(n, deals, seed, seats=None, every=1):
+def deal_positions(n, deals, seed, seats=None, every=1, phase=Phase.PLAY):
     """Play ``deals`` deals of ``n`` players (each seat's strategy: ``seats``, the heuristic by default) through
-    the step API and yield (state, seat) at every ``every``-th play decision with a choice, before it is made."""
+    the step API and yield (state, seat) at every ``every``-th decision of ``phase`` with a choice, before it is
+    made."""
     seats = seats or [heuristic()] * n
     k = 0
     for deal_id in range(deals):
         st = TarotState(PRESETS[PRESET_OF[n]], seed=seed, deal_id=deal_id)
         while not st.is_terminal():
             s = st.current_player()
-            if st.phase == Phase.PLAY and len(st.legal_actions()) > 1:
+            if st.phase == phase and len(st.legal_actions()) > 1:
                 k += 1
                 if k % every == 0:
                     yield st, s
@@ -67,7 +68,8 @@ def true_values(st, seat):
 # ------------------------------------------------------------------ the strategy
 def test_registered_with_its_parameters():
     seat = parse_spec("pimc:samples=32,stream=3", "tarot")
-    assert [p.name for p in seat.strategy.params] == ["samples", "playouts", "stream", "tries"]
+    assert [p.name for p in seat.strategy.params] == ["samples", "playouts", "stream", "tries", "bids", "discard",
+                                                      "call", "deal_playouts"]
     assert seat.params[pimc.P_SAMPLES] == 32 and seat.params[pimc.P_STREAM] == 3
 
 
@@ -96,6 +98,46 @@ def test_a_play_out_on_the_true_deal_is_the_deal_played(n):
             assert v == final[s], (deal_id, s)
             checked += 1
     assert checked > 100 and differ > 10, (checked, differ)
+
+
+def before_play_value(st, seat, x):
+    """``decision_value`` on the true deal: ``seat``'s score when it bids ``x`` (a bid) or discards card ``x`` now,
+    every later decision the heuristic's."""
+    ob = st.observation(seat)
+    stage = {Phase.BID: pimc.STAGE_BID, Phase.CALL: pimc.STAGE_CALL, Phase.DISCARD: pimc.STAGE_DISCARD}[st.phase]
+    return int(pimc.decision_value(np.int64(seat), stage, np.int64(x), ob.view, st.suits.copy(), st.trumps.copy(),
+                                   st.chien.copy(), np.int64(st.discard_s), np.int64(0), pimc._heuristic_params(),
+                                   np.zeros(1, np.uint64)))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_a_play_out_from_a_bid_or_a_discard_on_the_true_deal_is_the_deal_played(n):
+    """The same for the decisions before the play: at every bid, call and discard card of heuristic self-play,
+    the whole-deal play-out of the heuristic's choice on the true deal (its later bids, the call, the chien, the
+    discard, Chelem, the poignées and the tricks) ends with the seat's true score; other bids score otherwise
+    somewhere."""
+    bids = discards = calls = differ = 0
+    for deal_id in range(30):
+        st = TarotState(PRESETS[PRESET_OF[n]], seed=62, deal_id=deal_id)
+        pending = []
+        while not st.is_terminal():
+            s = st.current_player()
+            x = st.policy_action(heuristic())
+            if st.phase == Phase.BID:
+                b = x - (78 if x >= 78 else 0)
+                pending.append((s, before_play_value(st, s, b)))
+                bids += 1
+                differ += len({before_play_value(st, s, c) for c in range(5) if phases.bid_is_legal(c, st.contract)}) > 1
+            elif st.phase in (Phase.DISCARD, Phase.CALL):
+                pending.append((s, before_play_value(st, s, x)))
+                discards += st.phase == Phase.DISCARD
+                calls += st.phase == Phase.CALL
+            st.apply(x)
+        final = st.scores() if st.taker >= 0 else (0,) * n
+        for s, v in pending:
+            assert v == final[s], (deal_id, s)
+    assert bids >= 30 * n - 5 and discards > 30 and differ > 20, (bids, discards, differ)
+    assert calls > 5 if n == 5 else calls == 0
 
 
 # ------------------------------------------------------------------ the sampler keeps to the table
@@ -207,10 +249,11 @@ def test_same_seed_same_deals_whatever_the_workers_and_the_stream_draws_other_sa
 # ------------------------------------------------------------------ information hygiene
 def _swap_hidden(st: TarotState, seat: int, rng) -> TarotState | None:
     """A copy of ``st`` whose hidden cards differ: a card of another seat exchanged with one of the same kind (the
-    same suit, or two trumps) of a third seat, or of the chien when it was not shown; None when there is none."""
+    same suit, or two trumps) of a third seat, or of the chien while it is not shown (the bidding, the call, a
+    Garde sans or contre); None when there is none."""
     n = st.seats
     places = [s for s in range(n) if s != seat]
-    if st.taker >= 0 and not phases.takes_chien(st.contract):
+    if not (int(st.view[V_CHIEN_S]) | int(st.view[V_CHIEN_T])):
         places.append("chien")
 
     def words(p):
@@ -241,14 +284,14 @@ def _swap_hidden(st: TarotState, seat: int, rng) -> TarotState | None:
     return other
 
 
-def _hygiene(n, decide, deals, seed=23):
+def _hygiene(n, decide, deals, seed=23, phase=Phase.PLAY, spec=SMALL, taker=TAKER):
     """At decisions of seat 0 (pimc; the others bid to take often), a deal differing only in hidden cards gives
     the same decision: returns (decisions checked, decisions that differed, swaps with the chien hidden)."""
-    p = parse_spec(SMALL, "tarot")
-    seats = [p] + [parse_spec(TAKER, "tarot")] * (n - 1)
+    p = parse_spec(spec, "tarot")
+    seats = [p] + [parse_spec(taker, "tarot")] * (n - 1)
     rng = np.random.default_rng(5)
     checked = differed = chien = 0
-    for st, seat in deal_positions(n, deals, seed, seats=seats):
+    for st, seat in deal_positions(n, deals, seed, seats=seats, phase=phase):
         if seat != 0:
             continue
         other = _swap_hidden(st, seat, rng)
@@ -257,7 +300,7 @@ def _hygiene(n, decide, deals, seed=23):
         a, b = st.observation(seat), other.observation(seat)
         assert (a.suits, a.trumps) == (b.suits, b.trumps) and (a.view == b.view).all()
         checked += 1
-        chien += not phases.takes_chien(st.contract) and (other.chien != st.chien).any()
+        chien += (other.chien != st.chien).any()
         differed += decide(st, p) != decide(other, p)
     return checked, differed, chien
 
@@ -284,3 +327,35 @@ def test_the_hygiene_test_catches_a_planted_leak():
     """The same comparison, with a player that searches the true deal: some hidden swap changes its card."""
     checked, differed, _ = _hygiene(4, _peeking_decision, deals=12)
     assert checked >= 40 and differed >= 3
+
+
+# the bid and the discard: seat 0 searches them (small searches); for its discards, the others always pass
+SMALL_BEFORE_PLAY = "pimc:samples=4,playouts=40,deal_playouts=40"
+PASSER = "heuristic:prise_threshold=1000,garde_threshold=1000,garde_sans_threshold=1000,garde_contre_threshold=1000"
+
+
+def _peeking_bid(st, p):
+    """A planted leak: the bid that scores best on the true deal."""
+    seat = st.current_player()
+    legal = [b for b in range(5) if phases.bid_is_legal(b, st.contract)]
+    return max(legal, key=lambda b: (before_play_value(st, seat, b), -b))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_information_hygiene_a_hidden_card_changes_no_bid_and_no_discard(n):
+    checked, differed, chien = _hygiene(n, _pimc_decision, deals=12, phase=Phase.BID, spec=SMALL_BEFORE_PLAY)
+    assert checked >= 10 and differed == 0 and chien >= 1  # the chien, hidden, among the cards swapped
+    checked, differed, _ = _hygiene(n, _pimc_decision, deals=16 if n < 5 else 32, phase=Phase.DISCARD,
+                                    spec=SMALL_BEFORE_PLAY, taker=PASSER)
+    assert checked >= 10 and differed == 0
+
+
+def test_information_hygiene_a_hidden_card_changes_no_call():
+    checked, differed, _ = _hygiene(5, _pimc_decision, deals=40, phase=Phase.CALL, spec=SMALL_BEFORE_PLAY,
+                                    taker=PASSER)
+    assert checked >= 5 and differed == 0
+
+
+def test_the_bid_hygiene_test_catches_a_planted_leak():
+    checked, differed, _ = _hygiene(4, _peeking_bid, deals=30, phase=Phase.BID, spec=SMALL_BEFORE_PLAY)
+    assert checked >= 20 and differed >= 3
