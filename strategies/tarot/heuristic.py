@@ -814,8 +814,10 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     unseen_s = ALL_S & ~suits & ~view[V_PLAYED_S] & ~trick_s
     unseen_t = ALL_T & ~trumps & ~view[V_PLAYED_T] & ~trick_t & ~view[V_DISCARD_T]
     cards_left = popcount(suits) + popcount(trumps)
-    # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick
-    keep_petit = params[P_PETIT_AU_BOUT] > 0 and (unseen_t & T_ONLY) == 0
+    # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick; the taker's side keeps it
+    # too while its other trumps outnumber the trumps out (it can draw them all: petit au bout)
+    keep_petit = params[P_PETIT_AU_BOUT] > 0 and ((unseen_t & T_ONLY) == 0 or (
+        attacker and (trumps & PETIT_T) != 0 and popcount(trumps & T_ONLY) - 1 > popcount(unseen_t & T_ONLY)))
     # the Excuse: led to the last trick of an announced Chelem still on; else never kept to the last trick
     excuse_ok = (legal_t & EXCUSE_T) != 0
     chelem_on = is_taker and view[V_CHELEM] == 1 and view[V_TRICKS + seat] == view[V_TRICK_NO]
