@@ -100,12 +100,13 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_MASK,
     TRUMPS_ONLY,
 )
-from tricksim.simulator.games.tarot.phases import POIGNEE_CARDS_BY_SEATS, call_legal, poignee_pools
+from tricksim.simulator.games.tarot.phases import EXCUSE_LEAD_FORBIDDEN, POIGNEE_CARDS_BY_SEATS, call_legal, poignee_pools
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
     R_CALL_FOUR_KINGS,
     R_CALL_OWN,
+    R_EXCUSE_LEAD,
     R_POIGNEE_EXCUSE,
     R_SEATS,
     V_CALLED,
@@ -827,6 +828,11 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         legal_t &= ~EXCUSE_T
         excuse_ok = False
     if excuse_ok and cards_left <= 2:
+        return np.int64(EXCUSE)
+    # where the Excuse may not be led, it is only safe when following: spend it on the first trick followed once
+    # few cards are left, or it may be the last card held (and lost with the last trick)
+    if excuse_ok and nplayed > 0 and view[V_RULES + R_EXCUSE_LEAD] == EXCUSE_LEAD_FORBIDDEN \
+            and cards_left <= params[P_EXCUSE_LATE] + 1:
         return np.int64(EXCUSE)
     taker_voids = view[V_VOIDS + taker] if taker >= 0 else np.int64(0)
 
