@@ -149,6 +149,10 @@ OUT_OF_TRUMPS = 4                           # V_VOIDS bit of a seat shown out of
 # docs/performance.md P43 (18/24 = 0.75 for three took 29 % of deals; 0.86 takes about two in three)
 BID_SCALE_THREE = 0.86
 BID_SCALE_FIVE = 1.2
+# the thresholds (fitted at four players) moved per table size (rows: 3, 4, 5 players; columns: Prise, Garde, Garde
+# sans, Garde contre), tuned in duplicate against ``legacy`` (scripts/tarot_evidence.py, issue #29): without the chien
+# the three- and five-player hands succeed far more often than at four at the same count
+THRESHOLD_SHIFT = np.array([[0.0, 0.0, -15.0, -15.0], [0.0, 0.0, 0.0, 0.0], [-10.0, -9.0, -25.0, -25.0]])
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -374,11 +378,12 @@ def hand_points(suits, trumps, params):
 
 
 @njit(cache=True)
-def contract_for(points, params):
-    """The highest contract (0 none, 1 Prise .. 4 Garde contre) whose threshold ``points`` reaches."""
+def contract_for(points, params, n_seats):
+    """The highest contract (0 none, 1 Prise .. 4 Garde contre) whose threshold (for ``n_seats`` players)
+    ``points`` reaches."""
     c = np.int64(0)
     for k in range(1, 5):
-        if points >= params[P_PRISE + k - 1]:
+        if points >= params[P_PRISE + k - 1] + THRESHOLD_SHIFT[n_seats - 3, k - 1]:
             c = np.int64(k)
     return c
 
@@ -391,7 +396,7 @@ def bid(seat, suits, trumps, view, params, rng):
         points *= BID_SCALE_THREE
     elif n == 5:
         points *= BID_SCALE_FIVE
-    c = contract_for(points, params)
+    c = contract_for(points, params, n)
     if c < view[V_MIN_BID] or c > 4:
         return np.int64(0)
     return c
