@@ -8,7 +8,14 @@ sides it can know (``opponents``): until the called card is played, the taker co
 opponent, the holder of the called card the taker its only ally, any other seat the taker its only
 opponent; once it is played, the taker and its partner against the three others. The partner leads as the
 taker does. The hand-point count is scaled by table size before the bidding thresholds (fitted for 18
-cards): x0.86 with three players (24 cards), x1.2 with five (15 cards, and a partner), four unchanged.
+cards): x0.86 with three players (24 cards), x1.2 with five (15 cards, and a partner), four unchanged; the
+thresholds themselves are moved per table size (``THRESHOLD_SHIFT``).
+
+Issue #29 changed this player one principle at a time, each kept only when it did not lose against the frozen
+``legacy`` player (the heuristic before) in duplicate rotations at three, four and five players (the log:
+scripts/tarot_evidence.py, docs/tarot-evidence.md): the taker keeps the Petit while it can outlast the trumps
+out; the Excuse is never kept to the last trick under ``excuse_lead=forbidden``; bidding thresholds per table
+size; defenders show their poignée.
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -19,8 +26,8 @@ Bidding
     with its queen; a five-card suit ``long_suit_points`` (0.4 of it more for each further card),
     a void ``void_points``, a singleton ``singleton_points``. The highest contract whose threshold
     (``prise_threshold``, ``garde_threshold``, ``garde_sans_threshold``,
-    ``garde_contre_threshold``) the count reaches is bid when the bidding still allows it
-    (``view[V_MIN_BID]``); otherwise pass.
+    ``garde_contre_threshold``, each moved by ``THRESHOLD_SHIFT`` for the table size) the count reaches is
+    bid when the bidding still allows it (``view[V_MIN_BID]``); otherwise pass.
     The defaults keep the classic count's terms but not its book values (Monde 10, Petit 8,
     Excuse 8, trump 5, major +2, king 6, queen 3, knight 2, jack 1, five-card suit 5, void 6,
     singleton 3; Prise from 40, Garde 56, Garde sans 71, Garde contre 81): the weights were refitted
@@ -46,8 +53,8 @@ Chelem
     trumps cannot draw.
 
 Poignée
-    The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders show it only
-    with ``defender_poignee``. The cards shown (``poignee_cards``): the lowest trumps but the
+    The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders too with
+    ``defender_poignee`` (on by default: measured even in points, and what players do). The cards shown (``poignee_cards``): the lowest trumps but the
     Petit, which stays hidden whenever enough other trumps may be shown (the Excuse in its place
     where the rules let it stand in); the Excuse only when needed.
 
@@ -64,9 +71,12 @@ Play
     legal.
     The Excuse: played on a trick the other side wins when the card it saves is worth at least
     ``excuse_save`` half-points, or is the Petit, or once at most ``excuse_late`` cards are left;
-    always before the last trick (except the taker's announced Chelem, where it is led last).
+    always before the last trick (except the taker's announced Chelem, where it is led last); where it may
+    not be led (``excuse_lead=forbidden``), on the first trick followed once at most ``excuse_late`` + 1
+    cards are left.
     The Petit: kept for the last trick (petit au bout, ``petit_au_bout``) once no other player can
-    hold a trump; otherwise played as soon as it wins safely (or charged to a partner).
+    hold a trump, and by the taker's side while its other trumps outnumber the trumps out (it can draw
+    them all); otherwise played as soon as it wins safely (or charged to a partner).
     The taker leading: once the defenders have no trumps, its masters, then its trumps (the Petit
     last), then the rest. Else kings and other masters in suits no defender has shown void in,
     while at least ``king_lead_unseen`` cards of the suit are out; then draws trumps with a master
@@ -100,7 +110,12 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_MASK,
     TRUMPS_ONLY,
 )
-from tricksim.simulator.games.tarot.phases import EXCUSE_LEAD_FORBIDDEN, POIGNEE_CARDS_BY_SEATS, call_legal, poignee_pools
+from tricksim.simulator.games.tarot.phases import (
+    EXCUSE_LEAD_FORBIDDEN,
+    POIGNEE_CARDS_BY_SEATS,
+    call_legal,
+    poignee_pools,
+)
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
