@@ -70,6 +70,11 @@ TUNING_LOG = (
      "+2.88 [+2.64, +3.12] / +0.85 [+0.76, +0.95] / +6.19 [+5.71, +6.67] (n=30,000)"),
     ("defenders show their poignée (against the heuristic without it)", "kept",
      "+0.00 [-0.00, +0.00] / +0.00 [-0.00, +0.00] / +0.01 [+0.01, +0.02] (n=50,000)"),
+    ("the taker keeps the Petit with as many other trumps as are out (was: more), against the heuristic before",
+     "kept", "-0.03 [-0.12, +0.07] / +0.22 [+0.13, +0.30] / -0.06 [-0.13, +0.01] (n=50,000)"),
+    ("... with as many trumps, the Petit included, as are out (against legacy; +2.86 / +1.07 / +6.11 with the row "
+     "above)", "dropped: less than the row above", "+2.54 [+2.25, +2.82] / +0.85 [+0.68, +1.01] / +5.97 [+5.48, +6.46] "
+     "(n=30,000)"),
 )
 PIMC_START = "<!-- tarot-pimc:start -->"  # the section of scripts/tarot_pimc_evidence.py
 

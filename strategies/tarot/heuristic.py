@@ -75,7 +75,7 @@ Play
     not be led (``excuse_lead=forbidden``), on the first trick followed once at most ``excuse_late`` + 1
     cards are left.
     The Petit: kept for the last trick (petit au bout, ``petit_au_bout``) once no other player can
-    hold a trump, and by the taker's side while its other trumps outnumber the trumps out (it can draw
+    hold a trump, and by the taker's side while it holds as many other trumps as are out (it may draw
     them all); otherwise played as soon as it wins safely (or charged to a partner).
     The taker leading: once the defenders have no trumps, its masters, then its trumps (the Petit
     last), then the rest. Else kings and other masters in suits no defender has shown void in,
@@ -836,9 +836,9 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     unseen_t = ALL_T & ~trumps & ~view[V_PLAYED_T] & ~trick_t & ~view[V_DISCARD_T]
     cards_left = popcount(suits) + popcount(trumps)
     # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick; the taker's side keeps it
-    # too while its other trumps outnumber the trumps out (it can draw them all: petit au bout)
+    # too while it holds as many other trumps as are out (it may draw them all: petit au bout)
     keep_petit = params[P_PETIT_AU_BOUT] > 0 and ((unseen_t & T_ONLY) == 0 or (
-        attacker and (trumps & PETIT_T) != 0 and popcount(trumps & T_ONLY) - 1 > popcount(unseen_t & T_ONLY)))
+        attacker and (trumps & PETIT_T) != 0 and popcount(trumps & T_ONLY) - 1 >= popcount(unseen_t & T_ONLY)))
     # the Excuse: led to the last trick of an announced Chelem still on; else never kept to the last trick
     excuse_ok = (legal_t & EXCUSE_T) != 0
     chelem_on = is_taker and view[V_CHELEM] == 1 and view[V_TRICKS + seat] == view[V_TRICK_NO]
