@@ -54,9 +54,10 @@ Chelem
 
 Poignée
     The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders too with
-    ``defender_poignee`` (on by default: measured even in points, and what players do). The cards shown (``poignee_cards``): the lowest trumps but the
-    Petit, which stays hidden whenever enough other trumps may be shown (the Excuse in its place
-    where the rules let it stand in); the Excuse only when needed.
+    ``defender_poignee`` (on by default: measured even in points, and what players do). The cards
+    shown (``poignee_cards``): the lowest trumps but the Petit, which stays hidden whenever enough other
+    trumps may be shown (the Excuse in its place where the rules let it stand in); the Excuse only when
+    needed.
 
 Play
     Card counting: the unseen cards are those neither held, played, in the trick nor shown in
