@@ -40,7 +40,7 @@ MIXED = ("heuristic", "random", "simple", "heuristic:bag_mode=avoid,nil_threshol
 RARE_RULES = ("jokers=true", "joker_removes=2h2d", "first_lead=two_of_clubs", "mercy=-200", "mercy_check=before_target",
               "min_team_bid=4", "nil_tricks=contract", "blind_nil_eligibility=trailing", "blind_nil_deficit=50",
               "exchange_order=bidder_first", "nil_trick_points=0", "nil_bags_when_set=false")
-TAROT_STRATEGIES = ("random", "heuristic")
+TAROT_STRATEGIES = ("random", "heuristic", "legacy")  # legacy: the heuristic before #29, frozen
 TAROT_MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poignee=1,chelem_losers=2", "random")
 # every Tarot flag at its value other than the preset's (rules.py CHOICES)
 TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_hand=as_dealt", "poignee_excuse=always",

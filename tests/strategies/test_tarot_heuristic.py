@@ -320,13 +320,13 @@ def poignee_view(seat, taker, most, base, excuse=False, extra=0, excuse_always=F
 EXCUSE_W = 1 << 21
 
 
-def test_poignee_taker_shows_the_highest_level_defenders_only_when_asked():
+def test_poignee_taker_shows_the_highest_level_defenders_unless_told_not_to():
     s, t = words(cards(STRONG))
     twelve = trumps_word(*range(1, 13))
     shown = trumps_word(*range(2, 12))  # the 10 lowest but the Petit
     assert H.poignee(0, s, t, poignee_view(0, 0, 1, twelve), PARAMS, rng()) == shown
-    assert H.poignee(1, s, t, poignee_view(1, 0, 1, twelve), PARAMS, rng()) == 0
-    assert H.poignee(1, s, t, poignee_view(1, 0, 1, twelve), params(defender_poignee=1), rng()) == shown
+    assert H.poignee(1, s, t, poignee_view(1, 0, 1, twelve), PARAMS, rng()) == shown  # defenders show it (#29)
+    assert H.poignee(1, s, t, poignee_view(1, 0, 1, twelve), params(defender_poignee=0), rng()) == 0
     assert H.poignee(0, s, t, poignee_view(0, 0, 0, 0), PARAMS, rng()) == 0
     # 16 trumps, a double: T2..T14
     assert H.poignee(0, s, t, poignee_view(0, 0, 2, trumps_word(*range(1, 17))), PARAMS, rng()) == \
@@ -577,13 +577,16 @@ def test_play_always_legal_on_random_hands_and_legal_subsets():
         assert c in legal, f"{_text(c)} not among {[_text(x) for x in legal]}"
 
 
-def play_deal(gen, p=PARAMS, contract=2):
+def play_deal(gen, p=PARAMS, contract=2, deck=None, dealer=None):
     """A whole deal in plain Python with the heuristic at every seat, the view kept as the kernel keeps it;
-    every decision checked against the reference rules."""
-    deck = [int(c) for c in gen.permutation(78)]
+    every decision checked against the reference rules. ``deck``: the cards in dealing order (seat s gets
+    deck[18 s:18 s + 18], the chien the last six), else shuffled. Returns the tricks as (leader, cards)."""
+    if deck is None:
+        deck = [int(c) for c in gen.permutation(78)]
     hands = [set(deck[18 * s:18 * s + 18]) for s in range(4)]
     chien = set(deck[72:])
-    dealer = int(gen.integers(4))
+    if dealer is None:
+        dealer = int(gen.integers(4))
     v = hand_view()
     v[V_DEALER] = dealer
     taker = (dealer + 1) % 4
@@ -605,6 +608,7 @@ def play_deal(gen, p=PARAMS, contract=2):
         v[V_DISCARD_T] = words([c for c in discarded if c >= FIRST_TRUMP])[1]
         v[V_TO_DISCARD] = 0
     leader = (dealer + 1) % 4
+    tricks = []
     for trick_no in range(18):
         v[V_TRICK_NO] = trick_no
         v[V_LEADER] = leader
@@ -640,10 +644,12 @@ def play_deal(gen, p=PARAMS, contract=2):
                 v[V_WINNING_CARD] = trick[w]
                 trumps_in = [x for x in trick if FIRST_TRUMP <= x < EXCUSE]
                 v[V_HIGH_TRUMP] = max(trumps_in) - FIRST_TRUMP if trumps_in else -1
+        tricks.append((leader, trick))
         winner = (leader + trick_winner(trick)) % 4
         v[V_TRICKS + winner] += 1
         leader = winner
     assert all(not h for h in hands)
+    return tricks
 
 
 def test_whole_deals_every_decision_legal():
@@ -667,3 +673,67 @@ def test_self_play_through_the_engine():
     assert played.won.mean() > 0.6  # the hand count keeps to contracts the play can make
     for s in range(4):
         assert deals[f"strategy_{s}"].str.startswith("heuristic").all()
+
+
+# ------------------------------------------------------------------ issue #29: the principles added
+def test_taker_with_long_trumps_keeps_the_petit_rather_than_winning_with_it():
+    # last to play to a heart trick nobody trumped: with 3 trumps the Petit wins it (test above); with 11 trumps
+    # against 10 out the taker can draw them all, so it wins with its lowest other trump and keeps the Petit
+    hand = cards("T1 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 2C")
+    v = play_view(0, taker=0, trick=cards("4H 8H DH"), voids={0: 1 << 2})
+    assert play(0, hand, v) == card("T12")
+    assert play(0, hand, v, params(petit_au_bout=0)) == PETIT  # the switch the atlas's plainer player turns off
+
+
+def test_taker_with_ten_trumps_and_the_petit_brings_it_home():
+    """A chosen deal (Garde sans: no chien): the taker, seat 1, holds the Petit and the ten trumps 12 to 21
+    against the ten trumps 2 to 11 out, so it can draw every trump and keep the Petit for the last trick."""
+    gen = np.random.default_rng(29)
+    taker_hand = cards("T1 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 RC RD RH RS 2C 2D 2H")
+    rest = [c for c in gen.permutation(78).tolist() if c not in taker_hand]
+    deck = rest[:18] + taker_hand + rest[18:]
+    tricks = play_deal(gen, contract=3, deck=deck, dealer=0)
+    leader, last = tricks[-1]
+    assert PETIT in last and (leader + trick_winner(last)) % 4 == 1  # the Petit won the last trick for the taker
+    assert all(PETIT not in trick for _, trick in tricks[:-1])
+
+
+def rules_view(v, **flags):
+    """``v`` with the rules record of cardavia with ``flags``."""
+    v[V_RULES:] = build_rules("cardavia", [f"{k}={x}" for k, x in flags.items()]).to_kernel()
+    return v
+
+
+def test_excuse_spent_while_following_where_it_may_not_be_led():
+    # four cards left; the taker (seat 1) led the 3 of diamonds, the partner (seat 2) wins with the king, seat 3
+    # followed: seat 0, last, may play its queen or the Excuse. Where the Excuse may not be led it goes now (this
+    # seat may lead the next tricks and be left with it for the last); where it may be led, the queen is charged
+    hand = cards("EX DD 5C T6")
+    v = play_view(0, taker=1, trick=cards("3D RD 7D"), trick_no=14)
+    assert play(0, hand, rules_view(v, excuse_lead="forbidden")) == EXCUSE
+    assert play(0, hand, rules_view(v, excuse_lead="allowed")) == card("DD")
+
+
+@pytest.mark.parametrize("seats,expected", [(3, (2, 2, 3)), (4, (2, 2, 2)), (5, (2, 3, 4))])
+def test_bidding_thresholds_move_with_the_table_size(seats, expected):
+    # Prise 78, Garde 81, Garde sans 115, Garde contre 125 at four players; Garde sans and contre 15 lower at
+    # three (100, 110); at five Prise 68, Garde 72, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
+    got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0))
+    assert got == expected
+
+
+def test_heuristic_runs_replay_through_the_reference_under_excuse_lead_forbidden():
+    """Whole engine runs of the heuristic at four players with the Excuse not to be led: every decision legal by
+    the reference, and the Excuse reaches the last trick far less often than with ``legacy`` on the same deals."""
+    from reference_tarot import replay_table
+
+    from tricksim.simulator import engine
+
+    rules = build_rules("cardavia", ["excuse_lead=forbidden"])
+    stats = {}
+    for name in ("heuristic", "legacy"):
+        cfg = engine.RunConfig(game="tarot", rules=rules, seats=(parse_spec(name, game="tarot"),) * 4, seed=29,
+                               mode="deals", count=400, record_plays=True)
+        stats[name] = replay_table(engine.run_to_tables(cfg)["deals"], rules, count=400, plays_required=True)
+    assert stats["heuristic"]["played"] > 100
+    assert stats["heuristic"]["excuse_in_last_trick"] * 4 < stats["legacy"]["excuse_in_last_trick"]

@@ -29,7 +29,7 @@ PARAMS = (
     Param("garde_contre_threshold", 125.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
     Param("chelem_losers", 0.0, "announce Chelem with at most this many losers (-1 = never)", lo=-1, hi=18),
-    Param("defender_poignee", 0.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
+    Param("defender_poignee", 1.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
           switch=True),
     # --- card play
     Param("ruff_risk", 3.0, "a player not shown void may ruff a suit once fewer than this many of its cards are "
