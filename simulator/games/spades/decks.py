@@ -15,17 +15,15 @@ a top spade may not leave it (``removable``).
 
 The kernel reads the tables below by the deck's code (its index in ``DECKS``): ``SUIT_OF[deck, card]``,
 ``SUIT_MASKS[deck, suit]`` and ``BEATING[deck, card]`` (the cards that beat ``card`` winning a trick).
-Rows 0 and 1 are the tables of ``cards.py`` (where the jokers are spades above the ace), so the standard
-and ``joker_ace`` decks play exactly as before the deck flag.
+Rows 0 and 1 are the same: the jokers are spades above the ace whether dealt or not, and ``cards.py`` takes
+its tables from the ``joker_ace`` row. Plain numpy (no numba): the rules import this module.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from tricksim.simulator.games.spades.cards import BEATING as _BEATING
-from tricksim.simulator.games.spades.cards import BIG_JOKER, LITTLE_JOKER, SPADES
-from tricksim.simulator.games.spades.cards import SUIT_MASKS as _SUIT_MASKS
-from tricksim.simulator.games.spades.cards import SUIT_OF as _SUIT_OF
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3  # as cards.py (which takes its tables from here); no numba here
+LITTLE_JOKER, BIG_JOKER = 52, 53
 
 DECKS = ("standard", "joker_ace", "joker_deuce_ace", "joker_deuce_deuce")
 STANDARD, JOKER_ACE, JOKER_DEUCE_ACE, JOKER_DEUCE_DEUCE = range(4)
@@ -62,23 +60,22 @@ def deck_cards(deck: str, joker_removes: str) -> list[int]:
 
 def _tables():
     n = len(DECKS)
-    suit_of = np.tile(_SUIT_OF, (n, 1))
-    suit_masks = np.tile(_SUIT_MASKS, (n, 1))
-    beating = np.tile(_BEATING, (n, 1))
+    # 64 entries a row, read at ``card & 63`` (cards.py); ids 54..63 are no card: spades beaten by nothing
+    suit_of = np.array([[min(c // 13, SPADES) for c in range(64)]] * n, dtype=np.int64)
+    suit_masks = np.array([[((1 << 13) - 1) << (13 * s) for s in range(4)]] * n, dtype=np.int64)
+    suit_masks[:, SPADES] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)  # the jokers are spades (dealt or not)
+    beating = np.zeros((n, 64), dtype=np.int64)
     for d, name in enumerate(DECKS):
-        if name in ("standard", "joker_ace"):
-            continue  # the tables of cards.py
-        order = SPADE_ORDER[name]
+        order = SPADE_ORDER["joker_ace" if name == "standard" else name]
         if name == "joker_deuce_deuce":
             suit_of[d, TWO_OF_DIAMONDS] = SPADES
-            suit_masks[d, 1] &= ~(1 << TWO_OF_DIAMONDS)
+            suit_masks[d, DIAMONDS] &= ~(1 << TWO_OF_DIAMONDS)
             suit_masks[d, SPADES] |= 1 << TWO_OF_DIAMONDS
         spade_mask = int(suit_masks[d, SPADES])
         for c in range(54):
             suit = int(suit_of[d, c])
             if suit == SPADES:
-                higher = order[order.index(c) + 1:] if c in order else ()
-                beating[d, c] = sum(1 << h for h in higher)
+                beating[d, c] = sum(1 << h for h in order[order.index(c) + 1:])
             else:
                 same = int(suit_masks[d, suit]) & ~((2 << c) - 1)  # ids grow with rank inside a side suit
                 beating[d, c] = same | spade_mask
@@ -86,3 +83,23 @@ def _tables():
 
 
 SUIT_OF, SUIT_MASKS, BEATING = _tables()
+
+
+def _spade_tables():
+    """``SPADES_HIGH_FIRST[deck]``: the deck's spades from the highest down (-1 after the last), and ``RANK[deck,
+    card]``: 0 = '2' ... 12 = 'A' for a side card; a spade's place in the deck's order, with the A♠ at 12 (the
+    promoted 2s and the jokers above it). The standard deck's rows are those of ``joker_ace`` (the jokers are not
+    dealt): ``cards.card_rank`` and the top spades the players have always read."""
+    n = len(DECKS)
+    high_first = np.full((n, 16), -1, dtype=np.int64)
+    rank = np.array([[c % 13 for c in range(64)]] * n, dtype=np.int64)
+    for d, name in enumerate(DECKS):
+        order = SPADE_ORDER["joker_ace" if name == "standard" else name]
+        high_first[d, :len(order)] = order[::-1]
+        offset = 12 - order.index(ACE_OF_SPADES)
+        for i, c in enumerate(order):
+            rank[d, c] = i + offset
+    return high_first, rank
+
+
+SPADES_HIGH_FIRST, RANK = _spade_tables()
