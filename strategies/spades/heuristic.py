@@ -70,7 +70,14 @@ from tricksim.simulator.games.spades.decks import BEATING as DECK_BEATING
 from tricksim.simulator.games.spades.decks import SPADES_HIGH_FIRST
 from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
-from tricksim.simulator.games.spades.phases import BID_FREE, BID_SUICIDE, BID_WHIZ, legal_bids, nearest_legal_bid
+from tricksim.simulator.games.spades.phases import (
+    BID_FREE,
+    BID_SUICIDE,
+    BID_WHIZ,
+    ZERO_BID_ZERO,
+    legal_bids,
+    nearest_legal_bid,
+)
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -79,6 +86,7 @@ from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     R_BID_RULE,
     R_DECK,
+    R_ZERO_BID,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -253,6 +261,13 @@ def may_ruff(voids, suit, unseen):
     if suit == SPADES or (unseen & SP) == 0:
         return False
     return ((voids >> suit) & 1) == 1 and ((voids >> SPADES) & 1) == 0
+
+
+@njit(cache=True, inline="always")
+def as_nil(bid, zero_is_contract):
+    """A bid as ``decide`` and the bid read it, where 0 is a Nil: with ``zero_bid=zero`` a 0 is an ordinary
+    contract of zero tricks, given as -1 (no Nil; it adds nothing to the team's contract)."""
+    return bid - np.int64(bid == 0 and zero_is_contract)
 
 
 # ------------------------------------------------------------------ hand evaluation
@@ -442,14 +457,15 @@ def bid(seat, hand, view, params, rng):
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
-    partner_bid = view[V_BID + (seat ^ 2)]
+    zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
+    partner_bid = as_nil(view[V_BID + (seat ^ 2)], zero)
     team = seat & 1
     nil_ok = (params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1
               and (partner_bid != 0 or params[P_NIL_OVER_NIL] > 0))
     adjust = params[P_BID_ADJUST]
     if partner_bid == 0:
         adjust += params[P_COVER_BID]  # covering a Nil wins tricks the partner would have won
-    if view[V_BID + ((seat + 1) & 3)] == 0 or view[V_BID + ((seat + 3) & 3)] == 0:
+    if as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0:
         adjust += params[P_OPP_NIL_BID]  # a Nil bidder gives away the tricks its cards would take
     if view[V_TARGET] > 0 and view[V_SCORE + team] >= view[V_TARGET] - params[P_NEAR_TARGET]:
         adjust -= params[P_TARGET_CAUTION]
@@ -851,11 +867,12 @@ def play(seat, hand, legal, view, params, rng):
     need = (b_a - view[V_TRICKS + team]) * np.int64(b_a > 0) + (b_b - view[V_TRICKS + team + 2]) * np.int64(b_b > 0)
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
+    zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
     return decide(seat, hand, legal, unseen, in_trick, nplayed, view[V_LED_SUIT], win_seat, win_card,
-                  view[V_BID + seat], view[V_TRICKS + seat],
-                  view[V_BID + partner], view[V_TRICKS + partner], view[V_TRICK + partner],
-                  view[V_BID + lefty], view[V_TRICKS + lefty], view[V_TRICK + lefty],
-                  view[V_BID + righty], view[V_TRICKS + righty], view[V_TRICK + righty],
+                  as_nil(view[V_BID + seat], zero), view[V_TRICKS + seat],
+                  as_nil(view[V_BID + partner], zero), view[V_TRICKS + partner], view[V_TRICK + partner],
+                  as_nil(view[V_BID + lefty], zero), view[V_TRICKS + lefty], view[V_TRICK + lefty],
+                  as_nil(view[V_BID + righty], zero), view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
                   need, opp_need, 13 - view[V_TRICK_NO], view[V_BAGS + team], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,

@@ -15,7 +15,7 @@ from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES
 from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
-from tricksim.simulator.games.spades.phases import BID_FREE, legal_bids, nearest_legal_bid
+from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -24,6 +24,7 @@ from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     R_BID_RULE,
     R_DECK,
+    R_ZERO_BID,
     V_BID,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
@@ -170,7 +171,7 @@ def exchange(seat, hand, view, params, rng):
 @njit(PLAY_SIG, cache=True)
 def play(seat, hand, legal, view, params, rng):
     deck = view[V_RULES + R_DECK]
-    if view[V_BID + seat] == 0:
+    if view[V_BID + seat] == 0 and view[V_RULES + R_ZERO_BID] != ZERO_BID_ZERO:  # with zero_bid=zero, no Nil
         return nil_card(legal, view, deck)
     if view[V_NPLAYED] == 0:
         # lead: lowest card of the longest non-spade suit we may lead

@@ -36,6 +36,7 @@ __all__ = [
     "RULE_DEFAULTS",
     "GameIndex",
     "PerGame",
+    "nil_bid",
     "penalties_fresh",
     "rule",
     "seat_columns",
@@ -49,6 +50,12 @@ def rule(rules: dict | None, name: str):
     """A rule flag from a manifest ``rules`` dict, falling back to :data:`RULE_DEFAULTS`."""
     v = (rules or {}).get(name)
     return RULE_DEFAULTS[name] if v is None else v
+
+
+def nil_bid(bid, rules: dict | None) -> np.ndarray:
+    """Where a bid is a Nil (Blind or not): a bid of 0, unless ``zero_bid=zero`` makes a 0 an ordinary contract of
+    zero tricks (no Nil exists then)."""
+    return (np.asarray(bid) == 0) & (rule(rules, "zero_bid") != "zero")
 
 
 def seat_columns(prefix: str) -> list[str]:
@@ -80,7 +87,7 @@ def team_outcomes(a: dict[str, np.ndarray], team: int, rules: dict | None = None
         "set": has_contract & ~made,
         "bags": taken.astype(np.int16),
         "tricks": (t1 + t2).astype(np.int16),
-        "nil_bids": (b1 == 0).astype(np.int8) + (b2 == 0).astype(np.int8),
+        "nil_bids": nil_bid(b1, rules).astype(np.int8) + nil_bid(b2, rules).astype(np.int8),
     }
 
 
