@@ -823,7 +823,9 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
                 return cm
             if win_seat == partner:
                 return np.int64(lowest_bit(follow))  # our best is no surer than the partner's card
-            return lowest_equivalent(np.int64(highest_bit(beat_follow)), hand, unseen)  # third hand high
+            # third hand high; among the legal cards: the 2♦ of joker_deuce_deuce sits below the diamonds by id
+            # but is a spade, which a diamond follower may not play
+            return lowest_equivalent(np.int64(highest_bit(beat_follow)), legal, unseen)
         if win_seat != partner:
             c = np.int64(lowest_bit(beat))
             if may_ruff(left_voids, led, unseen):

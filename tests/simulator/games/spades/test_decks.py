@@ -198,3 +198,14 @@ def test_heuristic_counts_a_promoted_two_as_a_top_spade(deck):
     # side suits are all long, so the spade it protects takes no ruff away
     assert gain == pytest.approx(SPADE_TOP[2])
     assert est(side + ["2S", "4S", "5S"], decks.JOKER_ACE) == pytest.approx(est(side + ["3S", "4S", "5S"], decks.JOKER_ACE))
+
+
+@pytest.mark.parametrize("deck", JOKER_DECKS)
+def test_the_players_play_many_hands_of_every_deck_legally(deck):
+    """The engine refuses an illegal card (RunError naming it). 5,000 hands a player: seed 1 of the heuristic under
+    joker_deuce_deuce once played the 2♦ as a diamond (third hand high, hand 2715), which this run reaches."""
+    rules = build_rules("cardems", [f"deck={deck}"])
+    for name in ("heuristic", "simple", "random"):
+        cfg = engine.RunConfig(rules=rules, seats=tuple(parse_spec(name) for _ in range(4)), seed=1, mode="hands",
+                               count=5_000)
+        assert engine.run_to_tables(cfg)["hands"].num_rows == 5_000
