@@ -32,7 +32,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import nil_bid, rule
+from .outcomes import deck_of, nil_bid, rule
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -86,16 +86,16 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     if by in HAND_FEATURES:
         held = a[f"{hand}_{seat}"]
         if by == "spades":
-            return F.spade_count(held)
+            return F.spade_count(held, deck_of(run.rules))
         if by == "high_spade":
-            return F.high_spade(held)
+            return F.high_spade(held, deck_of(run.rules))
         if by == "honours":
             return F.honours(held)
         if by == "shortest":
-            return F.shortest_side(held)
+            return F.shortest_side(held, deck_of(run.rules))
         if by == "longest":
-            return F.longest_suit(held)
-        return F.has_void(held)
+            return F.longest_suit(held, deck_of(run.rules))
+        return F.has_void(held, deck_of(run.rules))
     if by == "seat":
         return seat
     if by == "position":
@@ -113,14 +113,15 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
 
 
-def group_label(by: str | None, key, margin: int) -> str:
-    """What tables and charts call the group ``key`` of a study grouped ``by``."""
+def group_label(by: str | None, key, margin: int, decks=("standard",)) -> str:
+    """What tables and charts call the group ``key`` of a study grouped ``by`` (of runs on ``decks``: a highest
+    spade is named as each deck ranks it, 'LJ/2♠' where two decks of the study differ)."""
     if by is None:
         return "all"
     if isinstance(key, str):
         return key
     if by == "high_spade":
-        return F.high_spade_label(key)
+        return "/".join(dict.fromkeys(F.high_spade_label(key, d) for d in decks))
     if by == "void":
         return "void" if key else "no void"
     if by == "seat":
@@ -254,13 +255,15 @@ def nil_study(
     # run-level groups are labels, numbered in the order the runs were given
     codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(groups)}
     names = display_names(runs, by)
+    decks = list(dict.fromkeys(deck_of(r.rules) for r in runs))
     rows = []
     for kind in _kinds(runs, bid):
         for key in sorted(groups, key=codes.get):
             b = bid[kind][key].rate(conf)
             k = ok[kind][key].rate(conf) if key in ok[kind] else None
             rows.append({
-                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin)), "code": codes[key],
+                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin, decks)),
+                "code": codes[key],
                 "seat_hands": b.n, "bids": b.k, "bid_rate": b.value, "bid_lo": b.lo, "bid_hi": b.hi,
                 "successes": k.k if k else 0, "rate": k.value if k else np.nan,
                 "lo": k.lo if k else np.nan, "hi": k.hi if k else np.nan, "games": b.clusters,

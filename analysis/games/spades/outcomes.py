@@ -36,6 +36,7 @@ __all__ = [
     "RULE_DEFAULTS",
     "GameIndex",
     "PerGame",
+    "deck_of",
     "nil_bid",
     "penalties_fresh",
     "rule",
@@ -50,6 +51,13 @@ def rule(rules: dict | None, name: str):
     """A rule flag from a manifest ``rules`` dict, falling back to :data:`RULE_DEFAULTS`."""
     v = (rules or {}).get(name)
     return RULE_DEFAULTS[name] if v is None else v
+
+
+def deck_of(rules: dict | None) -> str:
+    """The run's deck (docs/rules.md "Decks"): ``deck``, where ``jokers=true`` (its alias, the only joker flag of a
+    run made before the deck flag) is ``joker_ace``."""
+    deck = rule(rules, "deck")
+    return "joker_ace" if deck == "standard" and rule(rules, "jokers") else deck
 
 
 def nil_bid(bid, rules: dict | None) -> np.ndarray:
