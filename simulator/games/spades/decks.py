@@ -11,7 +11,7 @@ which cards are dealt and which cards are spades, in what order. Every deck hold
   (for following suit, breaking and trumping).
 
 With a joker deck two standard cards leave it (the ``joker_removes`` flag); a card the deck promotes to
-a top spade may not leave it (``removable``).
+a top spade may not leave it (``REMOVABLE``).
 
 The kernel reads the tables below by the deck's code (its index in ``DECKS``): ``SUIT_OF[deck, card]``,
 ``SUIT_MASKS[deck, suit]`` and ``BEATING[deck, card]`` (the cards that beat ``card`` winning a trick).

@@ -159,7 +159,14 @@ class SpadesRules(RuleSet):
             return ""
         return REMOVABLE[self.deck][0] if self.joker_removes == "auto" else self.joker_removes
 
-    def to_kernel(self) -> KernelRules:
+    def replace(self, **changes):
+        # a new deck brings its own jokers value (else a joker deck's derived jokers=true would turn deck=standard
+        # back into joker_ace); jokers=true given with it still means joker_ace where the deck is standard
+        if "deck" in changes and "jokers" not in changes:
+            changes["jokers"] = False
+        return super().replace(**changes)
+
+    def to_kernel(self) -> "KernelRules":
         return KernelRules(**self.kernel_values())
 
 

@@ -209,3 +209,11 @@ def test_the_players_play_many_hands_of_every_deck_legally(deck):
         cfg = engine.RunConfig(rules=rules, seats=tuple(parse_spec(name) for _ in range(4)), seed=1, mode="hands",
                                count=5_000)
         assert engine.run_to_tables(cfg)["hands"].num_rows == 5_000
+
+
+def test_replacing_the_deck_replaces_the_alias():
+    """jokers follows the deck: a joker deck's rules made standard again are standard, not joker_ace."""
+    jokered = build_rules("cardems", ["deck=joker_deuce_deuce"])
+    assert jokered.replace(deck="standard").deck == "standard" and not jokered.replace(deck="standard").jokers
+    assert build_rules("cardems", ["jokers=true"]).replace(target=300).deck == "joker_ace"
+    assert build_rules("cardems", ["deck=standard", "jokers=true"]).deck == "joker_ace"  # the alias where no deck is
