@@ -209,7 +209,7 @@ class KernelRules(NamedTuple):
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
-SpadesRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP,
+SpadesRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP, aliases={"jokers": "deck"},
                           optional={"mercy": (NO_MERCY + 1, -1, NO_MERCY, "none or a negative integer (e.g. -200)")})
 
 PRESETS: dict[str, SpadesRules] = {
