@@ -200,7 +200,9 @@ class Run:
     def rules_vs_preset(self) -> dict:
         """The rule flags that differ from the run's preset (from the game's defaults for an unknown preset)."""
         base = _preset_rules(self.game, self.preset) or _rule_defaults(self.game)
-        return {k: v for k, v in self.rules.items() if base.get(k, v) != v or k not in base}
+        aliases = families.family(self.game).rules_type.FLAGS.aliases  # e.g. Spades jokers, which deck decides
+        return {k: v for k, v in self.rules.items() if (base.get(k, v) != v or k not in base)
+                and aliases.get(k) not in self.rules}
 
     def rules_text(self) -> str:
         """'classic' or 'classic + target=300, jokers=true': the preset and the flags that differ from it, each

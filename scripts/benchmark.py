@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from tricksim.analysis.stats import Estimate, median_ci  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run  # noqa: E402
+from tricksim.simulator.games.spades.decks import DECKS  # noqa: E402
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
 from tricksim.simulator.games.tarot.rules import PRESETS as TAROT_PRESETS  # noqa: E402
 from tricksim.strategies.registry import available, parse_spec  # noqa: E402
@@ -206,6 +207,20 @@ def tarot_figures(a, res: dict, raw: dict) -> None:
     res["tarot_warm_cli_10000_deals_s"] = median_ci(raw["tarot_warm_cli"])
 
 
+def deck_figures(a, res: dict, raw: dict) -> None:
+    """cardems hands/s on each deck (the ``deck`` flag) with simple and with the heuristic, 2 threads, the decks
+    taking turns in each round; each joker deck's per-round ratio to the standard deck."""
+    for name in ("simple", "heuristic"):
+        seats = (parse_spec(name),) * 4
+        cfgs = {deck: (RunConfig(rules=PRESETS["cardems"].replace(deck=deck), seats=seats, seed=1, mode="hands",
+                                 count=a.hands), 2) for deck in DECKS}
+        w = {deck: walls(t) for deck, t in timed_runs(cfgs, a.repeat).items()}
+        raw.update({f"deck_{name}_{deck}": list(v) for deck, v in w.items()})
+        res[f"{name}_hands_per_s_by_deck"] = {deck: median_ci(a.hands / v) for deck, v in w.items()}
+        res[f"{name}_deck_vs_standard_per_round"] = {deck: median_ci(w["standard"] / v) for deck, v in w.items()
+                                                     if deck != "standard"}
+
+
 def peak_memory_run(hands: int) -> tuple[float, float]:
     """(peak RSS in MiB, seconds) of a CLI run of ``hands`` hands in a child process."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -230,8 +245,9 @@ def main():
                     help="runs of each figure (5: 93.75 %% intervals, 9: 96 %%, 41: 97 %%)")
     ap.add_argument("--big", type=int, default=0, help="hands of the peak-memory run (0 = skip)")
     ap.add_argument("--deals", type=positive, default=1_000_000, help="Tarot deals per timed run")
-    ap.add_argument("--part", choices=("all", "spades", "tarot", "dask"), default="all",
-                    help="which figures to measure (all: spades and tarot)")
+    ap.add_argument("--part", choices=("all", "spades", "tarot", "dask", "decks"), default="all",
+                    help="which figures to measure (all: spades and tarot; decks: cardems hands/s on each "
+                         "Spades deck)")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     a = ap.parse_args()
 
@@ -244,6 +260,8 @@ def main():
         spades_figures(a, res, raw)
     if a.part == "dask":
         dask_figures(a, res, raw)
+    if a.part == "decks":
+        deck_figures(a, res, raw)
     report(a, res, raw)
 
 

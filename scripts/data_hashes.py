@@ -34,6 +34,7 @@ PRESETS = ("cardems", "zone", "classic")
 # the bidding variants (issue #28): each preset with the heuristic and the mixed seating, and the scoring flags
 VARIANT_PRESETS = ("suicide", "whiz", "mirror")
 VARIANT_RULES = ("zero_bid=zero", "big_bid_threshold=10", "big_bid_set=value", "big_bid_value=250")
+DECK_PRESETS = {"cardems": "joker_deuce_ace", "classic": "joker_deuce_deuce"}  # preset -> deck
 STRATEGIES = ("simple", "random", "heuristic")
 MIXED = ("heuristic", "random", "simple", "heuristic:bag_mode=avoid,nil_threshold=0.3")
 # the flags no preset turns on, together (jokers with the 2♣ lead need the 2♣ kept)
@@ -72,6 +73,11 @@ def cases() -> dict[str, dict]:
             out[f"{preset}/mixed/{mode}"] = {"preset": preset, "rules": (), "seats": MIXED, "mode": mode}
         out[f"cardems+variants/mixed/{mode}"] = {"preset": "cardems", "rules": VARIANT_RULES, "seats": MIXED,
                                                  "mode": mode}
+        # the deuce decks (issue #28; joker_ace is the rare rules' jokers=true), each on another preset
+        for preset, deck in DECK_PRESETS.items():
+            for name, seats in (("heuristic", ("heuristic",) * 4), ("mixed", MIXED)):
+                out[f"{preset}+{deck}/{name}/{mode}"] = {"preset": preset, "rules": (f"deck={deck}",), "seats": seats,
+                                                        "mode": mode}
     tarot = {"game": "tarot", "preset": "cardavia", "mode": "deals"}
     for name in TAROT_STRATEGIES:
         out[f"cardavia/{name}/deals"] = dict(tarot, rules=(), seats=(name,) * 4)

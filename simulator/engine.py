@@ -53,6 +53,13 @@ class RunConfig:
         n_seats = getattr(self.rules, "seats", fam.seats)  # a rules record's own seat count (Tarot), else the family's
         if len(self.seats) != n_seats:
             raise RunError(f"need {n_seats} seat strategies, got {len(self.seats)}")
+        for seat in self.seats:
+            for flag, values in getattr(seat, "refuses", {}).items():
+                value = getattr(self.rules, flag)
+                if value in values:
+                    allowed = [v for v in self.rules.FLAGS.choices[flag] if v not in values]
+                    raise RunError(f"strategy {seat.short_spec} does not play {flag}={value}: allowed {flag}="
+                                   + " | ".join(allowed))
         if not 0 <= self.seed <= MAX_SEED:
             raise RunError(f"invalid seed {self.seed}: allowed 0 to {MAX_SEED}")
         if not 1 <= self.count <= MAX_COUNT:

@@ -35,6 +35,7 @@ class SeatPolicy(Protocol):
     spec: str            # canonical: every parameter spelled out; recorded in the data and the manifest
     short_spec: str      # only the parameters that differ from the defaults, for messages
     # optional ``label``: what tables and charts call the seat (a user's alias); short_spec when absent
+    # optional ``refuses``: {rule flag: values of it the strategy does not play}; the run is then refused
     params: np.ndarray   # float64[N_PARAMS]
     functions: tuple     # compiled policy functions, in the order of the family's ``policy_slots``
 

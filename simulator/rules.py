@@ -28,6 +28,9 @@ class Flags:
     help: Mapping[str, str]                                    # one-line meaning of every flag
     optional: Mapping[str, tuple[int, int, int, str]] = dataclasses.field(default_factory=dict)
     # integer flags that may be None: (minimum, maximum, kernel value for None, how to say what is allowed)
+    aliases: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    # alias flag -> the flag that decides it (kept for old input; the rules set it from that flag): where the
+    # deciding flag is recorded, the alias is never shown as a difference of its own
 
     def allowed(self, name: str) -> str:
         """The allowed values of flag ``name``, as the messages and ``tricksim rules`` say them."""

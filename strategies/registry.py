@@ -131,6 +131,8 @@ class Strategy:
     policies: Mapping | str
     params: tuple[Param, ...] = ()
     game: str = field(default_factory=default_game)
+    # rule flag -> the values of it this strategy does not play: a run that seats it under one is refused
+    refuses: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self):
         if isinstance(self.policies, str):
@@ -181,6 +183,10 @@ class SeatStrategy:
     @property
     def functions(self) -> tuple:
         return self.strategy.functions
+
+    @property
+    def refuses(self) -> Mapping[str, tuple[str, ...]]:
+        return self.strategy.refuses
 
     @property
     def spec(self) -> str:

@@ -43,8 +43,26 @@ class ReplayError(AssertionError):
 
 
 # ============================================================ cards
-def suit_of(card: int) -> int:
+TWO_OF_DIAMONDS, TWO_OF_SPADES = 13, 39
+#: each deck's spades from the lowest to the highest (docs/rules.md "Decks")
+SPADES_LOW_TO_HIGH = {
+    "standard": list(range(39, 52)),
+    "joker_ace": list(range(39, 52)) + [LITTLE_JOKER, BIG_JOKER],
+    "joker_deuce_ace": list(range(40, 52)) + [TWO_OF_SPADES, LITTLE_JOKER, BIG_JOKER],
+    "joker_deuce_deuce": list(range(40, 52)) + [TWO_OF_DIAMONDS, TWO_OF_SPADES, LITTLE_JOKER, BIG_JOKER],
+}
+
+
+def deck_of(rules) -> str:
+    """The ``deck`` flag; ``jokers=true`` is ``joker_ace`` (a manifest from before the deck flag lacks it)."""
+    deck = getattr(rules, "deck", "standard")
+    return "joker_ace" if deck == "standard" and rules.jokers else deck
+
+
+def suit_of(card: int, deck: str = "standard") -> int:
     if card >= 52:  # both jokers are spades
+        return SPADES
+    if card == TWO_OF_DIAMONDS and deck == "joker_deuce_deuce":
         return SPADES
     return card // 13
 
@@ -124,14 +142,20 @@ class Stream:
 # ============================================================ the deal
 def deck_for(rules) -> list[int]:
     """The deck, ascending: 52 cards, or with jokers two 2s out and both jokers in."""
-    if not rules.jokers:
+    deck = deck_of(rules)
+    if deck == "standard":
         return list(range(52))
     removed_by_choice = {
         "2h2d": {2 * 13 + 0, 1 * 13 + 0},  # 2♥ = 26, 2♦ = 13
         "2c2d": {0 * 13 + 0, 1 * 13 + 0},  # 2♣ = 0, 2♦ = 13
         "2c2h": {0 * 13 + 0, 2 * 13 + 0},  # 2♣ = 0, 2♥ = 26
     }
-    removed = removed_by_choice[rules.joker_removes]
+    choice = rules.joker_removes
+    if choice == "auto":  # the 2♦ is a spade of joker_deuce_deuce: the 2♣ and 2♥ go
+        choice = "2c2h" if deck == "joker_deuce_deuce" else "2h2d"
+    removed = removed_by_choice[choice]
+    if any(c in SPADES_LOW_TO_HIGH[deck] for c in removed):
+        raise ReplayError(f"joker_removes={choice} removes a spade of deck={deck}")
     return [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER]
 
 
@@ -212,7 +236,7 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before, hand=None):
             return f"Suicide: partner (seat {partner}) bid Nil, so this seat may not"
         return None
     if variant in ("whiz", "mirror"):
-        spades = sum(1 for c in hand if suit_of(c) == SPADES)  # jokers are spades
+        spades = sum(1 for c in hand if suit_of(c, deck_of(rules)) == SPADES)  # jokers are spades
         if bid == spades:
             return None
         if variant == "whiz" and bid == 0 and zero_is_nil(rules):
@@ -276,24 +300,24 @@ def legal_cards(rules, hand: set[int], led_suit, spades_broken: bool, first_tric
             return {TWO_OF_CLUBS} & hand
         if not breaking(rules):  # spades may be led at any time
             return set(hand)
-        non_spades = {c for c in hand if suit_of(c) != SPADES}
+        non_spades = {c for c in hand if suit_of(c, deck_of(rules)) != SPADES}
         if not spades_broken and non_spades:
             return non_spades
         return set(hand)
-    following = {c for c in hand if suit_of(c) == led_suit}
+    following = {c for c in hand if suit_of(c, deck_of(rules)) == led_suit}
     if following:
         return following
     return set(hand)
 
 
-def trick_winner(leader: int, cards: list[int]) -> int:
+def trick_winner(leader: int, cards: list[int], deck: str = "standard") -> int:
     """Seat winning a trick; ``cards[i]`` was played by seat ``(leader + i) % 4``."""
-    led_suit = suit_of(cards[0])
-    spades = [c for c in cards if suit_of(c) == SPADES]
+    led_suit = suit_of(cards[0], deck)
+    spades = [c for c in cards if suit_of(c, deck) == SPADES]
     if spades:
-        best = max(spades)  # ids grow with rank within a suit; jokers 52 < 53 top the spades
+        best = max(spades, key=SPADES_LOW_TO_HIGH[deck].index)  # the deck's order of the spades
     else:
-        best = max(c for c in cards if suit_of(c) == led_suit)
+        best = max(c for c in cards if suit_of(c, deck) == led_suit)  # ids grow with rank in a side suit
     return (leader + cards.index(best)) % 4
 
 
@@ -505,6 +529,7 @@ def _expect(where, field, got, expected):
 
 def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, where):
     """Check one hand row; return (totals after, bags after)."""
+    deck = deck_of(rules)
     _expect(where, "dealer", row["dealer"], dealer)
 
     # ---------------------------------------------------------------- deal
@@ -525,7 +550,7 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
         bids_so_far[seat] = bids[seat]
         if bid_rule(rules) != "free":
             stats[f"{bid_rule(rules)}_bids"] += 1
-            if bids[seat] == sum(1 for c in dealt[seat] if suit_of(c) == SPADES):
+            if bids[seat] == sum(1 for c in dealt[seat] if suit_of(c, deck) == SPADES):
                 stats["bids_of_spade_count"] += 1
         if bids[seat] == 0 and not zero_is_nil(rules):
             stats["zero_bids"] += 1
@@ -593,8 +618,8 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
                     why = f"legal were {show(legal)} (spades broken: {broken})"
                 raise ReplayError(f"{where}: trick {t}, card {i} ({name_of(card)} by seat {seat}) is illegal: {why}")
             if led_suit is None:
-                if suit_of(card) == SPADES and not broken:
-                    if all(suit_of(c) == SPADES for c in in_hand[seat]):
+                if suit_of(card, deck) == SPADES and not broken:
+                    if all(suit_of(c, deck) == SPADES for c in in_hand[seat]):
                         # a forced spade lead: the leader holds nothing but spades
                         stats["forced_spade_leads"] += 1
                         if rules.forced_spade_lead_breaks:
@@ -603,15 +628,19 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
                         # a spade led by choice before spades are broken: legal only with breaking=false
                         # (legal_cards saw to that); it breaks nothing
                         stats["spade_leads_before_broken"] += 1
-                led_suit = suit_of(card)
-            elif suit_of(card) == SPADES and led_suit != SPADES:
+                led_suit = suit_of(card, deck)
+            elif suit_of(card, deck) == SPADES and led_suit != SPADES:
                 # played a spade while void in the led suit (legal_cards saw to that)
                 stats["trumps"] += 1
                 broken = True
             in_hand[seat].discard(card)
             if card >= 52:
                 stats["jokers_played"] += 1
-        winner = trick_winner(leader, cards)
+            if card == TWO_OF_DIAMONDS and deck == "joker_deuce_deuce":
+                stats["two_of_diamonds_as_spade"] += 1
+        winner = trick_winner(leader, cards, deck)
+        if deck != "standard" and suit_of(cards[(winner - leader) % 4], deck) == SPADES:
+            stats[f"tricks_won_by_{name_of(cards[(winner - leader) % 4])}"] += 1
         tricks[winner] += 1
         leader = winner
     if rules.first_lead == "two_of_clubs":

@@ -380,7 +380,9 @@ def atlas():
 @cli.command(name="rules")
 @click.argument("game", metavar="GAME", callback=_game)
 @click.option("--preset", help="Show one preset only.")
-def rules_cmd(game, preset):
+@click.option("--rule", "flag", metavar="FLAG", help="Show one flag only: its value in each preset, allowed values "
+              "and meaning.")
+def rules_cmd(game, preset, flag):
     """Print the rule presets and every flag with its meaning."""
     from tricksim.simulator.family import family
 
@@ -390,11 +392,15 @@ def rules_cmd(game, preset):
     if preset is not None and preset not in presets:
         raise InputError(f"unknown preset {preset!r}: allowed {' | '.join(presets)}")
     flags = fam.rules_type.flag_names()
+    if flag is not None:
+        if flag.replace("-", "_") not in flags:
+            raise InputError(f"unknown rule flag {flag!r}: allowed {', '.join(flags)}")
+        flags = [flag.replace("-", "_")]
     width = max(len(name) for name in flags)
     column = max(16, 1 + max(len(_show(getattr(presets[n], f))) for n in names for f in flags))
     header = "flag".ljust(width) + "".join(n.rjust(column) for n in names) + "   allowed / meaning"
     lines = [header, "-" * len(header)]
-    if any(hasattr(presets[n], "seats") for n in names):  # a family whose presets set their own seat count
+    if flag is None and any(hasattr(presets[n], "seats") for n in names):  # presets with their own seat count
         vals = "".join(_show(getattr(presets[n], "seats", fam.seats)).rjust(column) for n in names)
         lines.append(f"{'seats'.ljust(width)}{vals}   the number of players: the preset's own, not a flag")
     for name in flags:

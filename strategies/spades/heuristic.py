@@ -66,15 +66,27 @@ from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit
+from tricksim.simulator.games.spades.decks import BEATING as DECK_BEATING
+from tricksim.simulator.games.spades.decks import SPADES_HIGH_FIRST
+from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
-from tricksim.simulator.games.spades.phases import BID_FREE, BID_SUICIDE, BID_WHIZ, legal_bids, nearest_legal_bid
+from tricksim.simulator.games.spades.phases import (
+    BID_FREE,
+    BID_SUICIDE,
+    BID_WHIZ,
+    ZERO_BID_ZERO,
+    legal_bids,
+    nearest_legal_bid,
+)
 from tricksim.simulator.games.spades.policy import (
-    R_BID_RULE,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
     EXCHANGE_SIG,
     PLAY_SIG,
+    R_BID_RULE,
+    R_DECK,
+    R_ZERO_BID,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -99,7 +111,8 @@ from tricksim.simulator.games.spades.policy import (
 )
 from tricksim.strategies.spades.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
-SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included)
+SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included; the promoted 2s of a deuce deck not: decks.py)
+KING_OF_SPADES = 50
 FULL_DECK = np.int64((1 << 52) - 1)    # fallback when a hand-built view leaves V_DECK at 0
 ONE = np.int64(1)
 # bidding weights, fitted to self-play (see estimate_tricks): value of holding n spades ...
@@ -250,29 +263,42 @@ def may_ruff(voids, suit, unseen):
     return ((voids >> suit) & 1) == 1 and ((voids >> SPADES) & 1) == 0
 
 
+@njit(cache=True, inline="always")
+def as_nil(bid, zero_is_contract):
+    """A bid as ``decide`` and the bid read it, where 0 is a Nil: with ``zero_bid=zero`` a 0 is an ordinary
+    contract of zero tricks, given as -1 (no Nil; it adds nothing to the team's contract)."""
+    return bid - np.int64(bid == 0 and zero_is_contract)
+
+
 # ------------------------------------------------------------------ hand evaluation
 @njit(cache=True)
-def estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doubleton_value, king_value, queen_value):
+def estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doubleton_value, king_value, queen_value,
+                    deck_code=0):
     """Expected tricks of a hand (a float).
 
     Weights fitted by least squares to the tricks this strategy takes in
     self-play (take mode, 200k hands): spade length (SPADE_LENGTH, scaled by
     long_spade), the five top spades of the deck (SPADE_TOP, less when short),
     side aces, guarded kings and queens (less in long suits) and the ruffing
-    value of short side suits while low spades are left to ruff with.
+    value of short side suits while low spades are left to ruff with. ``deck``: the mask of the deck's cards
+    (view[V_DECK]); ``deck_code``: the deck flag (decks.py), whose order ranks the spades.
     """
-    sp = hand & SP
+    spades = DECK_SUIT_MASKS[deck_code, SPADES]
+    sp = hand & spades
     n_sp = popcount(sp)
     est = long_spade * SPADE_LENGTH[n_sp]
-    # the top spades of the deck (jokers included), from the highest down
-    m = deck & SP
+    # the top spades of the deck (jokers and promoted 2s included), from the highest down
     below = n_sp     # our spades below the one looked at
     unowned = 0      # higher spades we do not hold
     protected = 0    # honours with no more unowned spades above them than ours below them (A, Kx, Qxx, AQx ...)
+    j = 0
     for k in range(5):
-        c = highest_bit(m)
+        c = SPADES_HIGH_FIRST[deck_code, j]
+        while (deck >> c) & 1 == 0:  # a joker outside the deck
+            j += 1
+            c = SPADES_HIGH_FIRST[deck_code, j]
+        j += 1
         bit = ONE << c
-        m ^= bit
         if sp & bit:
             below -= 1
             if unowned <= below:
@@ -287,7 +313,7 @@ def estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doublet
             unowned += 1
     spare = n_sp - protected  # low spades free to ruff with
     n0 = popcount(hand & suit_mask(0))
-    n1 = popcount(hand & suit_mask(1))
+    n1 = popcount(hand & suit_mask(1) & ~spades)  # the 2♦ of joker_deuce_deuce is a spade
     n2 = popcount(hand & suit_mask(2))
     for length in range(3):  # voids first, then singletons, then doubletons
         cnt = (n0 == length) + (n1 == length) + (n2 == length)
@@ -315,7 +341,7 @@ def estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doublet
 
 
 @njit(cache=True)
-def nil_danger(hand):
+def nil_danger(hand, deck_code=0):
     """How likely a Nil fails, in units of one rank of excess (0 = very safe).
 
     Cards of each suit are taken from the lowest up; the i-th lowest side card
@@ -325,11 +351,11 @@ def nil_danger(hand):
     strategy made and lost in self-play (success ~ 1 / (1 + exp(0.27 d - 2.06))):
     spade length (3 spades 1.3, 4 another 5, 5 another 10), high spades,
     side aces and kings, with short side suits and the 2-4 of spades as relief.
-    The ace of spades (or a joker) is fatal.
+    The ace of spades (or a joker, or a promoted 2: any spade above the king of the deck's order) is fatal.
     """
-    sp = hand & SP
-    if sp >> 51:
-        return 99.0  # ace of spades or a joker
+    sp = hand & DECK_SUIT_MASKS[deck_code, SPADES]
+    if sp & DECK_BEATING[deck_code, KING_OF_SPADES]:
+        return 99.0  # ace of spades, a joker or a promoted 2 (none left in hand below)
     n_sp = popcount(sp)
     d = SPADE_COUNT_NIL[n_sp]
     if d > 20.0:
@@ -372,12 +398,12 @@ def blind_nil(seat, view, params, rng):
 
 @njit(cache=True)
 def choose_bid(hand, deck, nil_ok, nil_threshold, adjust, min_bid, long_spade, void_value, singleton_value,
-               doubleton_value, king_value, queen_value):
+               doubleton_value, king_value, queen_value, deck_code=0):
     """Nil (0) when ``nil_ok`` and the hand is safe enough, else the rounded estimate plus ``adjust``."""
-    if nil_ok and nil_danger(hand) <= nil_threshold:
+    if nil_ok and nil_danger(hand, deck_code) <= nil_threshold:
         return np.int64(0)
     est = estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doubleton_value, king_value,
-                          queen_value) + adjust
+                          queen_value, deck_code) + adjust
     b = np.int64(np.floor(est + 0.5))
     return min(np.int64(13), max(b, max(np.int64(1), min_bid)))
 
@@ -400,12 +426,13 @@ def variant_bid(seat, hand, view, params):
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
+    deck_code = view[V_RULES + R_DECK]
     est = estimate_tricks(hand, deck, params[P_LONG_SPADE], params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON],
-                          params[P_KING], params[P_QUEEN]) + params[P_BID_ADJUST]
+                          params[P_KING], params[P_QUEEN], deck_code) + params[P_BID_ADJUST]
     partner_bid = view[V_BID + (seat ^ 2)]
     if partner_bid == 0:
         est += params[P_COVER_BID]
-    d = nil_danger(hand)
+    d = nil_danger(hand, deck_code)
     rule = view[V_RULES + R_BID_RULE]
     if rule == BID_WHIZ:
         n = lowest_bit(legal & ~ONE)
@@ -430,19 +457,21 @@ def bid(seat, hand, view, params, rng):
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
-    partner_bid = view[V_BID + (seat ^ 2)]
+    zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
+    partner_bid = as_nil(view[V_BID + (seat ^ 2)], zero)
     team = seat & 1
     nil_ok = (params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1
               and (partner_bid != 0 or params[P_NIL_OVER_NIL] > 0))
     adjust = params[P_BID_ADJUST]
     if partner_bid == 0:
         adjust += params[P_COVER_BID]  # covering a Nil wins tricks the partner would have won
-    if view[V_BID + ((seat + 1) & 3)] == 0 or view[V_BID + ((seat + 3) & 3)] == 0:
+    if as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0:
         adjust += params[P_OPP_NIL_BID]  # a Nil bidder gives away the tricks its cards would take
     if view[V_TARGET] > 0 and view[V_SCORE + team] >= view[V_TARGET] - params[P_NEAR_TARGET]:
         adjust -= params[P_TARGET_CAUTION]
     return choose_bid(hand, deck, nil_ok, params[P_NIL_THRESHOLD], adjust, view[V_MIN_BID], params[P_LONG_SPADE],
-                      params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN])
+                      params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
+                      view[V_RULES + R_DECK])
 
 
 @njit(EXCHANGE_SIG, cache=True)
@@ -794,7 +823,9 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
                 return cm
             if win_seat == partner:
                 return np.int64(lowest_bit(follow))  # our best is no surer than the partner's card
-            return lowest_equivalent(np.int64(highest_bit(beat_follow)), hand, unseen)  # third hand high
+            # third hand high; among the legal cards: the 2♦ of joker_deuce_deuce sits below the diamonds by id
+            # but is a spade, which a diamond follower may not play
+            return lowest_equivalent(np.int64(highest_bit(beat_follow)), legal, unseen)
         if win_seat != partner:
             c = np.int64(lowest_bit(beat))
             if may_ruff(left_voids, led, unseen):
@@ -838,11 +869,12 @@ def play(seat, hand, legal, view, params, rng):
     need = (b_a - view[V_TRICKS + team]) * np.int64(b_a > 0) + (b_b - view[V_TRICKS + team + 2]) * np.int64(b_b > 0)
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
+    zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
     return decide(seat, hand, legal, unseen, in_trick, nplayed, view[V_LED_SUIT], win_seat, win_card,
-                  view[V_BID + seat], view[V_TRICKS + seat],
-                  view[V_BID + partner], view[V_TRICKS + partner], view[V_TRICK + partner],
-                  view[V_BID + lefty], view[V_TRICKS + lefty], view[V_TRICK + lefty],
-                  view[V_BID + righty], view[V_TRICKS + righty], view[V_TRICK + righty],
+                  as_nil(view[V_BID + seat], zero), view[V_TRICKS + seat],
+                  as_nil(view[V_BID + partner], zero), view[V_TRICKS + partner], view[V_TRICK + partner],
+                  as_nil(view[V_BID + lefty], zero), view[V_TRICKS + lefty], view[V_TRICK + lefty],
+                  as_nil(view[V_BID + righty], zero), view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
                   need, opp_need, 13 - view[V_TRICK_NO], view[V_BAGS + team], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,

@@ -687,8 +687,8 @@ def play_out(seat, blind, view0, deal, rules, hp, rng):
         win_card = c
         for k in range(1, 4):
             s = (leader + k) & 3
-            c = _heuristic_card(s, hands, phases.legal_follows(hands[s], led), view, passed, hp, rng)
-            win_seat, win_card, broken = phases.apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken)
+            c = _heuristic_card(s, hands, phases.legal_follows(rules, hands[s], led), view, passed, hp, rng)
+            win_seat, win_card, broken = phases.apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken)
         leader = phases.end_trick(view, tricks, win_seat)
     points = np.zeros(2, np.int64)
     phases.score(rules, view, tricks, totals, bags, points)

@@ -12,23 +12,26 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import lowest_bit, popcount
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank
+from tricksim.simulator.games.spades.cards import SPADES
+from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
-from tricksim.simulator.games.spades.phases import BID_FREE, legal_bids, nearest_legal_bid
+from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
-    R_BID_RULE,
-    V_RULES,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
     EXCHANGE_SIG,
     PLAY_SIG,
+    R_BID_RULE,
+    R_DECK,
+    R_ZERO_BID,
     V_BID,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
     V_MIN_BID,
     V_NIL_ALLOWED,
     V_NPLAYED,
+    V_RULES,
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
@@ -37,23 +40,25 @@ from tricksim.strategies.spades.meta.simple import STRATEGY  # noqa: F401 (this 
 P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)
 BID_SHIFT = 0.5  # added before rounding: contracts made 81 %, games about 15 hands (cardems self-play)
+NINE_OF_SPADES = 46
 
 
 @njit(cache=True)
-def estimate_tricks(hand):
+def estimate_tricks(hand, deck=0):
     """Expected tricks: aces, guarded kings (3/4), twice-guarded queens (1/3),
-    top spades, spades beyond the third, and short side suits that can be ruffed."""
-    spades = hand & SUIT_MASKS[SPADES]
+    top spades of the deck (jokers, promoted 2s), spades beyond the third, and short side suits that can be
+    ruffed."""
+    spades = hand & SUIT_MASKS[deck, SPADES]
     n_spades = popcount(spades)
     est = 0.0
     # conditions as 0/1 products, not branches: the hand decides them, so a branch is a coin toss
     # (adding 0.0 leaves the float unchanged, so the sum is the same in the same order)
     for i in range(4):  # the top spades held, each with enough guards to survive
-        est += np.float64(((spades >> (53 - i)) & 1) * (n_spades > i))
+        est += np.float64(((spades >> SPADES_HIGH_FIRST[deck, i]) & 1) * (n_spades > i))
     est += 0.8 * max(0, n_spades - 3)
     spare = max(0, n_spades - 2)  # spades left over for ruffing
     for s in range(3):
-        m = hand & SUIT_MASKS[s]
+        m = hand & SUIT_MASKS[deck, s]
         n = popcount(m)
         r = m >> (13 * s + 10)  # bits: queen, king, ace
         est += np.float64((r >> 2) & 1)
@@ -66,41 +71,54 @@ def estimate_tricks(hand):
 
 
 @njit(cache=True)
-def cheapest(legal):
+def cheapest(legal, deck=0):
     """Lowest-ranked card, non-spades before spades (the lower suit on equal ranks)."""
     # branch-free: the smallest key rank * 4 + suit over the side suits (rank 13 = none held),
     # as which suits are held is a coin toss for the branch predictor (kernel 0.94-0.97)
+    side = legal & ~SUIT_MASKS[deck, SPADES]
     best = np.int64(13 * 4)
     for s in range(3):
-        rank = lowest_bit(((legal >> (13 * s)) & 0x1FFF) | 0x2000)
+        rank = lowest_bit(((side >> (13 * s)) & 0x1FFF) | 0x2000)
         best = min(best, rank * 4 + s)
-    return (best & 3) * 13 + (best >> 2) if best < 13 * 4 else lowest_bit(legal)
+    return (best & 3) * 13 + (best >> 2) if best < 13 * 4 else lowest_spade(legal, deck)
 
 
 @njit(cache=True)
-def cheapest_winner(legal, win_card):
+def lowest_spade(spades, deck):
+    """The lowest spade of ``spades`` in the deck's order (the lowest id in the standard and joker_ace decks)."""
+    if deck <= JOKER_ACE:
+        return lowest_bit(spades)
+    for i in range(15, -1, -1):
+        c = SPADES_HIGH_FIRST[deck, i]
+        if c >= 0 and (spades >> c) & 1:
+            return c
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def cheapest_winner(legal, win_card, deck):
     """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or -1."""
-    winners = legal & beating(win_card)
+    winners = legal & BEATING[deck, win_card & 63]
     if winners == 0:
         return -1
-    side = winners & ~SUIT_MASKS[SPADES]
-    return lowest_bit(side if side else winners)
+    side = winners & ~SUIT_MASKS[deck, SPADES]
+    return lowest_bit(side) if side else lowest_spade(winners, deck)
 
 
 @njit(cache=True)
-def nil_card(legal, view):
+def nil_card(legal, view, deck):
     """A Nil bidder's card: the highest one that loses the trick, else the lowest."""
     if view[V_NPLAYED] == 0:
-        return cheapest(legal)
+        return cheapest(legal, deck)
     win_card = view[V_WINNING_CARD]
     best = -1
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        if not beats(c, win_card) and (best < 0 or card_rank(c) > card_rank(best)):
+        if not (BEATING[deck, win_card & 63] >> c) & 1 and (best < 0 or RANK[deck, c] > RANK[deck, best]):
             best = c
-    return best if best >= 0 else cheapest(legal)
+    return best if best >= 0 else cheapest(legal, deck)
 
 
 @njit(BLIND_NIL_SIG, cache=True)
@@ -112,8 +130,9 @@ def blind_nil(seat, view, params, rng):
 def free_bid(hand, view, params):
     if params[P_FORCE_NIL] > 0 and view[V_NIL_ALLOWED] == 1:
         return np.int64(0)
-    est = estimate_tricks(hand)
-    high_spades = hand & SUIT_MASKS[SPADES] & ~((np.int64(1) << 47) - 1)  # 9♠ is card 46
+    deck = view[V_RULES + R_DECK]
+    est = estimate_tricks(hand, deck)
+    high_spades = hand & BEATING[deck, NINE_OF_SPADES]  # the spades above the 9♠
     if params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1 and est < NIL_BELOW and high_spades == 0:
         return np.int64(0)
     return np.int64(min(13, max(np.int64(est + BID_SHIFT + 0.5), view[V_MIN_BID])))
@@ -130,6 +149,7 @@ def bid(seat, hand, view, params, rng):
 @njit(EXCHANGE_SIG, cache=True)
 def exchange(seat, hand, view, params, rng):
     """Partner passes its lowest cards to the Blind Nil bidder; the bidder passes its highest back."""
+    deck = view[V_RULES + R_DECK]
     out = np.int64(0)
     for _ in range(view[V_EXCHANGE_N]):
         best = -1
@@ -140,9 +160,9 @@ def exchange(seat, hand, view, params, rng):
             if best < 0:
                 best = c
             elif view[V_EXCHANGE_ROLE] == EXCHANGE_GIVE_FIRST:
-                if card_rank(c) < card_rank(best):
+                if RANK[deck, c] < RANK[deck, best]:
                     best = c
-            elif card_rank(c) > card_rank(best):
+            elif RANK[deck, c] > RANK[deck, best]:
                 best = c
         out |= np.int64(1) << best
     return out
@@ -150,25 +170,26 @@ def exchange(seat, hand, view, params, rng):
 
 @njit(PLAY_SIG, cache=True)
 def play(seat, hand, legal, view, params, rng):
-    if view[V_BID + seat] == 0:
-        return nil_card(legal, view)
+    deck = view[V_RULES + R_DECK]
+    if view[V_BID + seat] == 0 and view[V_RULES + R_ZERO_BID] != ZERO_BID_ZERO:  # with zero_bid=zero, no Nil
+        return nil_card(legal, view, deck)
     if view[V_NPLAYED] == 0:
         # lead: lowest card of the longest non-spade suit we may lead
         best_suit = -1
         best_len = 0
         for s in range(3):
-            n = popcount(legal & SUIT_MASKS[s])
+            n = popcount(legal & SUIT_MASKS[deck, s])
             if n > best_len:
                 best_len = n
                 best_suit = s
         if best_suit < 0:
-            return lowest_bit(legal)
-        return lowest_bit(legal & SUIT_MASKS[best_suit])
+            return lowest_spade(legal, deck)
+        return lowest_bit(legal & SUIT_MASKS[deck, best_suit])
     ws = view[V_WINNING_SEAT]
     if ws == seat ^ 2:
-        return cheapest(legal)
-    c = cheapest_winner(legal, view[V_WINNING_CARD])  # one load, not two in a row (docs/performance.md P16)
-    return c if c >= 0 else cheapest(legal)
+        return cheapest(legal, deck)
+    c = cheapest_winner(legal, view[V_WINNING_CARD], deck)  # one load, not two in a row (docs/performance.md P16)
+    return c if c >= 0 else cheapest(legal, deck)
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4)

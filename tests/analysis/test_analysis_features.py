@@ -93,3 +93,17 @@ def test_bid_position():
 def test_accepts_uint64(bad):
     assert F.spade_count(bad.astype(np.int64)).tolist() == [3]
     assert F.popcount(bad).tolist() == [13]
+
+
+def test_high_spade_follows_the_deck():
+    """docs/rules.md "Decks": the 2♠ tops the naturals in the deuce decks, the 2♦ is a spade of joker_deuce_deuce
+    below it; the codes keep the A♠ at 12 and the labels name the card."""
+    h = np.array([hand("2S", "AS"), hand("2D", "KS"), hand("2D", "3C"), hand("LJ", "2S")])
+    assert F.high_spade(h).tolist() == [12, 11, -1, 13]                      # standard: A, K, none, LJ
+    assert F.high_spade(h, "joker_deuce_ace").tolist() == [13, 11, -1, 14]     # 2♠ over the A; LJ above it
+    assert F.high_spade(h, "joker_deuce_deuce").tolist() == [14, 13, 13, 15]  # 2♠ > 2♦ > A; LJ
+    assert [F.high_spade_label(c, "joker_deuce_deuce") for c in (14, 13, 12, 15, 16)] == ["2♠", "2♦", "A", "LJ", "BJ"]
+    assert [F.high_spade_label(c, "joker_deuce_ace") for c in (13, 12, 1, 14)] == ["2♠", "A", "3", "LJ"]
+    assert F.high_spade_label(13) == "LJ"
+    assert F.spade_count(h, "joker_deuce_deuce").tolist() == [2, 2, 1, 2]
+    assert F.spade_count(h).tolist() == [2, 1, 0, 2]

@@ -299,3 +299,13 @@ def test_the_score_chart_keeps_its_labels_and_legend_clear(tmp_path):
         if t not in own:
             assert not box.overlaps(t.get_window_extent(renderer)), t
     assert len(ax.patches) == 4 and not any(box.overlaps(p.get_window_extent(renderer)) for p in ax.patches)
+
+
+def test_a_zero_bid_under_zero_bid_zero_is_no_nil(tmp_path):
+    """With zero_bid=zero a bid of 0 is an ordinary contract of zero tricks: the same hands that give 10 Nils
+    (7 made) under the default give no Nil row at all."""
+    p = write_run(tmp_path / "zero", nil_columns(), manifest={"seats": ["a", "b", "a", "b"], "preset": "cardems",
+                                                               "rules": {"zero_bid": "zero", "blind_nil": False}})
+    df = nil_study(p)
+    assert len(df) == 0
+    assert "no Nil bids in 80 seat-hands" in format_nil_table(df)

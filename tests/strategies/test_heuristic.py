@@ -547,3 +547,29 @@ def test_force_nil_bids_nil_on_any_hand_but_only_when_allowed():
     assert bid(strong, force_nil=1) == 0
     assert bid(strong, bid_view(nil_allowed=0), force_nil=1) >= 5
     assert bid(strong) >= 5
+
+
+# ------------------------------------------------------------------ zero_bid=zero: a 0 is no Nil
+def zero_rule(v):
+    """The view under ``zero_bid=zero``: a bid of 0 is an ordinary contract of zero tricks."""
+    from tricksim.simulator.games.spades.policy import R_ZERO_BID, V_RULES
+    from tricksim.simulator.games.spades.rules import CHOICES
+
+    v[V_RULES + R_ZERO_BID] = CHOICES["zero_bid"].index("zero")
+    return v
+
+
+def test_zero_bid_own_zero_is_played_for_the_partners_contract():
+    """Seat 0 bid 0 and plays last to ♥2 ♥3 ♥4, holding ♥5 ♥9 ♣2. As a Nil it sheds the highest heart (the ♥9,
+    test_own_nil_forced_to_win); as a zero contract beside a partner who bid 4 and a team with no trick yet, it
+    wins the trick with its cheapest winner, the ♥5 (test_fourth_hand_wins_cheaply_or_plays_low_under_partner)."""
+    v = zero_rule(trick_view(0, 1, "2H 3H 4H", NIL_BIDS))
+    assert play("5H 9H 2C", v) == "5H"
+
+
+def test_zero_bid_partners_zero_is_not_covered():
+    """The partner (seat 2) bid 0 and wins the trick with the ♥9: a Nil would be overtaken (the ♥T,
+    test_cover_overtakes_a_partner_who_is_winning); a zero contract is not, so seat 0 stays under it (the ♥2,
+    what the same test gives without cover)."""
+    v = zero_rule(trick_view(0, 1, "5H 9H 7H", COVER_BIDS))
+    assert play("TH KH 2H 4C", v) == "2H"

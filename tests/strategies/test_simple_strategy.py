@@ -78,3 +78,35 @@ def test_cheapest_worked_examples():
     assert cheapest(hand_of("2S 3H 4C")) == parse_card("3H")  # the lowest side card, not the 2♠
     assert cheapest(hand_of("5D 5C 9H")) == parse_card("5C")  # equal ranks: the lower suit
     assert cheapest(hand_of("AS 4S")) == parse_card("4S")     # spades only
+
+
+def test_a_zero_bid_under_zero_bid_zero_is_played_as_a_contract():
+    """Seat 0 bid 0 and plays second to the ♥9 with ♥2 ♥8 ♥T ♥K ♣5. As a Nil, simple plays the highest card that
+    loses (the ♥8); under zero_bid=zero the 0 is an ordinary contract, so it plays as any bidder: the cheapest
+    card that beats the trick (the ♥T)."""
+    from tricksim.simulator.games.spades.policy import (
+        R_ZERO_BID,
+        V_BID,
+        V_LED_SUIT,
+        V_NPLAYED,
+        V_RULES,
+        V_SEAT,
+        V_TRICK,
+        V_WINNING_CARD,
+        V_WINNING_SEAT,
+        VIEW_SIZE,
+    )
+    from tricksim.simulator.games.spades.rules import CHOICES
+    from tricksim.strategies.spades import simple
+
+    v = np.zeros(VIEW_SIZE, np.int64)
+    v[V_SEAT] = 0
+    v[V_BID:V_BID + 4] = (0, 3, 4, 3)
+    v[V_TRICK:V_TRICK + 4] = (-1, -1, -1, parse_card("9H"))
+    v[V_NPLAYED], v[V_LED_SUIT], v[V_WINNING_SEAT], v[V_WINNING_CARD] = 1, 2, 3, parse_card("9H")
+    hand = hand_of("2H 8H TH KH 5C")
+    legal = hand_of("2H 8H TH KH")
+    params, rng = simple.STRATEGY.param_vector(), np.zeros(1, np.uint64)
+    assert simple.play(np.int64(0), hand, legal, v, params, rng) == parse_card("8H")
+    v[V_RULES + R_ZERO_BID] = CHOICES["zero_bid"].index("zero")
+    assert simple.play(np.int64(0), hand, legal, v, params, rng) == parse_card("TH")

@@ -98,6 +98,20 @@ def test_rules_listing_names_every_flag():
     assert line.split()[1:5] == ["true", "true", "true", "true"]  # cardems, zone, classic; allowed: true | false
 
 
+def test_rules_of_one_flag():
+    """--rule FLAG: the one flag's value in every preset, its allowed values and meaning; a bad name exits 2 in one
+    line naming the flags."""
+    r = CliRunner().invoke(cli, ["rules", "spades", "--rule", "joker_removes"])
+    assert r.exit_code == 0, r.output
+    rows = [x for x in r.output.splitlines() if x.startswith("joker_removes ")]
+    assert len(rows) == 1 and "deck " not in r.output and "nil " not in r.output
+    assert rows[0].split()[1:7] == ["auto"] * 6  # cardems zone classic suicide whiz mirror
+    assert "2h2d | 2c2d | 2c2h | auto: [decision] which two 2s leave a joker deck" in rows[0]
+    bad = CliRunner().invoke(cli, ["rules", "spades", "--rule", "decks"])
+    assert bad.exit_code == 2 and "unknown rule flag 'decks': allowed nil, " in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+
+
 def test_an_unusable_output_path_is_one_line(capsys, tmp_path):
     """Paths the OS refuses (here: below a regular file) are bad input too: one line, exit 2, no traceback."""
     blocker = tmp_path / "file"

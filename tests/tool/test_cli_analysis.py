@@ -263,13 +263,14 @@ def test_what_if_on_an_unfinished_run_says_so(hands_run, tmp_path):
 
 def test_the_summary_header_names_the_overridden_rules(tmp_path):
     """The header shows the preset and each flag that differs from it, as --rule writes it; an override equal to
-    the preset's own value (cardems: bag_limit 10, RULES.md 1.4) is no difference."""
+    the preset's own value (cardems: bag_limit 10, RULES.md 1.4) is no difference; an alias shows as the flag that
+    decides it (jokers=true is deck=joker_ace: docs/rules.md "Decks")."""
     ok("simulate", "spades", "--hands", 20, "--strategy", "simple", "--rule", "target=300", "--rule", "jokers=true",
        "--rule", "bag_limit=10", "--out", tmp_path / "s", "--quiet")
     head = ok("summary", tmp_path / "s").splitlines()[0]
     assert head.startswith(f"{tmp_path / 's'}: spades, hands mode, preset cardems + ")
     shown = head.split("preset cardems + ")[1].split(",  seed")[0].split(", seed")[0]
-    assert set(shown.split(", ")) == {"target=300", "jokers=true"}
+    assert set(shown.split(", ")) == {"target=300", "deck=joker_ace"}
     ok("simulate", "tarot", "--deals", 20, "--rule", "excuse_lead=forbidden", "--out", tmp_path / "t", "--quiet")
     assert "preset cardavia + excuse_lead=forbidden, seed 0" in ok("summary", tmp_path / "t").splitlines()[0]
     ok("simulate", "tarot", "--deals", 20, "--out", tmp_path / "plain", "--quiet")

@@ -36,7 +36,7 @@ from ...io import AnalysisError, open_run
 from ...plots import Charts, plot_rate_bars
 from ...stats import ClusterRatio, Estimate, fmt_int, proportion
 from .compare import DuplicateResult, duplicate_match_runs
-from .outcomes import PER_GAME_COLUMNS, PerGame, team_outcomes
+from .outcomes import PER_GAME_COLUMNS, PerGame, nil_bid, team_outcomes
 
 __all__ = ["FIGURES", "AtlasResult", "VariantFigures", "atlas_markdown", "atlas_table", "variant_figures",
            "write_atlas"]
@@ -153,7 +153,7 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
     tricks = np.stack([h[f"tricks_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
     blind = (np.stack([h[f"blind_{s}"].to_numpy(bool) for s in SEATS], axis=1).ravel() if "blind_0" in h
              else np.zeros(bid.size, bool))
-    nil, bnil = (bid == 0) & ~blind, (bid == 0) & blind
+    nil, bnil = nil_bid(bid, r1.rules) & ~blind, nil_bid(bid, r1.rules) & blind
     f["nil_bid"] = _ratio(seat_deal, nil).rate(conf)
     f["nil_made"] = _ratio(seat_deal, nil & (tricks == 0), nil).rate(conf)
     f["blind_bid"] = _ratio(seat_deal, bnil).rate(conf)

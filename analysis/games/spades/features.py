@@ -8,11 +8,16 @@ masks (any shape) and returns arrays of the same shape; no Python loop runs
 over hands.
 
 The constants are local on purpose: ``simulator.cards`` imports Numba, and the
-analysis package must stay importable without it.
+analysis package must stay importable without it (the decks' tables come from the numba-free
+``simulator/games/spades/decks.py``).
 """
 from __future__ import annotations
 
 import numpy as np
+
+from tricksim.simulator.errors import AnalysisError
+from tricksim.simulator.games.spades.decks import DECKS, JOKER_ACE, RANK, SPADES_HIGH_FIRST
+from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
 
 __all__ = [
     "RANK_NAMES",
@@ -91,28 +96,54 @@ def _popcount_swar(u: np.ndarray) -> np.ndarray:
     return u.astype(np.int8)
 
 
-def suit_lengths(held) -> np.ndarray:
-    """Cards per suit, shape ``held.shape + (4,)``, suits ♣ ♦ ♥ ♠ (jokers count as spades)."""
+def _deck_code(deck: str) -> int:
+    if deck not in DECKS:
+        raise AnalysisError(f"unknown deck {deck!r}: allowed {' | '.join(DECKS)}")
+    return DECKS.index(deck)
+
+
+def suit_lengths(held, deck: str = "standard") -> np.ndarray:
+    """Cards per suit, shape ``held.shape + (4,)``, suits ♣ ♦ ♥ ♠ (jokers count as spades; so does the 2♦ of
+    ``deck=joker_deuce_deuce``: the deck's suits, simulator/games/spades/decks.py)."""
     h = np.asarray(held, dtype=np.int64)[..., None]
-    return popcount(h & SUIT_MASKS)
+    return popcount(h & DECK_SUIT_MASKS[_deck_code(deck)])
 
 
-def spade_count(held) -> np.ndarray:
-    """Number of spades (jokers included)."""
-    return popcount(np.asarray(held, dtype=np.int64) & SUIT_MASKS[SPADES])
+def spade_count(held, deck: str = "standard") -> np.ndarray:
+    """Number of spades (jokers and a deck's promoted 2s included)."""
+    return popcount(np.asarray(held, dtype=np.int64) & DECK_SUIT_MASKS[_deck_code(deck), SPADES])
 
 
-def high_spade(held) -> np.ndarray:
-    """Rank of the highest spade: 0 = '2' ... 12 = 'A', 13 = little joker, 14 = big joker; -1 = no spade."""
-    field = (np.asarray(held, dtype=np.int64) >> SPADE_FIELD_SHIFT) & _SPADE_FIELD
-    # frexp is exact here: the field is < 2**15
-    _, exp = np.frexp(field.astype(np.float64))
-    return (exp - 1).astype(np.int8)
+def high_spade(held, deck: str = "standard") -> np.ndarray:
+    """The highest spade in the deck's order, by its place with the A♠ at 12: 0 = '2' ... 12 = 'A', then the
+    cards the deck ranks above the ace (standard and ``joker_ace``: 13 = little joker, 14 = big joker; the deuce
+    decks: their promoted 2s, then the jokers: :func:`high_spade_label`); -1 = no spade."""
+    code = _deck_code(deck)
+    held = np.asarray(held, dtype=np.int64)
+    if code <= JOKER_ACE:  # ids grow with the order: the highest bit of the spade field
+        field = (held >> SPADE_FIELD_SHIFT) & _SPADE_FIELD
+        # frexp is exact here: the field is < 2**15
+        _, exp = np.frexp(field.astype(np.float64))
+        return (exp - 1).astype(np.int8)
+    out = np.full(held.shape, -1, np.int8)
+    for c in SPADES_HIGH_FIRST[code][::-1]:  # low to high: the last spade held wins
+        if c >= 0:
+            out = np.where((held >> int(c)) & 1 == 1, np.int8(RANK[code, c]), out)
+    return out
 
 
-def high_spade_label(code: int) -> str:
-    """Label of a :func:`high_spade` code: 'none', '2' ... 'A', 'LJ', 'BJ'."""
-    return "none" if code < 0 else RANK_NAMES[code]
+def high_spade_label(code: int, deck: str = "standard") -> str:
+    """Label of a :func:`high_spade` code of ``deck``: 'none', '2' ... 'A', then 'LJ', 'BJ' (in the deuce decks
+    first '2♠' and, in ``joker_deuce_deuce``, '2♦' below it)."""
+    if code < 0:
+        return "none"
+    d = _deck_code(deck)
+    card = next((int(c) for c in SPADES_HIGH_FIRST[d] if c >= 0 and RANK[d, c] == code), -1)
+    if card == LITTLE_JOKER or card == BIG_JOKER:
+        return RANK_NAMES[13 + card - LITTLE_JOKER]
+    if d > JOKER_ACE and card % 13 == 0:  # a promoted 2
+        return "2" + SUITS[card // 13]
+    return RANK_NAMES[code] if d <= JOKER_ACE else RANK_NAMES[card % 13]
 
 
 def honours(held) -> np.ndarray:
@@ -120,32 +151,32 @@ def honours(held) -> np.ndarray:
     return popcount(np.asarray(held, dtype=np.int64) & HONOUR_MASK)
 
 
-def shortest_side(held) -> np.ndarray:
+def shortest_side(held, deck: str = "standard") -> np.ndarray:
     """Length of the shortest side suit (♣ ♦ ♥)."""
-    return suit_lengths(held)[..., :3].min(axis=-1)
+    return suit_lengths(held, deck)[..., :3].min(axis=-1)
 
 
-def longest_suit(held) -> np.ndarray:
+def longest_suit(held, deck: str = "standard") -> np.ndarray:
     """Length of the longest suit (spades included)."""
-    return suit_lengths(held).max(axis=-1)
+    return suit_lengths(held, deck).max(axis=-1)
 
 
-def has_void(held) -> np.ndarray:
+def has_void(held, deck: str = "standard") -> np.ndarray:
     """True where the hand is void in at least one of the four suits."""
-    return (suit_lengths(held) == 0).any(axis=-1)
+    return (suit_lengths(held, deck) == 0).any(axis=-1)
 
 
-def hand_features(held) -> dict[str, np.ndarray]:
-    """All hand features of an array of masks, computed in one pass.
+def hand_features(held, deck: str = "standard") -> dict[str, np.ndarray]:
+    """All hand features of an array of masks (cards of ``deck``), computed in one pass.
 
     Keys: ``spades``, ``high_spade``, ``honours``, ``shortest`` (shortest side
     suit), ``longest``, ``void`` (bool), ``suit_lengths`` (…, 4).
     """
     held = np.asarray(held, dtype=np.int64)
-    lengths = suit_lengths(held)
+    lengths = suit_lengths(held, deck)
     return {
         "spades": lengths[..., SPADES],
-        "high_spade": high_spade(held),
+        "high_spade": high_spade(held, deck),
         "honours": honours(held),
         "shortest": lengths[..., :3].min(axis=-1),
         "longest": lengths.max(axis=-1),

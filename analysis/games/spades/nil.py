@@ -1,6 +1,7 @@
 """Nil and Blind Nil study: how often seats bid Nil and how often it succeeds.
 
-One observation per seat-hand. A Nil bid is ``bid == 0``; it is a Blind Nil
+One observation per seat-hand. A Nil bid is ``bid == 0`` (none with ``zero_bid=zero``, where a 0 is an ordinary
+contract of zero tricks: ``outcomes.nil_bid``); it is a Blind Nil
 when ``blind`` is set; it succeeds when the seat took no trick. Results can
 be split by a hand feature (of the hand *as dealt* by default: every bid is
 made on it, before any Blind Nil exchange; ``hand='held'`` takes the hand
@@ -31,7 +32,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import rule
+from .outcomes import deck_of, nil_bid, rule
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -85,16 +86,16 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     if by in HAND_FEATURES:
         held = a[f"{hand}_{seat}"]
         if by == "spades":
-            return F.spade_count(held)
+            return F.spade_count(held, deck_of(run.rules))
         if by == "high_spade":
-            return F.high_spade(held)
+            return F.high_spade(held, deck_of(run.rules))
         if by == "honours":
             return F.honours(held)
         if by == "shortest":
-            return F.shortest_side(held)
+            return F.shortest_side(held, deck_of(run.rules))
         if by == "longest":
-            return F.longest_suit(held)
-        return F.has_void(held)
+            return F.longest_suit(held, deck_of(run.rules))
+        return F.has_void(held, deck_of(run.rules))
     if by == "seat":
         return seat
     if by == "position":
@@ -112,14 +113,15 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
 
 
-def group_label(by: str | None, key, margin: int) -> str:
-    """What tables and charts call the group ``key`` of a study grouped ``by``."""
+def group_label(by: str | None, key, margin: int, decks=("standard",)) -> str:
+    """What tables and charts call the group ``key`` of a study grouped ``by`` (of runs on ``decks``: a highest
+    spade is named as each deck ranks it, 'LJ/2♠' where two decks of the study differ)."""
     if by is None:
         return "all"
     if isinstance(key, str):
         return key
     if by == "high_spade":
-        return F.high_spade_label(key)
+        return "/".join(dict.fromkeys(F.high_spade_label(key, d) for d in decks))
     if by == "void":
         return "void" if key else "no void"
     if by == "seat":
@@ -154,7 +156,7 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
             # one row per seat-hand, hand by hand (a game's rows stay together, games in order)
             K = np.stack([np.broadcast_to(np.asarray(k, dtype=np.int64), (n,)) for k in keys], axis=1).ravel()
             G = np.repeat(a["game_id"].astype(np.int64), 4)
-            nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)], axis=1).ravel()
+            nil = np.stack([nil_bid(a[f"bid_{s}"], run.rules) for s in range(4)], axis=1).ravel()
             blind = (np.stack([a[f"blind_{s}"] for s in range(4)], axis=1).ravel() if "blind_0" in a
                      else np.zeros(4 * n, bool))
             made = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)], axis=1).ravel()
@@ -172,8 +174,10 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
 
 
 def _kinds(runs: list[Run], bid: list[dict]) -> list[int]:
-    """The kinds of Nil to show: those the rules of a run allow, and any that was bid."""
-    allowed = [any(rule(r.rules, "nil") for r in runs), any(rule(r.rules, "blind_nil") for r in runs)]
+    """The kinds of Nil to show: those the rules of a run allow, and any that was bid (with ``zero_bid=zero`` a
+    0 is no Nil: such a run allows none)."""
+    nil = [r for r in runs if rule(r.rules, "nil") and rule(r.rules, "zero_bid") != "zero"]
+    allowed = [bool(nil), any(rule(r.rules, "blind_nil") for r in nil)]
     return [kind for kind in (0, 1) if allowed[kind] or any(c.k for c in bid[kind].values())]
 
 
@@ -251,13 +255,15 @@ def nil_study(
     # run-level groups are labels, numbered in the order the runs were given
     codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(groups)}
     names = display_names(runs, by)
+    decks = list(dict.fromkeys(deck_of(r.rules) for r in runs))
     rows = []
     for kind in _kinds(runs, bid):
         for key in sorted(groups, key=codes.get):
             b = bid[kind][key].rate(conf)
             k = ok[kind][key].rate(conf) if key in ok[kind] else None
             rows.append({
-                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin)), "code": codes[key],
+                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin, decks)),
+                "code": codes[key],
                 "seat_hands": b.n, "bids": b.k, "bid_rate": b.value, "bid_lo": b.lo, "bid_hi": b.hi,
                 "successes": k.k if k else 0, "rate": k.value if k else np.nan,
                 "lo": k.lo if k else np.nan, "hi": k.hi if k else np.nan, "games": b.clusters,

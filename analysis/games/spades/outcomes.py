@@ -36,6 +36,8 @@ __all__ = [
     "RULE_DEFAULTS",
     "GameIndex",
     "PerGame",
+    "deck_of",
+    "nil_bid",
     "penalties_fresh",
     "rule",
     "seat_columns",
@@ -49,6 +51,19 @@ def rule(rules: dict | None, name: str):
     """A rule flag from a manifest ``rules`` dict, falling back to :data:`RULE_DEFAULTS`."""
     v = (rules or {}).get(name)
     return RULE_DEFAULTS[name] if v is None else v
+
+
+def deck_of(rules: dict | None) -> str:
+    """The run's deck (docs/rules.md "Decks"): ``deck``, where ``jokers=true`` (its alias, the only joker flag of a
+    run made before the deck flag) is ``joker_ace``."""
+    deck = rule(rules, "deck")
+    return "joker_ace" if deck == "standard" and rule(rules, "jokers") else deck
+
+
+def nil_bid(bid, rules: dict | None) -> np.ndarray:
+    """Where a bid is a Nil (Blind or not): a bid of 0, unless ``zero_bid=zero`` makes a 0 an ordinary contract of
+    zero tricks (no Nil exists then)."""
+    return (np.asarray(bid) == 0) & (rule(rules, "zero_bid") != "zero")
 
 
 def seat_columns(prefix: str) -> list[str]:
@@ -80,7 +95,7 @@ def team_outcomes(a: dict[str, np.ndarray], team: int, rules: dict | None = None
         "set": has_contract & ~made,
         "bags": taken.astype(np.int16),
         "tricks": (t1 + t2).astype(np.int16),
-        "nil_bids": (b1 == 0).astype(np.int8) + (b2 == 0).astype(np.int8),
+        "nil_bids": nil_bid(b1, rules).astype(np.int8) + nil_bid(b2, rules).astype(np.int8),
     }
 
 

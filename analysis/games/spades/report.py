@@ -34,7 +34,7 @@ from ...stats import (
     fmt_rate_interval,
     update_by_key,
 )
-from .outcomes import OUTCOME_COLUMNS, PerGame, penalties_fresh, rule, team_outcomes
+from .outcomes import OUTCOME_COLUMNS, PerGame, nil_bid, penalties_fresh, rule, team_outcomes
 
 __all__ = ["LEAD_BIN", "RunStats", "collect", "key_table", "plot_win_prob", "report_part", "win_prob_table"]
 
@@ -270,7 +270,7 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
             dd0 = a["dd_tricks_0"].astype(np.int64)
             st.tricks_dd[t].update(games, dd0 if t == 0 else 13 - dd0)
     st.seat_hands += 4 * n
-    nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)])
+    nil = np.stack([nil_bid(a[f"bid_{s}"], rules) for s in range(4)])
     blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
     ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
     for kind, sel in ((0, nil & ~blind), (1, nil & blind)):

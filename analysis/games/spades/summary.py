@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from ...parallel import map_run
 from ...stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
-from .outcomes import OUTCOME_COLUMNS, rule, team_outcomes
+from .outcomes import OUTCOME_COLUMNS, nil_bid, rule, team_outcomes
 
 __all__ = ["interval_method", "summarize", "summary_numbers"]
 
@@ -42,7 +42,7 @@ def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
                 r["made"][t].update(gid, o["made"] & o["has_contract"], o["has_contract"])
                 r["score"][t].update(gid, a[f"score_{t}"])
                 r["bags"][t].update(gid, o["bags"])
-            nil = np.stack([a[f"bid_{s}"] == 0 for s in range(4)])
+            nil = np.stack([nil_bid(a[f"bid_{s}"], rules) for s in range(4)])
             blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
             ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
             four = np.full(n, 4, np.int64)

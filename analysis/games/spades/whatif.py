@@ -47,7 +47,7 @@ from .nil import (
     save_table,
     seat_keys,
 )
-from .outcomes import rule
+from .outcomes import deck_of, rule
 
 __all__ = [
     "WhatIfSample",
@@ -173,7 +173,8 @@ def sample_non_nil(run, n: int, *, seed: int = 0, by: str | None = None, hand: s
     return WhatIfSample(run=run, by=by, hand=hand, seed=int(seed), requested=int(n), eligible=eligible,
                         seat_hands=4 * rows, game_id=gid[order], seat=seat[order], dealt=dealt[order],
                         code=code[order],
-                        labels={c: group_label(by, c, score_margin) for c in used} if not names else
+                        labels={c: group_label(by, c, score_margin, (deck_of(run.rules),)) for c in used}
+                        if not names else
                         {c: shown.get(label, label) for label, c in names.items() if c in used})
 
 

@@ -10,30 +10,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tricksim.simulator.games.spades.decks import BEATING as _DECK_BEATING
+from tricksim.simulator.games.spades.decks import (  # noqa: F401 (the card constants, named here as before)
+    BIG_JOKER,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JOKER_ACE,
+    LITTLE_JOKER,
+    SPADES,
+)
+from tricksim.simulator.games.spades.decks import SUIT_MASKS as _DECK_SUIT_MASKS
+from tricksim.simulator.games.spades.decks import SUIT_OF as _DECK_SUIT_OF
+
 SUITS = "CDHS"
 RANKS = "23456789TJQKA"
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-LITTLE_JOKER, BIG_JOKER = 52, 53
-
-SUIT_MASKS = np.array([((1 << 13) - 1) << (13 * s) for s in range(4)], dtype=np.int64)
-SUIT_MASKS[SPADES] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)  # jokers are spades
-STANDARD_DECK = np.int64((1 << 52) - 1)
-
 
 # Card tables of 64 entries, read at ``card & 63``: an index the compiler sees is in range, so
 # no test for a negative index lies on the path from card to card (-1, "no card", reads entry 63).
-SUIT_OF = np.array([min(c // 13, SPADES) for c in range(64)], dtype=np.int64)  # jokers are spades
-
-
-def _beating(card: int) -> int:
-    if card >= 54:
-        return 0
-    suit = int(SUIT_OF[card])
-    higher = ((1 << 54) - 1) & ~((2 << card) - 1)  # ids grow with rank inside a suit; jokers top the spades
-    return (higher & int(SUIT_MASKS[suit])) | (int(SUIT_MASKS[SPADES]) if suit != SPADES else 0)
-
-
-BEATING = np.array([_beating(c) for c in range(64)], dtype=np.int64)
+# They are decks.py's row of the joker_ace deck (the standard deck's too: its jokers are never dealt).
+SUIT_MASKS = _DECK_SUIT_MASKS[JOKER_ACE].copy()  # jokers are spades
+SUIT_OF = _DECK_SUIT_OF[JOKER_ACE].copy()  # jokers are spades
+BEATING = _DECK_BEATING[JOKER_ACE].copy()  # ids grow with rank inside a suit; jokers top the spades
+STANDARD_DECK = np.int64((1 << 52) - 1)
 
 
 @njit(cache=True)

@@ -42,8 +42,10 @@ from numba.core.extending import intrinsic, overload
 
 from tricksim.simulator.bits import _pdep_compiles, highest_bit, lowest_bit, popcount
 from tricksim.simulator.borrow import borrowed
+from tricksim.simulator.errors import RulesError
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, card_suit
+from tricksim.simulator.games.spades.decks import DECKS, JOKER_ACE
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS, team_hand
 
 # ------------------------------------------------------------------ pext / pdep
@@ -197,15 +199,17 @@ NO_UB = 0xFFF
 STAMP_LIMIT = 1 << 24
 
 SPADE_MASK = SUIT_MASKS[SPADES]
-_LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking"])  # the fields phases.legal_leads reads
+# the fields phases.legal_leads and legal_follows read; deck 0: the solver plays the standard and joker_ace decks,
+# whose suit tables are those of cards.py (decks.py), and refuses the others (_kernel_rules)
+_LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking", "deck"])
 
 
 # ------------------------------------------------------------------ small helpers
 @njit(inline="always", cache=True)
 def _legal(ws, k, hand, led, broken):
     if k == 0:
-        return phases.legal_leads(_LeadRules(0, ws[W_BREAKING]), 1, hand, broken)
-    return phases.legal_follows(hand, led)
+        return phases.legal_leads(_LeadRules(0, ws[W_BREAKING], 0), 1, hand, broken)
+    return phases.legal_follows(_LeadRules(0, 0, 0), hand, led)
 
 
 @njit(inline="always", cache=True)
@@ -1871,7 +1875,16 @@ def _kernel_rules(rules):
         rules = SpadesRules()
     if hasattr(rules, "to_kernel"):
         rules = rules.to_kernel()
+    check_deck(rules)
     return rules
+
+
+def check_deck(rules) -> None:
+    """The solver plays the spades of cards.py (jokers above the ace): the standard and joker_ace decks. The
+    deuce decks (another spade order) are refused (RulesError)."""
+    if rules.deck > JOKER_ACE:
+        raise RulesError(f"the double-dummy solver does not play deck={DECKS[rules.deck]}: allowed deck="
+                         + " | ".join(DECKS[:JOKER_ACE + 1]))
 
 
 def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None) -> np.ndarray:

@@ -26,6 +26,7 @@ from tricksim.simulator.games.spades.dd import (
     P_LEADER,
     P_SIZE,
     Solver,
+    check_deck,
     nil_setup_nb,
     set_rules_nb,
     table_value_nb,
@@ -87,6 +88,7 @@ def dd_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules
 
 def _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits):
     k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
+    check_deck(k)
     held = np.ascontiguousarray(held, dtype=np.int64)
     leaders = np.ascontiguousarray(leaders, dtype=np.int64)
     nil_bid = np.ascontiguousarray(nil_bid, dtype=np.int64)

@@ -29,6 +29,7 @@ from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
 from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades import phases
+from tricksim.simulator.games.spades.decks import deck_cards
 from tricksim.simulator.games.spades.phases import check_game_end, team_hand
 from tricksim.simulator.games.spades.policy import (
     BID_FN,
@@ -56,12 +57,8 @@ ERR_BID, ERR_EXCHANGE, ERR_PLAY = 1, 2, 3  # 0 = no fault
 
 
 def deck_template(rules: SpadesRules) -> np.ndarray:
-    """Card ids of the deck in ascending order (52 cards in every variant)."""
-    cards = list(range(52))
-    if rules.jokers:
-        removed = {"2h2d": (26, 13), "2c2d": (0, 13), "2c2h": (0, 26)}[rules.joker_removes]
-        cards = [c for c in cards if c not in removed] + [52, 53]
-    return np.array(cards, dtype=np.int64)
+    """Card ids of the deck in ascending order (52 cards in every deck: decks.py)."""
+    return np.array(deck_cards(rules.deck, rules.removed_twos()), dtype=np.int64)
 
 
 # ---------------------------------------------------------------- policy calls
@@ -258,11 +255,11 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
         for k in range(1, 4):
             s = (leader + k) & 3
             h = hands[s]
-            c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(h, led), view,
+            c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(rules, h, led), view,
                            streams, error, False, passed)
             if c < 0:
                 return False
-            win_seat, win_card, broken = phases.apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken)
+            win_seat, win_card, broken = phases.apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken)
             if record_plays:
                 plays[row, 4 * t + k] = c
         leader = phases.end_trick(view, tricks, win_seat)

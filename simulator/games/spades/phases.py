@@ -26,12 +26,16 @@ from numba import njit
 
 from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.spades import scoring
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
+from tricksim.simulator.games.spades.cards import SPADES
+from tricksim.simulator.games.spades.decks import BEATING as DECK_BEATING
+from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
+from tricksim.simulator.games.spades.decks import SUIT_OF as DECK_SUIT_OF
 from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
     N_SEATS,
     R_BID_RULE,
+    R_DECK,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -183,7 +187,7 @@ def legal_bids(view, hand):
     in this mask; the kernel and the step API reject any other bid."""
     rule = view[V_RULES + R_BID_RULE]
     if rule == BID_WHIZ or rule == BID_MIRROR:
-        m = np.int64(1) << popcount(hand & SUIT_MASKS[SPADES])
+        m = np.int64(1) << popcount(hand & DECK_SUIT_MASKS[view[V_RULES + R_DECK], SPADES])
         if rule == BID_WHIZ and view[V_NIL_ALLOWED] != 0:
             m |= np.int64(1)
         return m
@@ -317,16 +321,16 @@ def legal_leads(rules, t, hand, broken):
     no spade before spades are broken, unless the hand holds nothing else."""
     if t == 0 and rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
         return np.int64(1)  # the 2♣ itself
-    spades = SUIT_MASKS[SPADES]
+    spades = DECK_SUIT_MASKS[rules.deck, SPADES]
     if broken == 0 and rules.breaking != 0 and (hand & ~spades) != 0:
         return hand & ~spades
     return hand
 
 
 @njit(inline="always", cache=True)
-def legal_follows(hand, led):
-    """The cards a follower may play: its cards of the suit led, else any card."""
-    follow = hand & SUIT_MASKS[led]
+def legal_follows(rules, hand, led):
+    """The cards a follower may play: its cards of the suit led (the deck's suits: decks.py), else any card."""
+    follow = hand & DECK_SUIT_MASKS[rules.deck, led]
     return follow if follow != 0 else hand
 
 
@@ -353,7 +357,7 @@ def apply_lead(rules, view, hands, t, s, c, broken):
     forced is the leader's secret: it breaks nothing (and the view, the one place ``broken`` then shows,
     shows only what is public)."""
     hands[s] ^= np.int64(1) << c
-    led = card_suit(c)
+    led = DECK_SUIT_OF[rules.deck, c & 63]
     if led == SPADES and broken == 0 and rules.breaking != 0 and rules.forced_spade_lead_breaks != 0:
         broken = 1
     view[V_LED_SUIT] = led
@@ -362,16 +366,16 @@ def apply_lead(rules, view, hands, t, s, c, broken):
 
 
 @njit(inline="always", cache=True)
-def apply_follow(view, hands, t, k, s, c, led, win_seat, win_card, broken):
+def apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken):
     """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of trick ``t``; returns (winning seat, winning card,
     broken). A card off the suit led shows a void, and a spade so played breaks spades."""
     hands[s] ^= np.int64(1) << c
-    suit = card_suit(c)
+    suit = DECK_SUIT_OF[rules.deck, c & 63]
     if suit != led:
         view[V_VOID + s] |= np.int64(1) << led
         if suit == SPADES:
             broken = 1
-    if beats(c, win_card):
+    if (DECK_BEATING[rules.deck, win_card & 63] >> c) & 1:
         win_seat = s
         win_card = c
     show_card(view, t, k, s, c, win_seat, win_card, broken)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
+from tricksim.simulator.games.spades.decks import DECKS, REMOVABLE
 from tricksim.simulator.rules import Flags, RulesError, RuleSet
 from tricksim.simulator.rules import build_rules as _build_rules
 
@@ -23,10 +24,11 @@ CHOICES = {
     "bag_overflow": ("carry", "reset"),
     "first_lead": ("left_of_dealer", "two_of_clubs"),
     "mercy_check": ("after_target", "before_target"),
-    "joker_removes": ("2h2d", "2c2d", "2c2h"),
+    "joker_removes": ("2h2d", "2c2d", "2c2h", "auto"),
     "bid_rule": ("free", "suicide", "whiz", "mirror"),
     "zero_bid": ("nil", "zero"),
     "big_bid_set": ("tens", "value"),
+    "deck": DECKS,
 }
 
 # integer flags: (minimum, maximum)
@@ -67,8 +69,10 @@ HELP = {
     "mercy": "none, or a score at or below which a team loses (e.g. -200)",
     "mercy_check": "[decision] whether the mercy rule is checked after or before the target rule",
     "min_team_bid": "minimum combined team bid, enforced on the team's second bidder (0 = none; Nil teams exempt)",
-    "jokers": "Joker Spades: big and little joker are the two highest spades, two 2s removed",
-    "joker_removes": "[decision] which two 2s leave the deck with jokers=true",
+    "jokers": "alias of deck=joker_ace (true with any joker deck): big and little joker the two highest spades, "
+              "two 2s removed",
+    "joker_removes": "[decision] which two 2s leave a joker deck; auto: 2h2d, or 2c2h with deck=joker_deuce_deuce "
+                     "(whose 2♦ is a spade)",
     "breaking": "spades may not be led until broken (unless the leader holds only spades); false: spades may be led "
                 "at any time, as in bridge with spades trumps",
     "bid_rule": "which bids are legal: free (Nil or min..13), suicide (in each partnership exactly one partner bids Nil), "
@@ -79,6 +83,8 @@ HELP = {
     "big_bid_value": "ten for two hundred: the points of a made contract of big_bid_threshold or more",
     "big_bid_set": "[decision] ten for two hundred, contract set: tens (-10 a trick bid, as any contract) or value "
                    "(-big_bid_value)",
+    "deck": "standard (52 cards), or a joker deck, from the top spade down: joker_ace (BJ LJ A♠ K♠ ...), "
+            "joker_deuce_ace (BJ LJ 2♠ A♠ ...), joker_deuce_deuce (BJ LJ 2♠ 2♦ A♠ ...; the 2♦ is a spade)",
 }
 
 
@@ -106,21 +112,31 @@ class SpadesRules(RuleSet):
     mercy_check: str = "after_target"
     min_team_bid: int = 0
     jokers: bool = False
-    joker_removes: str = "2h2d"
+    joker_removes: str = "auto"
     breaking: bool = True
     bid_rule: str = "free"
     zero_bid: str = "nil"
     big_bid_threshold: int = 0
     big_bid_value: int = 200
-    big_bid_set: str = "tens"  # last: a flag added later goes at the end (KernelRules mirrors this order)
+    big_bid_set: str = "tens"
+    deck: str = "standard"  # last: a flag added later goes at the end (KernelRules mirrors this order)
 
     def check(self) -> None:
+        # the deck decides: jokers=true is deck=joker_ace, and jokers reads true with every joker deck
+        if self.jokers and self.deck == "standard":
+            object.__setattr__(self, "deck", "joker_ace")
+        object.__setattr__(self, "jokers", self.deck != "standard")
         if self.blind_nil and not self.nil:
             raise RulesError("invalid combination blind_nil=true with nil=false: Blind Nil is a Nil bid; set nil=true")
-        if self.jokers and self.first_lead == "two_of_clubs" and "2c" in self.joker_removes:
+        if self.jokers and self.joker_removes not in ("auto", *REMOVABLE[self.deck]):
             raise RulesError(
-                f"invalid combination first_lead=two_of_clubs with jokers=true, joker_removes={self.joker_removes}: "
-                "the 2♣ leaves the deck; use joker_removes=2h2d"
+                f"invalid combination deck={self.deck} with joker_removes={self.joker_removes}: the 2♦ is a spade of "
+                f"this deck; allowed joker_removes={' | '.join(('auto', *REMOVABLE[self.deck]))}")
+        if self.jokers and self.first_lead == "two_of_clubs" and "2c" in self.removed_twos():
+            raise RulesError(
+                f"invalid combination first_lead=two_of_clubs with deck={self.deck}, joker_removes={self.joker_removes}: "
+                "the 2♣ leaves the deck; use " + ("joker_removes=2h2d" if "2h2d" in REMOVABLE[self.deck]
+                                                  else "first_lead=left_of_dealer")
             )
         if self.zero_bid == "zero" and self.blind_nil:
             raise RulesError("invalid combination zero_bid=zero with blind_nil=true: no Nil exists; set blind_nil=false")
@@ -136,6 +152,19 @@ class SpadesRules(RuleSet):
                              "set blind_nil=false")
         if self.mercy is not None and self.mercy >= self.target:
             raise RulesError(f"invalid combination mercy={self.mercy} with target={self.target}: mercy must be below target")
+
+    def removed_twos(self) -> str:
+        """The two 2s that leave this deck ('' for the standard deck): joker_removes, auto resolved."""
+        if not self.jokers:
+            return ""
+        return REMOVABLE[self.deck][0] if self.joker_removes == "auto" else self.joker_removes
+
+    def replace(self, **changes):
+        # a new deck brings its own jokers value (else a joker deck's derived jokers=true would turn deck=standard
+        # back into joker_ace); jokers=true given with it still means joker_ace where the deck is standard
+        if "deck" in changes and "jokers" not in changes:
+            changes["jokers"] = False
+        return super().replace(**changes)
 
     def to_kernel(self) -> "KernelRules":
         return KernelRules(**self.kernel_values())
@@ -176,10 +205,11 @@ class KernelRules(NamedTuple):
     big_bid_threshold: int
     big_bid_value: int
     big_bid_set: int
+    deck: int
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
-SpadesRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP,
+SpadesRules.FLAGS = Flags(choices=CHOICES, int_ranges=INT_RANGES, help=HELP, aliases={"jokers": "deck"},
                           optional={"mercy": (NO_MERCY + 1, -1, NO_MERCY, "none or a negative integer (e.g. -200)")})
 
 PRESETS: dict[str, SpadesRules] = {

@@ -231,7 +231,7 @@ class SpadesState(StepState):
         h = self.hands[self._seat]
         if self._k == 0:
             return int(phases.legal_leads(self.compiled_rules, self._trick, h, self._broken))
-        return int(phases.legal_follows(h, self._led))
+        return int(phases.legal_follows(self.compiled_rules, h, self._led))
 
     def _play(self, c: int) -> None:
         s = self._seat
@@ -242,7 +242,7 @@ class SpadesState(StepState):
             self._win_seat, self._win_card = s, c
         else:
             self._win_seat, self._win_card, self._broken = phases.apply_follow(
-                self.view, self.hands, self._trick, self._k, s, c, self._led, self._win_seat, self._win_card,
+                self.compiled_rules, self.view, self.hands, self._trick, self._k, s, c, self._led, self._win_seat, self._win_card,
                 self._broken)
         self._k += 1
         if self._k < 4:

@@ -66,6 +66,12 @@ CONFIGS = {
     "big_bid_zero": ("cardems", ("big_bid_threshold=7", "big_bid_value=150", "big_bid_set=value", "zero_bid=zero")),
     "whiz_jokers_big": ("whiz", ("jokers=true", "big_bid_threshold=10", "blind_nil=true", "nil_tricks=contract")),
     "suicide_classic": ("suicide", ("blind_nil=true", "blind_nil_exchange=3", "min_team_bid=4")),
+    # the joker decks (docs/rules.md "Decks"): each on another preset, one with its own removed 2s
+    "deck_joker_ace_2c2h": ("zone", ("deck=joker_ace", "joker_removes=2c2h")),
+    "deck_joker_deuce_ace": ("classic", ("deck=joker_deuce_ace",)),
+    "deck_joker_deuce_deuce": ("cardems", ("deck=joker_deuce_deuce",)),
+    # Whiz bids the spades held: the 2♦ counts as one
+    "deck_joker_deuce_deuce_whiz": ("whiz", ("deck=joker_deuce_deuce", "joker_removes=2c2h")),
 }
 
 RUNS = [(config, strategy, mode) for config in CONFIGS for strategy in (RANDOM, SIMPLE, HEURISTIC)
@@ -163,8 +169,8 @@ def test_reference_trick_winner():
     # leader is seat 2; cards in play order
     assert ref.trick_winner(2, [card(x) for x in ("TH", "AH", "2S", "KH")]) == 0    # the only spade (seat 0)
     assert ref.trick_winner(2, [card(x) for x in ("TH", "AD", "9H", "KH")]) == 1    # off-suit ace loses
-    assert ref.trick_winner(1, [card(x) for x in ("AS", "LJ", "KS", "BJ")]) == 0    # big joker (seat 0)
-    assert ref.trick_winner(3, [card(x) for x in ("AS", "LJ", "KS", "2S")]) == 0    # little joker > ace
+    assert ref.trick_winner(1, [card(x) for x in ("AS", "LJ", "KS", "BJ")], "joker_ace") == 0  # big joker (seat 0)
+    assert ref.trick_winner(3, [card(x) for x in ("AS", "LJ", "KS", "2S")], "joker_ace") == 0  # little joker > ace
 
 
 # ----------------------------------------------------------------- replays
@@ -251,6 +257,14 @@ def test_runs_exercise_the_rules():
     assert big["zero_bids"] > 0 and big["nil_bids"] == 0 and big["big_bids_made"] > 0 and big["big_bids_set"] > 0
     assert _total("whiz_jokers_big")["big_bids_made"] > 0
     assert _total("suicide_classic")["blind_nil_bids"] > 0
+    # the decks: the promoted 2s are played and win tricks as the deck orders them
+    assert _total("deck_joker_ace_2c2h")["tricks_won_by_BJ"] > 0
+    deuce_ace = _total("deck_joker_deuce_ace")
+    assert deuce_ace["tricks_won_by_2S"] > 0 and deuce_ace["tricks_won_by_LJ"] > 0
+    for config in ("deck_joker_deuce_deuce", "deck_joker_deuce_deuce_whiz"):
+        deuce_deuce = _total(config)
+        assert deuce_deuce["two_of_diamonds_as_spade"] > 0 and deuce_deuce["tricks_won_by_2D"] > 0
+    assert _total("deck_joker_deuce_deuce_whiz")["bids_of_spade_count"] > 0
     others = [c for c in CONFIGS if c != "no_breaking"]
     assert (_total(*others) + replayed(*MIXED))["spade_leads_before_broken"] == 0
 
@@ -563,3 +577,97 @@ def test_same_tables_whatever_the_threads_and_shards():
     one_hands, one_games = tables["hands"], tables.get("games")  # the default shard size
     assert one_games.equals(games)
     assert one_hands.equals(hands)
+
+
+# ----------------------------------------------------------------- the decks
+def test_reference_trick_winner_by_deck():
+    """Hand-worked from docs/rules.md "Decks": the promoted 2s rank as their deck says."""
+    from tricksim.simulator.games.spades.cards import parse_card as card
+
+    trick = [card(x) for x in ("AS", "2S", "KS", "3S")]  # leader seat 0
+    assert ref.trick_winner(0, trick, "joker_ace") == 0         # A♠ tops the naturals
+    assert ref.trick_winner(0, trick, "joker_deuce_ace") == 1   # 2♠ > A♠
+    trick = [card(x) for x in ("AS", "2D", "KS", "3S")]
+    assert ref.trick_winner(0, trick, "joker_deuce_ace") == 0   # a 2♦ is a diamond there: discarded
+    assert ref.trick_winner(0, trick, "joker_deuce_deuce") == 1  # 2♦ > A♠
+    trick = [card(x) for x in ("TD", "2D", "KD", "2S")]  # ♦ led
+    assert ref.trick_winner(2, trick, "joker_deuce_ace") == 1   # 2♠ trumps
+    assert ref.trick_winner(2, trick, "joker_deuce_deuce") == 1  # 2♠ > 2♦, both trumps
+    assert ref.trick_winner(2, [card(x) for x in ("TD", "2D", "KD", "3C")], "joker_deuce_deuce") == 3  # 2♦ trumps
+    assert ref.trick_winner(2, [card(x) for x in ("2S", "LJ", "2D", "BJ")], "joker_deuce_deuce") == 1  # BJ
+
+
+def _tricks(row, deck):
+    """(trick number, its four cards, its leader) of one hand row, the leaders re-derived by the reference."""
+    leader = row["first_leader"]
+    for t in range(13):
+        trick = row["plays"][4 * t: 4 * t + 4]
+        yield t, trick, leader
+        leader = ref.trick_winner(leader, trick, deck)
+
+
+def _two_of_diamonds_swap(rows):
+    """(row, trick, position, index of the 2♦ in plays) of a follower under joker_deuce_deuce who followed a
+    diamond lead with a diamond while holding the 2♦ (played by the same seat later): playing the 2♦ there
+    instead is a renege, the 2♦ being a spade."""
+    deck = "joker_deuce_deuce"
+    for r, row in enumerate(rows):
+        seat_of = {}
+        for t, trick, leader in _tricks(row, deck):
+            for k, c in enumerate(trick):
+                seat_of[4 * t + k] = (leader + k) % 4
+        if ref.TWO_OF_DIAMONDS not in row["plays"]:
+            continue
+        later = row["plays"].index(ref.TWO_OF_DIAMONDS)
+        for t, trick, _ in _tricks(row, deck):
+            if 4 * t >= later or ref.suit_of(trick[0], deck) != ref.DIAMONDS:
+                continue
+            for k in (1, 2, 3):
+                if ref.suit_of(trick[k], deck) == ref.DIAMONDS and seat_of[4 * t + k] == seat_of[later]:
+                    return r, t, k, later
+    return None
+
+
+def test_detects_a_two_of_diamonds_played_as_a_diamond():
+    run = ("deck_joker_deuce_deuce", SIMPLE, "hands")
+    rows = _rows(simulate(*run)[4])
+    found = _two_of_diamonds_swap(rows)
+    assert found, "no hand to corrupt"
+    r, t, i, later = found
+    plays = rows[r]["plays"]
+    plays[4 * t + i], plays[later] = plays[later], plays[4 * t + i]
+    _caught(run, rf"hand {r} .*trick {t}, card {i} \(2D by seat .*illegal: legal were", rows)
+
+
+def test_detects_a_two_of_diamonds_led_as_a_diamond_before_spades_break():
+    """Under joker_deuce_deuce the 2♦ is a spade: leading it to the first trick, holding a side suit, is illegal."""
+    run = ("deck_joker_deuce_deuce", RANDOM, "hands")
+    rows = _rows(simulate(*run)[4])
+    for r, row in enumerate(rows):
+        plays = row["plays"]
+        held = ref.cards_in(row[f"held_{row['first_leader']}"])
+        if ref.TWO_OF_DIAMONDS in held and plays[0] != ref.TWO_OF_DIAMONDS:
+            q = plays.index(ref.TWO_OF_DIAMONDS)
+            plays[0], plays[q] = plays[q], plays[0]
+            _caught(run, rf"hand {r} .*trick 0, card 0 \(2D .*spades broken: False", rows)
+            return
+    pytest.fail("no hand to corrupt")
+
+
+@pytest.mark.parametrize("config", ["deck_joker_deuce_ace", "deck_joker_deuce_deuce"])
+def test_detects_a_trick_given_to_the_ace_over_a_promoted_two(config):
+    """A trick the 2♠ (or the 2♦) won over the A♠, credited to the A♠ instead (the standard order), is caught."""
+    run = (config, SIMPLE, "hands")
+    rows = _rows(simulate(*run)[4])
+    deck = config.removeprefix("deck_")
+    ace = 51
+    for r, row in enumerate(rows):
+        for _, trick, leader in _tricks(row, deck):
+            winner = ref.trick_winner(leader, trick, deck)
+            if trick[(winner - leader) % 4] in (ref.TWO_OF_SPADES, ref.TWO_OF_DIAMONDS) and ace in trick:
+                ace_seat = (leader + trick.index(ace)) % 4
+                row[f"tricks_{winner}"] -= 1
+                row[f"tricks_{ace_seat}"] += 1
+                _caught(run, rf"hand {r}\b.*: tricks_\d = ", rows)
+                return
+    pytest.fail("no hand to corrupt")

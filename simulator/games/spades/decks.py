@@ -1,0 +1,105 @@
+"""The Spades decks: which cards each deck holds, which are spades, and the spades' order.
+
+The one place for the decks (docs/rules.md "Decks"). Card ids stay those of ``cards.py`` in every deck:
+0..51 the standard cards, 52 the little joker, 53 the big joker (54, 55 unused). A deck changes only
+which cards are dealt and which cards are spades, in what order. Every deck holds 52 cards:
+
+* ``standard``: 2♠ .. A♠ are the spades;
+* ``joker_ace``: big joker > little joker > A♠ > K♠ ... 2♠ (today's ``jokers=true``);
+* ``joker_deuce_ace``: big joker > little joker > 2♠ > A♠ > K♠ ... 3♠;
+* ``joker_deuce_deuce``: big joker > little joker > 2♠ > 2♦ > A♠ > K♠ ... 3♠; the 2♦ is a spade
+  (for following suit, breaking and trumping).
+
+With a joker deck two standard cards leave it (the ``joker_removes`` flag); a card the deck promotes to
+a top spade may not leave it (``REMOVABLE``).
+
+The kernel reads the tables below by the deck's code (its index in ``DECKS``): ``SUIT_OF[deck, card]``,
+``SUIT_MASKS[deck, suit]`` and ``BEATING[deck, card]`` (the cards that beat ``card`` winning a trick).
+Rows 0 and 1 are the same: the jokers are spades above the ace whether dealt or not, and ``cards.py`` takes
+its tables from the ``joker_ace`` row. Plain numpy (no numba): the rules import this module.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3  # as cards.py (which takes its tables from here); no numba here
+LITTLE_JOKER, BIG_JOKER = 52, 53
+
+DECKS = ("standard", "joker_ace", "joker_deuce_ace", "joker_deuce_deuce")
+STANDARD, JOKER_ACE, JOKER_DEUCE_ACE, JOKER_DEUCE_DEUCE = range(4)
+
+TWO_OF_DIAMONDS, TWO_OF_SPADES, ACE_OF_SPADES = 13, 39, 51
+_NATURAL_SPADES = list(range(39, 52))  # 2♠ .. A♠, low to high
+
+#: each deck's spades, low to high
+SPADE_ORDER: dict[str, tuple[int, ...]] = {
+    "standard": tuple(_NATURAL_SPADES),
+    "joker_ace": (*_NATURAL_SPADES, LITTLE_JOKER, BIG_JOKER),
+    "joker_deuce_ace": (*_NATURAL_SPADES[1:], TWO_OF_SPADES, LITTLE_JOKER, BIG_JOKER),
+    "joker_deuce_deuce": (*_NATURAL_SPADES[1:], TWO_OF_DIAMONDS, TWO_OF_SPADES, LITTLE_JOKER, BIG_JOKER),
+}
+
+#: joker_removes value -> the two standard cards that leave a joker deck
+REMOVED = {"2h2d": (26, 13), "2c2d": (0, 13), "2c2h": (0, 26)}
+#: the joker_removes values a deck allows (the removed cards may not be spades it promotes), default first
+REMOVABLE = {
+    "standard": ("2h2d", "2c2d", "2c2h"),  # unused: no card leaves the standard deck
+    "joker_ace": ("2h2d", "2c2d", "2c2h"),
+    "joker_deuce_ace": ("2h2d", "2c2d", "2c2h"),
+    "joker_deuce_deuce": ("2c2h",),
+}
+
+
+def deck_cards(deck: str, joker_removes: str) -> list[int]:
+    """The deck's card ids in ascending order (52 cards in every deck)."""
+    if deck == "standard":
+        return list(range(52))
+    removed = REMOVED[joker_removes]
+    return [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER]
+
+
+def _tables():
+    n = len(DECKS)
+    # 64 entries a row, read at ``card & 63`` (cards.py); ids 54..63 are no card: spades beaten by nothing
+    suit_of = np.array([[min(c // 13, SPADES) for c in range(64)]] * n, dtype=np.int64)
+    suit_masks = np.array([[((1 << 13) - 1) << (13 * s) for s in range(4)]] * n, dtype=np.int64)
+    suit_masks[:, SPADES] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)  # the jokers are spades (dealt or not)
+    beating = np.zeros((n, 64), dtype=np.int64)
+    for d, name in enumerate(DECKS):
+        order = SPADE_ORDER["joker_ace" if name == "standard" else name]
+        if name == "joker_deuce_deuce":
+            suit_of[d, TWO_OF_DIAMONDS] = SPADES
+            suit_masks[d, DIAMONDS] &= ~(1 << TWO_OF_DIAMONDS)
+            suit_masks[d, SPADES] |= 1 << TWO_OF_DIAMONDS
+        spade_mask = int(suit_masks[d, SPADES])
+        for c in range(54):
+            suit = int(suit_of[d, c])
+            if suit == SPADES:
+                beating[d, c] = sum(1 << h for h in order[order.index(c) + 1:])
+            else:
+                same = int(suit_masks[d, suit]) & ~((2 << c) - 1)  # ids grow with rank inside a side suit
+                beating[d, c] = same | spade_mask
+    return suit_of, suit_masks, beating
+
+
+SUIT_OF, SUIT_MASKS, BEATING = _tables()
+
+
+def _spade_tables():
+    """``SPADES_HIGH_FIRST[deck]``: the deck's spades from the highest down (-1 after the last), and ``RANK[deck,
+    card]``: 0 = '2' ... 12 = 'A' for a side card; a spade's place in the deck's order, with the A♠ at 12 (the
+    promoted 2s and the jokers above it). The standard deck's rows are those of ``joker_ace`` (the jokers are not
+    dealt): ``cards.card_rank`` and the top spades the players have always read."""
+    n = len(DECKS)
+    high_first = np.full((n, 16), -1, dtype=np.int64)
+    rank = np.array([[c % 13 for c in range(64)]] * n, dtype=np.int64)
+    for d, name in enumerate(DECKS):
+        order = SPADE_ORDER["joker_ace" if name == "standard" else name]
+        high_first[d, :len(order)] = order[::-1]
+        offset = 12 - order.index(ACE_OF_SPADES)
+        for i, c in enumerate(order):
+            rank[d, c] = i + offset
+    return high_first, rank
+
+
+SPADES_HIGH_FIRST, RANK = _spade_tables()
