@@ -29,7 +29,7 @@ from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.borrow import alive_until_here, borrowed
 from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades import phases
-from tricksim.simulator.games.spades.phases import game_end_of, team_hand
+from tricksim.simulator.games.spades.phases import game_end_of
 from tricksim.simulator.games.spades.policy import (
     BID_FN,
     BLIND_NIL_FN,

@@ -11,18 +11,20 @@ import pyarrow as pa
 from tricksim.simulator.columns import column, dictionary_column
 from tricksim.simulator.rundir import Encoding, required_schema
 
+
 def _hands_schema(sides: int):
+    """The hands table's schema: score, bags and total columns for each of ``sides`` (2 teams, or 4 players)."""
     return required_schema(
-    [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
-    + [(f"dealt_{s}", pa.int64()) for s in range(4)]
-    + [(f"held_{s}", pa.int64()) for s in range(4)]
-    + [(f"bid_{s}", pa.int8()) for s in range(4)]
-    + [(f"blind_{s}", pa.bool_()) for s in range(4)]
-    + [(f"tricks_{s}", pa.int8()) for s in range(4)]
-    + [(f"score_{k}", pa.int32()) for k in range(sides)] + [(f"bags_{k}", pa.int16()) for k in range(sides)]
-    + [(f"total_{k}", pa.int32()) for k in range(sides)]
-    + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
-)
+        [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
+        + [(f"dealt_{s}", pa.int64()) for s in range(4)]
+        + [(f"held_{s}", pa.int64()) for s in range(4)]
+        + [(f"bid_{s}", pa.int8()) for s in range(4)]
+        + [(f"blind_{s}", pa.bool_()) for s in range(4)]
+        + [(f"tricks_{s}", pa.int8()) for s in range(4)]
+        + [(f"score_{k}", pa.int32()) for k in range(sides)] + [(f"bags_{k}", pa.int16()) for k in range(sides)]
+        + [(f"total_{k}", pa.int32()) for k in range(sides)]
+        + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
+    )
 
 
 def _games_schema(sides: int):

@@ -7,7 +7,7 @@ combinations that need a partner are refused.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pyarrow as pa
 import pytest
@@ -163,7 +163,7 @@ COUNTS = {"hands": 300, "games": 15}
 HAND_LIMIT = 80
 
 
-@lru_cache(maxsize=None)
+@cache
 def simulate(config, strategy, mode):
     preset, overrides = CONFIGS[config]
     rules = build_rules(preset, list(overrides))
@@ -175,7 +175,7 @@ def simulate(config, strategy, mode):
     return rules, seed, hand_limit, tables["hands"], tables.get("games")
 
 
-@lru_cache(maxsize=None)
+@cache
 def replayed(config, strategy, mode):
     rules, seed, hand_limit, hands, games = simulate(config, strategy, mode)
     return ref.replay(rules, seed, mode, hand_limit, hands, games, count=COUNTS[mode])
