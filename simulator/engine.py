@@ -53,6 +53,11 @@ class RunConfig:
         n_seats = getattr(self.rules, "seats", fam.seats)  # a rules record's own seat count (Tarot), else the family's
         if len(self.seats) != n_seats:
             raise RunError(f"need {n_seats} seat strategies, got {len(self.seats)}")
+        for seat, s in enumerate(self.seats):
+            for flag, why in getattr(s, "needs", {}).items():
+                if not getattr(self.rules, flag, True):
+                    raise RunError(f"strategy {s.short_spec!r} at seat {seat} needs {flag}=true, and preset "
+                                   f"{self.preset} has {flag}=false: {why}")
         if not 0 <= self.seed <= MAX_SEED:
             raise RunError(f"invalid seed {self.seed}: allowed 0 to {MAX_SEED}")
         if not 1 <= self.count <= MAX_COUNT:

@@ -37,6 +37,7 @@ class SeatPolicy(Protocol):
     # optional ``label``: what tables and charts call the seat (a user's alias); short_spec when absent
     params: np.ndarray   # float64[N_PARAMS]
     functions: tuple     # compiled policy functions, in the order of the family's ``policy_slots``
+    # optional ``needs``: {boolean rule flag: why, and what to play instead}: the rules must have each flag true
 
 
 class LazyFunction:

@@ -131,6 +131,9 @@ class Strategy:
     policies: Mapping | str
     params: tuple[Param, ...] = ()
     game: str = field(default_factory=default_game)
+    # boolean rule flags the strategy cannot play without -> why, with what to play instead: the engine
+    # refuses a run whose rules have one of them false (e.g. pimc: {"partnerships": ...})
+    needs: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         if isinstance(self.policies, str):
@@ -181,6 +184,10 @@ class SeatStrategy:
     @property
     def functions(self) -> tuple:
         return self.strategy.functions
+
+    @property
+    def needs(self) -> Mapping[str, str]:
+        return self.strategy.needs
 
     @property
     def spec(self) -> str:
