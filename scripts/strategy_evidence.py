@@ -120,16 +120,14 @@ def cutthroat_duplicate(a: str, b: str, games: int, seed: int, hand_limit: int =
     m = margin.estimate()
     third = type(m)(m.value / 3, m.lo / 3, m.hi / 3, m.n)
     ends = ", ".join(f"{k} {v:,}" for k, v in base_games["end"].value_counts().items() if v)
-    return [
-        f"### {a} alone against three {b} ({games:,} games to 500, the {a} at each seat in turn: "
-        f"{4 * games:,} games; seed {seed})", "",
-        f"- {a}'s games won: {fmt_estimate(won.rate())} (an equal player: 25 %)",
-        f"- {a}'s final total minus the mean of the three others': {fmt_estimate(third)}",
-        f"- points a hand of the {a}'s seat, {a} there minus {b} there (the same cards, the hands both tables "
-        f"played): {fmt_estimate(diff.estimate())}",
-        f"- game length with the {a}: {mean_ci(np.concatenate(lengths))} hands; four {b}: "
-        f"{mean_ci(base_games['hands'].to_numpy())} hands (their ends: {ends})", "",
-    ]
+    head = (f"### {a} alone against three {b} ({games:,} games to 500, the {a} at each seat in turn: "
+            f"{4 * games:,} games; seed {seed})")
+    per_hand = (f"- points a hand of the {a}'s seat, {a} there minus {b} there (the same cards, the hands both "
+                f"tables played): {fmt_estimate(diff.estimate())}")
+    length = (f"- game length with the {a}: {mean_ci(np.concatenate(lengths))} hands; four {b}: "
+              f"{mean_ci(base_games['hands'].to_numpy())} hands (their ends: {ends})")
+    return [head, "", f"- {a}'s games won: {fmt_estimate(won.rate())} (an equal player: 25 %)",
+            f"- {a}'s final total minus the mean of the three others': {fmt_estimate(third)}", per_hand, length, ""]
 
 
 def main():

@@ -269,7 +269,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
 
     # ---- score
     phases.score(rules, view, tricks, totals, bags, points)
-    for side in range(phases.sides(rules)):
+    for side in range(4):  # rows of the sides there are not (2, 3 with partnerships) are never read
         scores[side, row] = points[side]
         scores[4 + side, row] = bags[side]
         scores[8 + side, row] = totals[side]
@@ -369,6 +369,7 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
     for c in deck_tpl:
         deck_mask |= np.int64(1) << c
     n_sides = phases.sides(rules)  # totals and bags: one entry a side (2 teams, or 4 players alone)
+    points[2] = points[3] = 0  # never written with partnerships: the kernel's unused score rows stay 0
     first_row = 0  # of the game being played
     for i in range(n_games):
         game_id = game_ids[i]

@@ -13,7 +13,8 @@ and the score. Two drivers compose the same phases:
 The state of a hand is a handful of arrays (``state.HandArrays`` names them):
 ``hands[4]`` (each seat's cards), ``tricks[4]``, the public ``view``
 (``policy.py`` lays it out), the streams ``streams[5, 1]`` (each seat's, then the deal's), and the game's
-running ``totals[2]`` and ``bags[2]``. The trick in progress is also held as
+running ``totals[4]`` and ``bags[4]`` (one entry a side: entries 0, 1 for the two teams, 0..3 for the players of
+cutthroat). The trick in progress is also held as
 values the drivers pass along (``led``, ``win_seat``, ``win_card``,
 ``broken``): in the batch kernel they stay in registers.
 
@@ -404,12 +405,18 @@ def score(rules, view, tricks, totals, bags, points):
             bags[team] = bg
             points[team] = pts
     else:
-        for s in range(4):
-            pts, bg, _, _, _ = team_hand(rules, view[V_BID + s], NO_PARTNER, view[V_BLIND + s], 0, tricks[s], 0,
-                                         bags[s])
-            totals[s] += pts
-            bags[s] = bg
-            points[s] = pts
+        score_alone(rules, view, tricks, totals, bags, points)
+
+
+@njit(cache=True)
+def score_alone(rules, view, tricks, totals, bags, points):
+    """``score`` in cutthroat: each seat alone (a call, not inlined: the partnership kernel's code stays as
+    it was, docs/performance.md P52)."""
+    for s in range(4):
+        pts, bg, _, _, _ = team_hand(rules, view[V_BID + s], NO_PARTNER, view[V_BLIND + s], 0, tricks[s], 0, bags[s])
+        totals[s] += pts
+        bags[s] = bg
+        points[s] = pts
 
 
 # -------------------------------------------------------------------- game end
