@@ -270,3 +270,50 @@ def test_state_plays_the_runs_hands():
             assert st.game_end() == (game["winner"], game["end"])
             assert row["hand_no"] == game["hands"] - 1
         st = nxt
+
+
+# ----------------------------------------------------------------- what refuses cutthroat, in one line
+def test_a_strategy_that_needs_partnerships_is_refused():
+    import dataclasses
+
+    from tricksim.simulator.errors import RunError
+    from tricksim.strategies.registry import SeatStrategy, get
+
+    assert "partnerships" in get("pimc", "spades").needs  # pimc's search scores two teams
+    needy = SeatStrategy(dataclasses.replace(get("random", "spades"), needs={"partnerships": "play random"}))
+    seats = (needy,) + tuple(parse_spec("random") for _ in range(3))
+    with pytest.raises(RunError, match=r"strategy 'random' at seat 0 needs partnerships=true, and preset cutthroat "
+                                       r"has partnerships=false: play random"):
+        engine.RunConfig(rules=CUT, preset="cutthroat", seats=seats, seed=1, mode="hands", count=10)
+    engine.RunConfig(rules=PRESETS["cardems"], seats=seats, seed=1, mode="hands", count=10)  # with partners: fine
+
+
+@pytest.fixture(scope="module")
+def cutthroat_run(tmp_path_factory):
+    import tricksim
+
+    out = tmp_path_factory.mktemp("cut") / "run"
+    tricksim.simulate(preset="cutthroat", seats="random", games=6, hand_limit=5, seed=3, out=out, progress=False)
+    return out
+
+
+def test_team_studies_refuse_a_cutthroat_run_and_summary_is_per_seat(cutthroat_run, tmp_path):
+    import tricksim
+    from tricksim.analysis.io import AnalysisError
+    from tricksim.jobs import JobError
+    from tricksim.simulator.errors import TricksimError
+
+    for call, match in ((lambda: tricksim.nil(cutthroat_run), r"tricksim nil .* cutthroat .*tricksim summary"),
+                        (lambda: tricksim.report([cutthroat_run], tmp_path / "rep"), r"tricksim report .* cutthroat"),
+                        (lambda: tricksim.dd(cutthroat_run), r"a cutthroat run .*tricksim summary"),
+                        (lambda: tricksim.compare("heuristic", "random", preset="cutthroat", games=2),
+                         r"tricksim compare plays the strategies as teams, and preset cutthroat has none"),
+                        (lambda: tricksim.simulate(preset="cutthroat", teams={0: "random"}, hands=2,
+                                                   out=tmp_path / "t"), r"preset cutthroat has no teams")):
+        with pytest.raises((AnalysisError, JobError, TricksimError), match=match) as e:
+            call()
+        assert "\n" not in str(e.value)
+    text = tricksim.summary(cutthroat_run)
+    assert "seat 3 = random" in text and "(each alone)" in text
+    assert all(f"seat {s} " in text.split("hand score")[1].splitlines()[0] for s in range(4))
+    assert "wins" in text and "team 0 wins" not in text
