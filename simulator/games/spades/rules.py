@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
+from tricksim.simulator.errors import option
 from tricksim.simulator.rules import Flags, RulesError, RuleSet
 from tricksim.simulator.rules import build_rules as _build_rules
 
@@ -80,7 +81,7 @@ HELP = {
     "big_bid_set": "[decision] ten for two hundred, contract set: tens (-10 a trick bid, as any contract) or value "
                    "(-big_bid_value)",
     "partnerships": "seats s and s + 2 play as a team (false: cutthroat, each player alone); set by the preset, "
-                    "not a --rule flag",
+                    "never overridden",
 }
 
 # flags a preset sets and a --rule override may not: they change who plays with whom, not a rule of the table
@@ -237,6 +238,6 @@ def build_rules(preset: str = "cardems", overrides: list[str] | tuple[str, ...] 
     for item in overrides:
         key = item.partition("=")[0].strip().replace("-", "_")
         if key in PRESET_ONLY:
-            raise RulesError(f"rule flag {key!r} is set by the preset, not by --rule: use --preset "
-                             f"{PRESET_ONLY[key]} (allowed presets: {' | '.join(PRESETS)})")
+            raise RulesError(f"rule flag {key!r} is set by the preset, never overridden: use "
+                             f"{option('preset', PRESET_ONLY[key])} (allowed presets: {' | '.join(PRESETS)})")
     return _build_rules(PRESETS, preset, overrides)

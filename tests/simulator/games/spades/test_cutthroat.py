@@ -129,7 +129,7 @@ def test_partnership_rules_are_unchanged_by_the_flag():
     ("cutthroat", ["min_team_bid=4"], r"min_team_bid=4 without partnerships .*no teams"),
     ("cutthroat", ["blind_nil=true", "blind_nil_exchange=3"], r"blind_nil_exchange=3 without partnerships"),
     ("cutthroat", ["blind_nil=true", "blind_nil_eligibility=trailing"], r"trailing without partnerships"),
-    ("cardems", ["partnerships=false"], r"'partnerships' is set by the preset.*--preset cutthroat"),
+    ("cardems", ["partnerships=false"], r"'partnerships' is set by the preset.*preset.cutthroat"),
 ])
 def test_rules_that_need_a_partner_are_refused(preset, overrides, match):
     with pytest.raises(RulesError, match=match):
