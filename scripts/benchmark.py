@@ -120,7 +120,7 @@ def cost_breakdown(cfg: RunConfig, shards: int = 4) -> dict:
             t = time.process_time()
             blocks = batch.play_blocks(cfg, pol, np.arange(first, first + n))
             t1 = time.process_time()
-            table = tables.hands_table([s.spec for s in cfg.seats], blocks.hands, None)
+            table = tables.hands_table([s.spec for s in cfg.seats], blocks.hands(cfg.rules.sides), None)
             t2 = time.process_time()
             rundir.write_parquet_atomic(table, Path(tmp) / f"{i}.parquet", tables.ENCODING)
             t3 = time.process_time()

@@ -41,6 +41,9 @@ MIXED = ("heuristic", "random", "simple", "heuristic:bag_mode=avoid,nil_threshol
 RARE_RULES = ("jokers=true", "joker_removes=2h2d", "first_lead=two_of_clubs", "mercy=-200", "mercy_check=before_target",
               "min_team_bid=4", "nil_tricks=contract", "blind_nil_eligibility=trailing", "blind_nil_deficit=50",
               "exchange_order=bidder_first", "nil_trick_points=0", "nil_bags_when_set=false")
+# cutthroat's flags away from the preset (the team flags are refused without partnerships)
+CUTTHROAT_RARE_RULES = ("blind_nil=true", "jokers=true", "mercy=-200", "mercy_check=before_target", "target=300",
+                        "nil_tricks=contract", "bag_overflow=reset", "bid_rule=whiz", "big_bid_threshold=6")
 TAROT_STRATEGIES = ("random", "heuristic", "legacy")  # legacy: the heuristic before #29, frozen
 TAROT_MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poignee=1,chelem_losers=2", "random")
 # every Tarot flag at its value other than the preset's (rules.py CHOICES)
@@ -78,6 +81,12 @@ def cases() -> dict[str, dict]:
             for name, seats in (("heuristic", ("heuristic",) * 4), ("mixed", MIXED)):
                 out[f"{preset}+{deck}/{name}/{mode}"] = {"preset": preset, "rules": (f"deck={deck}",), "seats": seats,
                                                         "mode": mode}
+        # cutthroat (issue #28: each player alone, per-seat score columns): every strategy, mixed, the rarer flags
+        for name in STRATEGIES:
+            out[f"cutthroat/{name}/{mode}"] = {"preset": "cutthroat", "rules": (), "seats": (name,) * 4, "mode": mode}
+        out[f"cutthroat/mixed/{mode}"] = {"preset": "cutthroat", "rules": (), "seats": MIXED, "mode": mode}
+        out[f"cutthroat+rare/mixed/{mode}"] = {"preset": "cutthroat", "rules": CUTTHROAT_RARE_RULES, "seats": MIXED,
+                                               "mode": mode}
     tarot = {"game": "tarot", "preset": "cardavia", "mode": "deals"}
     for name in TAROT_STRATEGIES:
         out[f"cardavia/{name}/deals"] = dict(tarot, rules=(), seats=(name,) * 4)

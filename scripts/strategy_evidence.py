@@ -4,7 +4,9 @@
   heuristic vs random, heuristic vs heuristic without Nil;
 * heuristic self-play: contracts made, mean tricks vs mean bid, Nil and
   Blind Nil success (classic rules, games mode so Blind Nil situations arise);
-* bags per hand for bag_mode = take / avoid / set against the default player.
+* bags per hand for bag_mode = take / avoid / set against the default player;
+* cutthroat (each player alone, issue #28): one heuristic against three of another player, on the same
+  deals as four of that player, the heuristic's seat rotated (``--cutthroat``: that section alone).
 
 The section on the ``pimc`` search player comes from ``scripts/pimc_evidence.py`` (hours of computing): a
 rewrite of the file keeps it.
@@ -22,13 +24,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tricksim.analysis.games.spades.compare import duplicate_match_runs  # noqa: E402
 from tricksim.analysis.games.spades.outcomes import OUTCOME_COLUMNS, team_outcomes  # noqa: E402
-from tricksim.analysis.stats import fmt_rate, mean_ci  # noqa: E402
+from tricksim.analysis.stats import ClusterRatio, fmt_estimate, fmt_rate, mean_ci  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
 from tricksim.strategies.registry import parse_spec  # noqa: E402
@@ -83,14 +86,62 @@ def bags_per_hand(mode: str, hands_n: int, seed: int) -> str:
             f"opponents set {fmt_rate(opp_set.sum(), opp_set.size)}")
 
 
+def cutthroat_duplicate(a: str, b: str, games: int, seed: int, hand_limit: int = 1000) -> list[str]:
+    """Cutthroat evidence: ``a`` alone at seat k against three ``b`` (k = 0..3, the same deals), and four ``b``
+    on the same deals (a hand's cards depend only on the seed, game and hand number). Per seat k and game:
+    whether ``a`` won (an equal player wins a quarter of the games), and on each hand both tables played,
+    the points of seat k with ``a`` there and with ``b`` there. Intervals clustered by game (a game's
+    four rotations and all its hands together)."""
+    rules = PRESETS["cutthroat"]
+
+    def play(seats):
+        cfg = RunConfig(rules=rules, preset="cutthroat", seats=tuple(parse_spec(x) for x in seats), seed=seed,
+                        mode="games", count=games, hand_limit=hand_limit)
+        t = run_to_tables(cfg)
+        return t["hands"].to_pandas(), t["games"].to_pandas()
+
+    base_hands, base_games = play((b,) * 4)
+    won, margin, diff = ClusterRatio(), ClusterRatio(), ClusterRatio()
+    wins, rows, lengths = [], [], []
+    for k in range(4):
+        hands, g = play(tuple(a if s == k else b for s in range(4)))
+        others = [f"total_{s}" for s in range(4) if s != k]
+        wins.append(g[["game_id"]].assign(won=(g["winner"] == k).astype(np.int64),
+                                         margin=g[f"total_{k}"] - g[others].mean(axis=1)))
+        lengths.append(g["hands"].to_numpy())
+        pair = hands[["game_id", "hand_no", f"score_{k}"]].merge(
+            base_hands[["game_id", "hand_no", f"score_{k}"]], on=["game_id", "hand_no"], suffixes=("_a", "_b"))
+        rows.append(pair.assign(d=pair[f"score_{k}_a"] - pair[f"score_{k}_b"])[["game_id", "d"]])
+    w = pd.concat(wins).sort_values("game_id", kind="stable")
+    won.update(w["game_id"].to_numpy(), w["won"].to_numpy())
+    margin.update(w["game_id"].to_numpy(), np.rint(w["margin"].to_numpy() * 3).astype(np.int64))  # thirds: integers
+    d = pd.concat(rows).sort_values("game_id", kind="stable")
+    diff.update(d["game_id"].to_numpy(), d["d"].to_numpy())
+    m = margin.estimate()
+    third = type(m)(m.value / 3, m.lo / 3, m.hi / 3, m.n)
+    ends = ", ".join(f"{k} {v:,}" for k, v in base_games["end"].value_counts().items() if v)
+    head = (f"### {a} alone against three {b} ({games:,} games to 500, the {a} at each seat in turn: "
+            f"{4 * games:,} games; seed {seed})")
+    per_hand = (f"- points a hand of the {a}'s seat, {a} there minus {b} there (the same cards, the hands both "
+                f"tables played): {fmt_estimate(diff.estimate())}")
+    length = (f"- game length with the {a}: {mean_ci(np.concatenate(lengths))} hands; four {b}: "
+              f"{mean_ci(base_games['hands'].to_numpy())} hands (their ends: {ends})")
+    return [head, "", f"- {a}'s games won: {fmt_estimate(won.rate())} (an equal player: 25 %)",
+            f"- {a}'s final total minus the mean of the three others': {fmt_estimate(third)}", per_hand, length, ""]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20_000, help="games per duplicate match (= 2 x deals)")
     ap.add_argument("--hands", type=int, default=200_000, help="hands per bag-mode run")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, help="write the Markdown here")
+    ap.add_argument("--cutthroat", action="store_true", help="print the cutthroat section alone (--games games)")
     a = ap.parse_args()
     t0 = time.time()
+    if a.cutthroat:
+        print("\n".join(cutthroat_section(a.games, a.seed)) + f"\n(took {time.time() - t0:.0f} s)")
+        return
     lines = ["# Strategy evidence", "",
              f"Produced by `python scripts/strategy_evidence.py --games {a.games} --hands {a.hands} --seed {a.seed}`"
              " (95 % intervals; n = sample size).", ""]
@@ -110,11 +161,20 @@ def main():
     lines += [f"## Bag modes (cardems, team 0 with the mode vs default heuristic, {a.hands:,} hands each)", ""]
     for mode in ("take", "set_take", "set", "avoid"):
         lines.append(f"- `bag_mode={mode}`: {bags_per_hand(mode, a.hands, a.seed)}")
+    lines += [""] + cutthroat_section(deals, a.seed)
     lines += ["", f"(took {time.time() - t0:.0f} s)"]
     text = "\n".join(lines) + "\n"
     print(text)
     if a.out:
         a.out.write_text(text + kept_block(a.out))
+
+
+def cutthroat_section(games: int, seed: int) -> list[str]:
+    lines = ["## Cutthroat: each player alone (issue #28)", "",
+             f"`python scripts/strategy_evidence.py --cutthroat --games {games} --seed {seed}`", ""]
+    for other in ("random", "simple"):
+        lines += cutthroat_duplicate("heuristic", other, games, seed)
+    return lines
 
 
 PIMC_START, PIMC_END = "<!-- pimc-evidence:start -->", "<!-- pimc-evidence:end -->"

@@ -53,12 +53,16 @@ class RunConfig:
         n_seats = getattr(self.rules, "seats", fam.seats)  # a rules record's own seat count (Tarot), else the family's
         if len(self.seats) != n_seats:
             raise RunError(f"need {n_seats} seat strategies, got {len(self.seats)}")
-        for seat in self.seats:
-            for flag, values in getattr(seat, "refuses", {}).items():
+        for seat, s in enumerate(self.seats):
+            for flag, why in getattr(s, "needs", {}).items():
+                if not getattr(self.rules, flag, True):
+                    raise RunError(f"strategy {s.short_spec!r} at seat {seat} needs {flag}=true, and preset "
+                                   f"{self.preset} has {flag}=false: {why}")
+            for flag, values in getattr(s, "refuses", {}).items():
                 value = getattr(self.rules, flag)
                 if value in values:
                     allowed = [v for v in self.rules.FLAGS.choices[flag] if v not in values]
-                    raise RunError(f"strategy {seat.short_spec} does not play {flag}={value}: allowed {flag}="
+                    raise RunError(f"strategy {s.short_spec} does not play {flag}={value}: allowed {flag}="
                                    + " | ".join(allowed))
         if not 0 <= self.seed <= MAX_SEED:
             raise RunError(f"invalid seed {self.seed}: allowed 0 to {MAX_SEED}")

@@ -38,6 +38,7 @@ class SeatPolicy(Protocol):
     # optional ``refuses``: {rule flag: values of it the strategy does not play}; the run is then refused
     params: np.ndarray   # float64[N_PARAMS]
     functions: tuple     # compiled policy functions, in the order of the family's ``policy_slots``
+    # optional ``needs``: {boolean rule flag: why, and what to play instead}: the rules must have each flag true
 
 
 class LazyFunction:

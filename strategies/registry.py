@@ -133,6 +133,9 @@ class Strategy:
     game: str = field(default_factory=default_game)
     # rule flag -> the values of it this strategy does not play: a run that seats it under one is refused
     refuses: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # boolean rule flags the strategy cannot play without -> why, with what to play instead: the engine
+    # refuses a run whose rules have one of them false (e.g. pimc: {"partnerships": ...})
+    needs: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         if isinstance(self.policies, str):
@@ -187,6 +190,10 @@ class SeatStrategy:
     @property
     def refuses(self) -> Mapping[str, tuple[str, ...]]:
         return self.strategy.refuses
+
+    @property
+    def needs(self) -> Mapping[str, str]:
+        return self.strategy.needs
 
     @property
     def spec(self) -> str:

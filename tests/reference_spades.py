@@ -7,10 +7,11 @@ ordinary Python ints, sets and lists. Clarity matters more than speed.
 
 Entry points
 ------------
-``score_hand(rules, bids, blind, tricks, bags_before=(0, 0))``
+``score_hand(rules, bids, blind, tricks, bags_before=None)``
     -> ``((score_0, score_1), (bags_0, bags_1))``: one hand's points per team
-    (bag penalties included) and the running bags after it.
-``game_end(rules, total_0, total_1)``
+    (bag penalties included) and the running bags after it; in cutthroat
+    (``partnerships`` false) four of each, one per player.
+``game_end(rules, total_0, total_1)`` (cutthroat: four totals)
     -> ``(ended, winner, end)`` with end 'target', 'mercy' or '' (not ended).
 ``replay(rules, seed, mode, hand_limit, hands, games, count=None)``
     re-derives every row of an engine run and raises ``ReplayError`` (an
@@ -25,7 +26,8 @@ run manifest's ``rules`` dict as a namespace (one written before the
 Card ids (as ``simulator/cards.py``): ``suit * 13 + rank``, suits clubs,
 diamonds, hearts, spades = 0..3, rank 0 = '2' ... 12 = 'A'; little joker 52
 and big joker 53 are spades above the ace. Teams: seats 0+2 = team 0, seats
-1+3 = team 1.
+1+3 = team 1; in cutthroat (``partnerships`` false, a manifest without the flag has partnerships) each
+seat is a side of its own, and every per-side value (score, bags, total, winner) is per seat.
 """
 from __future__ import annotations
 
@@ -392,26 +394,40 @@ def score_team_detail(rules, bids2, blind2, tricks2, bags_before: int):
     return points, bags, penalties
 
 
-def score_hand(rules, bids, blind, tricks, bags_before=(0, 0)):
-    """((score_0, score_1), (bags_0, bags_1)) for one hand; per-seat bids/blind/tricks."""
+def sides_of(rules) -> list[tuple[int, ...]]:
+    """The seats of each scoring side: the two teams, or in cutthroat each player alone."""
+    if getattr(rules, "partnerships", True):
+        return [(0, 2), (1, 3)]
+    return [(0,), (1,), (2,), (3,)]
+
+
+def score_hand(rules, bids, blind, tricks, bags_before=None):
+    """((score_0, score_1), (bags_0, bags_1)) for one hand (cutthroat: four of each); per-seat
+    bids/blind/tricks. A player alone is scored as a team of one: its contract is its own bid."""
     scores = []
     bags_after = []
-    for team in (0, 1):
-        seats = (team, team + 2)
+    sides = sides_of(rules)
+    if bags_before is None:
+        bags_before = (0,) * len(sides)
+    for side, seats in enumerate(sides):
         points, bags = score_team(
             rules,
             [bids[s] for s in seats],
             [bool(blind[s]) for s in seats],
             [tricks[s] for s in seats],
-            bags_before[team],
+            bags_before[side],
         )
         scores.append(points)
         bags_after.append(bags)
     return tuple(scores), tuple(bags_after)
 
 
-def game_end(rules, total0: int, total1: int):
-    """(ended, winner, end) after a hand; end is 'target', 'mercy' or ''."""
+def game_end(rules, *totals: int):
+    """(ended, winner, end) after a hand; end is 'target', 'mercy' or ''. Two totals: the teams'; four: the
+    players' in cutthroat."""
+    if len(totals) == 4:
+        return _game_end_alone(rules, totals)
+    total0, total1 = totals
 
     def by_target():
         if max(total0, total1) >= rules.target and total0 != total1:
@@ -431,6 +447,34 @@ def game_end(rules, total0: int, total1: int):
             return True, 1, "mercy"
         if low1:
             return True, 0, "mercy"
+        return None
+
+    checks = (by_target, by_mercy) if rules.mercy_check == "after_target" else (by_mercy, by_target)
+    for check in checks:
+        result = check()
+        if result is not None:
+            return result
+    return False, -1, ""
+
+
+def sole_leader(totals) -> int:
+    """The seat whose total is higher than every other, or -1 when the highest is shared."""
+    best = max(totals)
+    leaders = [k for k, t in enumerate(totals) if t == best]
+    return leaders[0] if len(leaders) == 1 else -1
+
+
+def _game_end_alone(rules, totals):
+    """Cutthroat (docs/rules.md "Cutthroat"): once a player reaches the target, or (mercy) falls to it or below,
+    the game ends if one player alone leads, and that player wins; a tie for the lead plays on."""
+    def by_target():
+        if max(totals) >= rules.target and sole_leader(totals) >= 0:
+            return True, sole_leader(totals), "target"
+        return None
+
+    def by_mercy():
+        if rules.mercy is not None and min(totals) <= rules.mercy and sole_leader(totals) >= 0:
+            return True, sole_leader(totals), "mercy"
         return None
 
     checks = (by_target, by_mercy) if rules.mercy_check == "after_target" else (by_mercy, by_target)
@@ -465,7 +509,8 @@ def replay(rules, seed, mode, hand_limit, hands, games=None, count=None) -> Coun
         for row in sorted(rows, key=lambda r: r["game_id"]):
             where = f"hand {row['game_id']} (hands mode)"
             _expect(where, "hand_no", row["hand_no"], 0)
-            replay_hand(rules, seed, row, row["game_id"] % 4, (0, 0), (0, 0), stats, where)
+            zeros = (0,) * len(sides_of(rules))
+            replay_hand(rules, seed, row, row["game_id"] % 4, zeros, zeros, stats, where)
             stats["hands"] += 1
         return stats
 
@@ -489,8 +534,9 @@ def replay(rules, seed, mode, hand_limit, hands, games=None, count=None) -> Coun
         numbers = [r["hand_no"] for r in game_hands]
         if numbers != list(range(len(game_hands))):
             raise ReplayError(f"game {g}: hand_no must run 0..{len(game_hands) - 1}, got {numbers[:20]}")
-        totals = (0, 0)
-        bags = (0, 0)
+        n_sides = len(sides_of(rules))
+        totals = (0,) * n_sides
+        bags = (0,) * n_sides
         outcome = None
         for row in game_hands:
             h = row["hand_no"]
@@ -499,20 +545,20 @@ def replay(rules, seed, mode, hand_limit, hands, games=None, count=None) -> Coun
                 raise ReplayError(f"{where}: the game had already ended after hand {h - 1} ({outcome})")
             totals, bags = replay_hand(rules, seed, row, (g + h) % 4, totals, bags, stats, where)
             stats["hands"] += 1
-            ended, winner, end = game_end(rules, totals[0], totals[1])
+            ended, winner, end = game_end(rules, *totals)
             if ended:
                 outcome = (winner, end)
             elif h + 1 == hand_limit:
-                outcome = (0 if totals[0] > totals[1] else 1 if totals[1] > totals[0] else -1, "limit")
-            if not ended and totals[0] == totals[1] >= rules.target:
+                outcome = (sole_leader(totals), "limit")
+            if not ended and max(totals) >= rules.target:
                 stats["tie_at_target_continued"] += 1
         where = f"game {g} (games table)"
         if outcome is None:
             raise ReplayError(f"{where}: stops after {len(game_hands)} hands at totals {totals}, "
                               f"but the game has not ended (hand_limit={hand_limit})")
         _expect(where, "hands", game["hands"], len(game_hands))
-        _expect(where, "total_0", game["total_0"], totals[0])
-        _expect(where, "total_1", game["total_1"], totals[1])
+        for side in range(n_sides):
+            _expect(where, f"total_{side}", game[f"total_{side}"], totals[side])
         _expect(where, "winner", game["winner"], outcome[0])
         _expect(where, "end", game["end"], outcome[1])
         stats["games"] += 1
@@ -650,16 +696,22 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
 
     # ---------------------------------------------------------------- scores
     scores, bags_after = score_hand(rules, bids, blind, tricks, bags_before)
-    for team in (0, 1):
-        _expect(where, f"score_{team}", row[f"score_{team}"], scores[team])
-        _expect(where, f"bags_{team}", row[f"bags_{team}"], bags_after[team])
-    totals_after = (totals_before[0] + scores[0], totals_before[1] + scores[1])
-    for team in (0, 1):
-        _expect(where, f"total_{team}", row[f"total_{team}"], totals_after[team])
+    sides = sides_of(rules)
+    for side in range(len(sides)):
+        _expect(where, f"score_{side}", row[f"score_{side}"], scores[side])
+        _expect(where, f"bags_{side}", row[f"bags_{side}"], bags_after[side])
+    totals_after = tuple(t + p for t, p in zip(totals_before, scores))
+    for side in range(len(sides)):
+        _expect(where, f"total_{side}", row[f"total_{side}"], totals_after[side])
+    if len(sides) == 4:
+        for side in ("score", "bags", "total"):  # a cutthroat row has no fifth side, a partnership row no third
+            if f"{side}_4" in row:
+                raise ReplayError(f"{where}: column {side}_4 in a four-player row")
+    elif "score_2" in row:
+        raise ReplayError(f"{where}: a partnership row with per-player column score_2")
 
     # what this hand exercised
-    for team in (0, 1):
-        seats = (team, team + 2)
+    for team, seats in enumerate(sides):
         contract = sum(bids[s] for s in seats if bids[s] != 0)
         nil = [bids[s] == 0 and zero_is_nil(rules) for s in seats]
         if rules.nil_tricks == "contract":
@@ -677,10 +729,12 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
             if n:
                 kind = "blind_nil" if blind[s] else "nil"
                 stats[f"{kind}_{'made' if tricks[s] == 0 else 'failed'}"] += 1
-        if all(nil):
+        if len(seats) == 2 and all(nil):
             stats["both_nil_teams"] += 1
         penalties = score_team_detail(rules, [bids[s] for s in seats], [blind[s] for s in seats],
                                       [tricks[s] for s in seats], bags_before[team])[2]
+        if len(seats) == 1:
+            stats["players_alone"] += 1
         stats["bag_penalties"] += penalties
         if penalties > 1:
             stats["multiple_penalty_hands"] += 1

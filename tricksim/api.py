@@ -73,6 +73,9 @@ def seat_strategies(game: str, seats=None, *, teams: Mapping[int, str] | None = 
     _seats_form(seats, teams, default)
     if teams and not fam.partnerships:
         raise TricksimError(f"{game} has no teams (teams are for partnership games): give each seat its strategy")
+    if teams and not getattr(fam.presets.get(preset or fam.default_preset), "partnerships", True):
+        raise TricksimError(f"preset {preset} has no teams (each player alone): give each seat its strategy "
+                            f"(--seat N=SPEC)")
     default = seats if isinstance(seats, str) else default or default_strategy(game)
     specs = [default] * n
     for t, spec in (teams or {}).items():

@@ -48,6 +48,11 @@ Play
     still to play. Own Nil: the highest card that still loses; void, discard
     the most dangerous card; forced to win, win as the last player with the
     highest card.
+    Cutthroat (``partnerships`` false in the rules record): no partner. The
+    seat across is one more opponent: no cover bid or covering play, its Nil
+    attacked like any opponent's, its shown voids counted among the
+    opponents' ruffs; the contract is the seat's own bid and the opponents'
+    need the sum of the three others'; Blind Nil against the best other score.
     ``bag_mode`` once the team's contract is made: ``take`` keeps winning;
     ``avoid`` ducks (the highest card that loses, shedding winners);
     ``set`` (default, the strongest in head-to-head tests) keeps winning while
@@ -79,6 +84,7 @@ from tricksim.simulator.games.spades.phases import (
     nearest_legal_bid,
 )
 from tricksim.simulator.games.spades.policy import (
+    R_PARTNERSHIPS,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
@@ -388,11 +394,16 @@ def nil_danger(hand, deck_code=0):
 # ------------------------------------------------------------------ policies
 @njit(BLIND_NIL_SIG, cache=True)
 def blind_nil(seat, view, params, rng):
-    """Blind Nil when the team trails by at least blind_nil_margin (and the partner did not bid Nil)."""
-    if params[P_BLIND_NIL] <= 0 or view[V_BID + (seat ^ 2)] == 0:
+    """Blind Nil when the team trails by at least blind_nil_margin (and the partner did not bid Nil); alone
+    (cutthroat), when the seat trails the best other player by that much."""
+    alone = view[V_RULES + R_PARTNERSHIPS] == 0
+    if params[P_BLIND_NIL] <= 0 or (view[V_BID + (seat ^ 2)] == 0 and not alone):
         return np.int64(0)
     team = seat & 1
     deficit = view[V_SCORE + 1 - team] - view[V_SCORE + team]
+    if alone:
+        best = max(view[V_SCORE + ((seat + 1) & 3)], view[V_SCORE + ((seat + 2) & 3)], view[V_SCORE + ((seat + 3) & 3)])
+        deficit = best - view[V_SCORE + seat]
     return np.int64(1 if deficit >= params[P_BLIND_NIL_MARGIN] else 0)
 
 
@@ -429,7 +440,7 @@ def variant_bid(seat, hand, view, params):
     deck_code = view[V_RULES + R_DECK]
     est = estimate_tricks(hand, deck, params[P_LONG_SPADE], params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON],
                           params[P_KING], params[P_QUEEN], deck_code) + params[P_BID_ADJUST]
-    partner_bid = view[V_BID + (seat ^ 2)]
+    partner_bid = view[V_BID + (seat ^ 2)] if view[V_RULES + R_PARTNERSHIPS] != 0 else np.int64(-1)  # -1: none
     if partner_bid == 0:
         est += params[P_COVER_BID]
     d = nil_danger(hand, deck_code)
@@ -458,16 +469,19 @@ def bid(seat, hand, view, params, rng):
     if deck == 0:
         deck = FULL_DECK
     zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
-    partner_bid = as_nil(view[V_BID + (seat ^ 2)], zero)
-    team = seat & 1
+    alone = view[V_RULES + R_PARTNERSHIPS] == 0
+    across = as_nil(view[V_BID + (seat ^ 2)], zero)
+    partner_bid = np.int64(-1) if alone else across  # -1: no partner (cutthroat), or not yet bid
     nil_ok = (params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1
               and (partner_bid != 0 or params[P_NIL_OVER_NIL] > 0))
     adjust = params[P_BID_ADJUST]
     if partner_bid == 0:
         adjust += params[P_COVER_BID]  # covering a Nil wins tricks the partner would have won
-    if as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0:
+    if (as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0
+            or (alone and across == 0)):
         adjust += params[P_OPP_NIL_BID]  # a Nil bidder gives away the tricks its cards would take
-    if view[V_TARGET] > 0 and view[V_SCORE + team] >= view[V_TARGET] - params[P_NEAR_TARGET]:
+    # V_SCORE + seat: the seat's team's total (the slots repeat the teams), or its own alone
+    if view[V_TARGET] > 0 and view[V_SCORE + seat] >= view[V_TARGET] - params[P_NEAR_TARGET]:
         adjust -= params[P_TARGET_CAUTION]
     return choose_bid(hand, deck, nil_ok, params[P_NIL_THRESHOLD], adjust, view[V_MIN_BID], params[P_LONG_SPADE],
                       params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
@@ -706,17 +720,22 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
     ``unseen`` the cards still in the other hands, as far as this seat can tell; ``options`` the
     strategy parameters of play, one tuple so that the call stays under Python's 30-argument
     limit for a plain call, which Numba needs to inline it)."""
-    mode, bag_guard, cover_nil, attack_nil, second_cash = options
+    mode, bag_guard, cover_nil, attack_nil, second_cash, alone = options
     if popcount(legal) == 1:
         return np.int64(lowest_bit(legal))
     partner = seat ^ 2
+    across_voids = partner_voids
+    if alone:  # cutthroat: the seat across is an opponent (p_ its values), and no seat is a partner
+        partner = np.int64(-1)
+        right_voids |= partner_voids  # one more opponent who may ruff
+        partner_voids = np.int64(0)
     lo = lowest_bit(legal)
     hi = highest_bit(legal)
     if card_suit(lo) == card_suit(hi) and ((unseen | in_trick) & above(lo) & below(hi)) == 0:
         return np.int64(lo)  # all legal cards are equivalent (no other card between them)
     if my_bid == 0 and my_tricks == 0:
         return nil_play(hand, legal, nplayed, win_card, unseen)
-    p_nil = cover_nil and my_bid != 0 and p_bid == 0 and p_tricks == 0
+    p_nil = cover_nil and not alone and my_bid != 0 and p_bid == 0 and p_tricks == 0
     nil_opp = np.int64(-1)   # an opponent whose Nil is still alive
     nil_card = np.int64(-1)  # ... and the card it played to this trick
     nil_voids = np.int64(0)
@@ -729,6 +748,10 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
             nil_opp = (seat + 3) & 3
             nil_card = r_card
             nil_voids = right_voids
+        elif alone and p_bid == 0 and p_tricks == 0:
+            nil_opp = seat ^ 2
+            nil_card = p_card
+            nil_voids = across_voids
 
     # ---------------------------------------------------------------- leading
     if nplayed == 0:
@@ -768,7 +791,7 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
                 if lose:
                     return dump_card(lose, hand)  # stay under the Nil bidder, keep low cards for later
                 return cheapest_beater(beat, led)
-        elif win_seat != (nil_opp ^ 2) and lose:
+        elif (alone or win_seat != (nil_opp ^ 2)) and lose:
             # the Nil bidder plays after us and the trick is low: keep it low, never ruff
             return np.int64(lowest_bit(lose)) if follow else low_card(lose, hand)
 
@@ -860,7 +883,9 @@ def play(seat, hand, legal, view, params, rng):
         deck = FULL_DECK
     # outstanding cards: the other three hands together
     unseen = deck & ~hand & ~in_trick & ~(view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3])
-    # contracts: a Nil bidder's tricks never count toward one
+    # contracts: a Nil bidder's tricks never count toward one (alone, cutthroat: the seat's own bid, and every
+    # other seat an opponent)
+    alone = view[V_RULES + R_PARTNERSHIPS] == 0
     team = seat & 1
     b_a = view[V_BID + team]
     b_b = view[V_BID + team + 2]
@@ -870,15 +895,20 @@ def play(seat, hand, legal, view, params, rng):
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
     zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
+    if alone:
+        m_b = view[V_BID + seat]
+        x_b = view[V_BID + partner]
+        need = (m_b - view[V_TRICKS + seat]) * np.int64(m_b > 0)
+        opp_need = opp_need + (x_b - view[V_TRICKS + partner]) * np.int64(x_b > 0)
     return decide(seat, hand, legal, unseen, in_trick, nplayed, view[V_LED_SUIT], win_seat, win_card,
                   as_nil(view[V_BID + seat], zero), view[V_TRICKS + seat],
                   as_nil(view[V_BID + partner], zero), view[V_TRICKS + partner], view[V_TRICK + partner],
                   as_nil(view[V_BID + lefty], zero), view[V_TRICKS + lefty], view[V_TRICK + lefty],
                   as_nil(view[V_BID + righty], zero), view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
-                  need, opp_need, 13 - view[V_TRICK_NO], view[V_BAGS + team], view[V_BAG_LIMIT],
+                  need, opp_need, 13 - view[V_TRICK_NO], view[V_BAGS + seat], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
-                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0))
+                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone))
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)

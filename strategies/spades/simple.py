@@ -3,7 +3,7 @@
 Bid: expected tricks from aces, guarded kings, twice-guarded queens, top
 spades, spades beyond the third and ruffable short suits, rounded; Nil when
 it is below 1/2 and no spade is above the 9. Play: duck under a
-partner who is winning, otherwise win as cheaply as possible, otherwise throw
+partner who is winning (no partner in cutthroat), otherwise win as cheaply as possible, otherwise throw
 the lowest card; lead the lowest card of the longest non-spade suit. As a Nil
 bidder: the highest card that loses. In a bidding variant (``bid_rule``): the
 legal bid nearest that bid (``phases.nearest_legal_bid``).
@@ -17,6 +17,7 @@ from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPAD
 from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
+    R_PARTNERSHIPS,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
@@ -186,7 +187,7 @@ def play(seat, hand, legal, view, params, rng):
             return lowest_spade(legal, deck)
         return lowest_bit(legal & SUIT_MASKS[deck, best_suit])
     ws = view[V_WINNING_SEAT]
-    if ws == seat ^ 2:
+    if ws == seat ^ 2 and view[V_RULES + R_PARTNERSHIPS] != 0:  # a partner (none in cutthroat) is winning
         return cheapest(legal, deck)
     c = cheapest_winner(legal, view[V_WINNING_CARD], deck)  # one load, not two in a row (docs/performance.md P16)
     return c if c >= 0 else cheapest(legal, deck)

@@ -37,6 +37,7 @@ from tricksim.simulator.games.spades.policy import (
     V_NIL_ALLOWED,
     V_NPLAYED,
     V_PLAYED,
+    V_RULES,
     V_SCORE,
     V_SEAT,
     V_TARGET,
@@ -48,6 +49,8 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_SEAT,
     VIEW_SIZE,
 )
+from tricksim.simulator.games.spades.rules import PRESETS
+from tricksim.simulator.record import write_rules
 from tricksim.strategies.registry import get, parse_spec
 
 STANDARD_DECK = (1 << 52) - 1
@@ -69,7 +72,8 @@ def params(**values) -> np.ndarray:
     return vec
 
 
-def base_view(seat: int, bids=(-1, -1, -1, -1), score=(0, 0), bags=(0, 0), deck=STANDARD_DECK) -> np.ndarray:
+def base_view(seat: int, bids=(-1, -1, -1, -1), score=(0, 0), bags=(0, 0), deck=STANDARD_DECK,
+              rules=PRESETS["cardems"]) -> np.ndarray:
     v = np.zeros(VIEW_SIZE, dtype=np.int64)
     v[V_SEAT] = seat
     v[V_DEALER] = 3
@@ -78,8 +82,9 @@ def base_view(seat: int, bids=(-1, -1, -1, -1), score=(0, 0), bags=(0, 0), deck=
     v[V_LED_SUIT] = -1
     v[V_WINNING_SEAT] = -1
     v[V_WINNING_CARD] = -1
-    v[V_SCORE:V_SCORE + 2] = score
-    v[V_BAGS:V_BAGS + 2] = bags
+    v[V_SCORE:V_SCORE + 4] = (*score, *score)  # seat s's side's total: the teams' slots repeat (policy.py)
+    v[V_BAGS:V_BAGS + 4] = (*bags, *bags)
+    write_rules(rules.to_kernel(), v, V_RULES)  # the rules record, as the kernel writes it
     v[V_TARGET] = 500
     v[V_BAG_LIMIT] = 10
     v[V_DECK] = deck
@@ -94,12 +99,12 @@ def bid_view(seat=0, bids=(-1, -1, -1, -1), nil_allowed=1, min_bid=1, score=(0, 
 
 
 def trick_view(seat, leader, played_now, bids, tricks=(0, 0, 0, 0), history=None, voids=None, trick_no=None,
-               bags=(0, 0), broken=1, deck=STANDARD_DECK):
+               bags=(0, 0), broken=1, deck=STANDARD_DECK, rules=PRESETS["cardems"]):
     """View for ``seat`` to play after the cards ``played_now`` (in order from ``leader``).
 
     ``history``: {seat: 'cards'} played in earlier tricks; ``voids``: {seat: suits shown void}.
     """
-    v = base_view(seat, bids, bags=bags, deck=deck)
+    v = base_view(seat, bids, bags=bags, deck=deck, rules=rules)
     v[V_TRICKS:V_TRICKS + 4] = tricks
     for s, text in (history or {}).items():
         v[V_PLAYED + s] |= cards(text)
@@ -299,6 +304,16 @@ def test_fourth_hand_wins_cheaply_or_plays_low_under_partner():
     assert play("TH KH AH 3C", v) == "TH"
     v = trick_view(0, 1, "9H KH 5H", BIDS)  # partner (2) winning with KH
     assert play("AH 3H 4C", v) == "3H"
+
+
+def test_cutthroat_has_no_partner_to_play_low_under():
+    # the same trick as above, cutthroat: seat 2 is an opponent winning with the KH, so the last hand wins
+    # it cheaply (the AH) instead of playing low under a "partner"
+    v = trick_view(0, 1, "9H KH 5H", BIDS, rules=PRESETS["cutthroat"])
+    assert play("AH 3H 4C", v) == "AH"
+    # and with its own contract made and no bags wanted (bag_mode=avoid) it ducks as anyone would
+    v = trick_view(0, 1, "9H KH 5H", BIDS, tricks=(BIDS[0], 0, 0, 0), rules=PRESETS["cutthroat"])
+    assert play("AH 3H 4C", v, bag_mode="avoid") == "3H"
 
 
 def test_void_fourth_hand_ruffs_with_the_lowest_spade():

@@ -434,7 +434,7 @@ def test_with_the_hidden_cards_determined_pimc_plays_a_solver_best_card():
         trick = [int(st.view[V_TRICK + ((st._leader + j) & 3)]) for j in range(st._k)]
         score = dd.ScoreState(bids=tuple(int(st.view[V_BID + s]) for s in range(4)),
                               taken=tuple(int(st.view[V_TRICKS + s]) for s in range(4)),
-                              bags=tuple(int(b) for b in st.bags))
+                              bags=tuple(int(b) for b in st.bags[:st.sides]))
         values = dd.card_values([int(h) for h in st.hands], st._leader, trick, bool(st._broken), st.rules,
                                 score=score)
         best = max(values[x] for x in cards_of(legal))

@@ -32,7 +32,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import deck_of, nil_bid, rule
+from .outcomes import deck_of, nil_bid, require_partnerships, rule
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -245,6 +245,8 @@ def nil_study(
     if hand not in HANDS:
         raise AnalysisError(f"unknown hand {hand!r}: allowed {' | '.join(HANDS)}")
     runs = open_runs(runs)
+    for run in runs:
+        require_partnerships(run, "tricksim nil", "tricksim summary RUN gives its Nil rates (all seats)")
     count = partial(nil_counts, by=by, hand=hand, score_margin=score_margin, batch_rows=batch_rows)
     with Engine(engine, scheduler) as e:
         c = merge([e.map_run(count, run) for run in runs])

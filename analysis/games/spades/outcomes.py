@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from tricksim.simulator.games.spades.rules import SpadesRules
-from tricksim.simulator.games.spades.scoring import team_hand
+from tricksim.simulator.games.spades.scoring import NO_PARTNER, team_hand
 from tricksim.simulator.rules import RulesError
 
 from ...io import AnalysisError, batch_arrays
@@ -38,9 +38,13 @@ __all__ = [
     "PerGame",
     "deck_of",
     "nil_bid",
+    "partnerships",
     "penalties_fresh",
+    "require_partnerships",
     "rule",
     "seat_columns",
+    "side_name",
+    "sides",
     "team_outcomes",
 ]
 
@@ -64,6 +68,25 @@ def nil_bid(bid, rules: dict | None) -> np.ndarray:
     """Where a bid is a Nil (Blind or not): a bid of 0, unless ``zero_bid=zero`` makes a 0 an ordinary contract of
     zero tricks (no Nil exists then)."""
     return (np.asarray(bid) == 0) & (rule(rules, "zero_bid") != "zero")
+def partnerships(rules: dict | None) -> bool:
+    """False for a cutthroat run (each player alone); a manifest without the flag has partnerships."""
+    return bool((rules or {}).get("partnerships", True))
+
+
+def sides(rules: dict | None) -> int:
+    """The scoring sides of a run: 2 teams, or 4 players alone (cutthroat); its score_k, bags_k, total_k."""
+    return 2 if partnerships(rules) else 4
+
+
+def side_name(rules: dict | None, k: int) -> str:
+    return f"team {k}" if partnerships(rules) else f"seat {k}"
+
+
+def require_partnerships(run, what: str, instead: str) -> None:
+    """Refuse a cutthroat run in a study of teams: one line naming what works instead."""
+    if not partnerships(run.rules):
+        raise AnalysisError(f"{what} compares teams, and {run.path} is cutthroat (preset {run.preset}: each player "
+                            f"alone); {instead}")
 
 
 def seat_columns(prefix: str) -> list[str]:
@@ -75,15 +98,18 @@ OUTCOME_COLUMNS = seat_columns("bid") + seat_columns("tricks")
 
 def team_outcomes(a: dict[str, np.ndarray], team: int, rules: dict | None = None) -> dict[str, np.ndarray]:
     """Team ``team``'s per-hand outcomes from bid/tricks arrays (``a`` keyed by column name), scored by
-    the simulator's own scoring function (``scoring.team_hand``) under the run's rules.
+    the simulator's own scoring function (``scoring.team_hand``) under the run's rules. In a cutthroat run
+    ``team`` is a seat, alone (``sides``).
 
     Returns ``contract``, ``has_contract`` (contract > 0), ``made`` (bool;
     True for a 0 contract), ``set`` (has_contract and not made), ``bags``
     (bags taken in the hand), ``tricks`` (team total) and ``nil_bids``.
     """
-    s1, s2 = team, team + 2
-    b1, b2 = a[f"bid_{s1}"].astype(np.int64), a[f"bid_{s2}"].astype(np.int64)
-    t1, t2 = a[f"tricks_{s1}"].astype(np.int64), a[f"tricks_{s2}"].astype(np.int64)
+    b1, t1 = a[f"bid_{team}"].astype(np.int64), a[f"tricks_{team}"].astype(np.int64)
+    if partnerships(rules):
+        b2, t2 = a[f"bid_{team + 2}"].astype(np.int64), a[f"tricks_{team + 2}"].astype(np.int64)
+    else:
+        b2, t2 = np.full_like(b1, NO_PARTNER), np.zeros_like(t1)
     # the Blind Nil flags change only the points, which are not returned here
     _, _, contract, made, taken = team_hand(kernel_rules(rules), b1, b2, 0, 0, t1, t2, 0)
     made = made.astype(bool)
@@ -95,7 +121,7 @@ def team_outcomes(a: dict[str, np.ndarray], team: int, rules: dict | None = None
         "set": has_contract & ~made,
         "bags": taken.astype(np.int16),
         "tricks": (t1 + t2).astype(np.int16),
-        "nil_bids": nil_bid(b1, rules).astype(np.int8) + nil_bid(b2, rules).astype(np.int8),
+        "nil_bids": nil_bid(b1, rules).astype(np.int8) + nil_bid(b2, rules).astype(np.int8),  # NO_PARTNER is no bid
     }
 
 

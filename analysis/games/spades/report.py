@@ -34,7 +34,7 @@ from ...stats import (
     fmt_rate_interval,
     update_by_key,
 )
-from .outcomes import OUTCOME_COLUMNS, PerGame, nil_bid, penalties_fresh, rule, team_outcomes
+from .outcomes import OUTCOME_COLUMNS, PerGame, nil_bid, penalties_fresh, require_partnerships, rule, team_outcomes
 
 __all__ = ["LEAD_BIN", "RunStats", "collect", "key_table", "plot_win_prob", "report_part", "win_prob_table"]
 
@@ -504,6 +504,8 @@ def _method(stats: list[RunStats]) -> list[str]:
 def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_ROWS, conf: float = 0.95,
                 engine: Engine | None = None) -> ReportPart:
     """The Spades runs' share of the report: ``runs`` are (run, label) pairs."""
+    for r, _ in runs:
+        require_partnerships(r, "tricksim report", "tricksim summary RUN gives its figures per seat")
     stats = [collect(r, label=label, batch_rows=batch_rows, engine=engine) for r, label in runs]
     wp = win_prob_table(stats, conf)
     return ReportPart(

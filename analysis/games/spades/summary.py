@@ -13,22 +13,24 @@ import pyarrow.compute as pc
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from ...parallel import map_run
 from ...stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
-from .outcomes import OUTCOME_COLUMNS, nil_bid, rule, team_outcomes
+from .outcomes import OUTCOME_COLUMNS, nil_bid, rule, side_name, sides, team_outcomes
 
 __all__ = ["interval_method", "summarize", "summary_numbers"]
 
 
 def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
     """The sums behind :func:`summarize` (for tests and other callers): every hand-level figure a
-    :class:`~tricksim.analysis.stats.ClusterRatio` over games (in hands mode each hand is its own game)."""
+    :class:`~tricksim.analysis.stats.ClusterRatio` over games (in hands mode each hand is its own game). Per
+    side: the two teams, or in a cutthroat run the four players (``outcomes.sides``)."""
     run = open_run(run_dir)
     blind_cols = [f"blind_{s}" for s in range(4)]
     has_blind = run.has_columns("hands", blind_cols)
-    cols = ["game_id"] + OUTCOME_COLUMNS + ["score_0", "score_1"] + (blind_cols if has_blind else [])
     rules = run.rules
+    n_sides = sides(rules)
+    cols = ["game_id"] + OUTCOME_COLUMNS + [f"score_{k}" for k in range(n_sides)] + (blind_cols if has_blind else [])
     r = {
-        "run": run, "hands": 0, "made": [ClusterRatio(), ClusterRatio()],
-        "score": [ClusterRatio(), ClusterRatio()], "bags": [ClusterRatio(), ClusterRatio()],
+        "run": run, "hands": 0, "made": [ClusterRatio() for _ in range(n_sides)],
+        "score": [ClusterRatio() for _ in range(n_sides)], "bags": [ClusterRatio() for _ in range(n_sides)],
         "nil_bid": ClusterRatio(), "nil_ok": ClusterRatio(), "blind_bid": ClusterRatio(), "blind_ok": ClusterRatio(),
     }
     try:
@@ -37,7 +39,7 @@ def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
             n = batch.num_rows
             gid = Clusters(a["game_id"])  # the batch's games, found once for every figure
             r["hands"] += n
-            for t in (0, 1):
+            for t in range(n_sides):
                 o = team_outcomes(a, t, rules)
                 r["made"][t].update(gid, o["made"] & o["has_contract"], o["has_contract"])
                 r["score"][t].update(gid, a[f"score_{t}"])
@@ -55,12 +57,14 @@ def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
     if r["hands"] == 0:
         raise AnalysisError(f"{run.path}: the run has no hand rows")
     if run.is_games:
-        r.update(games=0, wins0=0, ties=0, length=Moments(), ends={})
+        r.update(games=0, wins0=0, ties=0, wins=[0] * n_sides, length=Moments(), ends={})
         end_ok = run.has_columns("games", ["end"])
         for b in run.iter_games(["hands", "winner"] + (["end"] if end_ok else []), batch_rows):
             g = batch_arrays(b, ["hands", "winner"])
             r["games"] += b.num_rows
             r["wins0"] += int((g["winner"] == 0).sum())
+            for k in range(n_sides):
+                r["wins"][k] += int((g["winner"] == k).sum())
             r["ties"] += int((g["winner"] == -1).sum())
             r["length"].update(g["hands"])
             if end_ok:
@@ -95,7 +99,17 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
     """
     r = map_run(partial(summary_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
-    t0, t1 = run.team_strategies()
+    n_sides = len(r["score"])
+    if n_sides == 2:
+        t0, t1 = run.team_strategies()
+        seats = f"team 0 = {t0}; team 1 = {t1}"
+    else:  # cutthroat: each seat its own side
+        seats = "; ".join(f"seat {s} = {label}" for s, label in enumerate(run.seat_labels)) + " (each alone)"
+
+    def per_side(key, digits=None):
+        fmt = _rate if digits is None else partial(_mean, digits=digits)
+        return "   ".join(f"{side_name(run.rules, k)} {fmt(r[key][k])}" for k in range(n_sides))
+
     head = f"{run.path}: spades, {run.mode} mode, preset {run.rules_text()}"  # with the flags overridden
     if run.manifest.get("seed") is not None:
         head += f", seed {run.manifest['seed']}"
@@ -105,18 +119,22 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
     w = 16
     lines = [
         head,
-        f"{'seats':<{w}}team 0 = {t0}; team 1 = {t1}",
+        f"{'seats':<{w}}{seats}",
         f"{'size':<{w}}{size}   ({interval_method(run)}; n = observations)",
-        f"{'contract made':<{w}}team 0 {_rate(r['made'][0])}   team 1 {_rate(r['made'][1])}",
-        f"{'hand score':<{w}}team 0 {_mean(r['score'][0])}   team 1 {_mean(r['score'][1])}",
-        f"{'bags per hand':<{w}}team 0 {_mean(r['bags'][0], 3)}   team 1 {_mean(r['bags'][1], 3)}",
+        f"{'contract made':<{w}}{per_side('made')}",
+        f"{'hand score':<{w}}{per_side('score', 2)}",
+        f"{'bags per hand':<{w}}{per_side('bags', 3)}",
         f"{'Nil':<{w}}bid {_rate(r['nil_bid'])} of seat-hands   made {_rate(r['nil_ok'])}",
     ]
     if r["blind_bid"].k or rule(run.rules, "blind_nil"):
         lines.append(f"{'Blind Nil':<{w}}bid {_rate(r['blind_bid'])} of seat-hands   made {_rate(r['blind_ok'])}")
+    ties = f"   ({fmt_int(r['ties'])} tied at the hand limit)" if run.is_games and r["ties"] else ""
+    if run.is_games and n_sides == 2:
+        lines.append(f"{'team 0 wins':<{w}}{fmt_rate(r['wins0'], r['games'])}" + ties)
+    elif run.is_games:  # games are independent: a Wilson interval a seat
+        lines.append(f"{'wins':<{w}}" + "   ".join(f"seat {k} {fmt_rate(r['wins'][k], r['games'])}"
+                                                   for k in range(n_sides)) + ties)
     if run.is_games:
-        lines.append(f"{'team 0 wins':<{w}}{fmt_rate(r['wins0'], r['games'])}"
-                     + (f"   ({fmt_int(r['ties'])} tied at the hand limit)" if r["ties"] else ""))
         lines.append(f"{'game length':<{w}}{_mean(r['length'])} hands")
         if r["ends"]:
             ends = ", ".join(f"{k} {fmt_rate(v, r['games'])}"

@@ -35,14 +35,14 @@ class HandColumns(NamedTuple):
     bid: np.ndarray           # int8[4, rows]
     blind: np.ndarray         # int8[4, rows]
     tricks: np.ndarray        # int8[4, rows]
-    score: np.ndarray         # int32[2, rows]: each team's points this hand
-    bags: np.ndarray          # int32[2, rows]: running bags after the hand
-    total: np.ndarray         # int32[2, rows]: running totals after the hand
+    score: np.ndarray         # int32[sides, rows]: each side's points this hand (2 teams, or 4 players alone)
+    bags: np.ndarray          # int32[sides, rows]: running bags after the hand
+    total: np.ndarray         # int32[sides, rows]: running totals after the hand
 
 
 class GameColumns(NamedTuple):
     hands: np.ndarray   # int64[n]
-    total: np.ndarray   # int64[2, n]
+    total: np.ndarray   # int64[sides, n]
     winner: np.ndarray  # int64[n]
     end: np.ndarray     # int64[n]: kernel.END_* code
 
@@ -53,20 +53,18 @@ class Blocks(NamedTuple):
     ids: np.ndarray     # int64[4, rows]: game_id, hand_no, dealer, first_leader
     cards: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3
     counts: np.ndarray   # int8[12, rows]: bid 0..3, blind 0..3, tricks 0..3
-    scores: np.ndarray  # int32[6, rows]: score 0..1, bags 0..1, total 0..1
+    scores: np.ndarray  # int32[12, rows]: score 0..3, bags 0..3, total 0..3 (of each side: 0..1 with partnerships)
     plays: np.ndarray   # int8[rows, 52] (int8[1, 52] when the plays are not recorded)
-    games: np.ndarray   # int64[5, n_games]: hands, total 0..1, winner, end
+    games: np.ndarray   # int64[7, n_games]: hands, winner, end, total 0..3 (of each side)
 
-    @property
-    def hands(self) -> HandColumns:
+    def hands(self, sides: int) -> HandColumns:
         ids, cards, counts, scores = self.ids, self.cards, self.counts, self.scores
         return HandColumns(ids[0], ids[1], ids[2], ids[3], cards[:4], cards[4:], counts[:4], counts[4:8], counts[8:],
-                           scores[:2], scores[2:4], scores[4:])
+                           scores[:sides], scores[4:4 + sides], scores[8:8 + sides])
 
-    @property
-    def game_columns(self) -> GameColumns:
+    def game_columns(self, sides: int) -> GameColumns:
         g = self.games
-        return GameColumns(g[0], g[1:3], g[3], g[4])
+        return GameColumns(g[0], g[3:3 + sides], g[1], g[2])
 
 
 class SeatFunctions(NamedTuple):
@@ -91,13 +89,14 @@ def compute(cfg, game_ids: np.ndarray, workers: int = 1) -> dict:
     """The hands (and games) tables of the games ``game_ids``, in that order, computed on ``workers`` threads;
     raises PolicyFault when a strategy broke the rules."""
     blocks = play_blocks(cfg, seat_functions(cfg.seats), np.ascontiguousarray(game_ids, np.int64), workers)
-    hands = hands_table([s.spec for s in cfg.seats], blocks.hands, blocks.plays if cfg.record_plays else None)
+    sides = cfg.rules.sides
+    hands = hands_table([s.spec for s in cfg.seats], blocks.hands(sides), blocks.plays if cfg.record_plays else None)
     if cfg.mode != "games":
         return {"hands": hands}
     if game_ids.size and not np.array_equal(game_ids, np.arange(game_ids[0], game_ids[0] + game_ids.size)):
         raise ValueError("a games table needs consecutive game ids")
-    return {"games": games_table(int(game_ids[0]) if game_ids.size else 0, blocks.game_columns, kernel.END_NAMES),
-            "hands": hands}
+    return {"games": games_table(int(game_ids[0]) if game_ids.size else 0, blocks.game_columns(sides),
+                                 kernel.END_NAMES), "hands": hands}
 
 
 def play_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray, workers: int = 1) -> Blocks:
@@ -115,7 +114,7 @@ def play_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray, workers: int = 1)
         rest = game_ids[done:]
         rows = max(min(rest.size * min(GAME_ROWS, hand_limit), CALL_ROWS), hand_limit)  # the next game always fits
         b = _kernel_call(cfg, pol, rest, rows, hand_limit)
-        overflowed = np.flatnonzero(b.games[4] == kernel.END_OVERFLOW)
+        overflowed = np.flatnonzero(b.games[2] == kernel.END_OVERFLOW)
         played = int(overflowed[0]) if overflowed.size else rest.size
         used = int(b.games[0, :played].sum())
         calls.append(Blocks(b.ids[:, :used], b.cards[:, :used], b.counts[:, :used], b.scores[:, :used],
@@ -136,8 +135,8 @@ def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_
     n_games = game_ids.shape[0]
     # np.empty: every row the caller keeps is written by the kernel
     b = Blocks(ids=np.empty((4, rows), np.int64), cards=np.empty((8, rows), np.int64),
-               counts=np.empty((12, rows), np.int8), scores=np.empty((6, rows), np.int32),
-               plays=np.empty((rows if cfg.record_plays else 1, 52), np.int8), games=np.zeros((5, n_games), np.int64))
+               counts=np.empty((12, rows), np.int8), scores=np.empty((12, rows), np.int32),
+               plays=np.empty((rows if cfg.record_plays else 1, 52), np.int8), games=np.zeros((7, n_games), np.int64))
     faults = np.zeros((4, n_games), np.int64)  # code, hand_no, seat, value
     kernel.kernel_for(pol.kind)(
         cfg.rules.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind,

@@ -30,7 +30,7 @@ from tricksim.simulator.borrow import alive_until_here, borrowed
 from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.decks import deck_cards
-from tricksim.simulator.games.spades.phases import check_game_end, team_hand
+from tricksim.simulator.games.spades.phases import game_end_of
 from tricksim.simulator.games.spades.policy import (
     BID_FN,
     BLIND_NIL_FN,
@@ -266,10 +266,10 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
 
     # ---- score
     phases.score(rules, view, tricks, totals, bags, points)
-    for team in range(2):
-        scores[team, row] = points[team]
-        scores[2 + team, row] = bags[team]
-        scores[4 + team, row] = totals[team]
+    for side in range(4):  # rows of the sides there are not (2, 3 with partnerships) are never read
+        scores[side, row] = points[side]
+        scores[4 + side, row] = bags[side]
+        scores[8 + side, row] = totals[side]
     ids[0, row] = game_id
     ids[1, row] = hand_no
     ids[2, row] = dealer
@@ -301,7 +301,7 @@ def kernel_signature(policy_kind: int):
         types.int64,                     # hand_limit
         types.boolean, types.boolean,    # games_mode, record_plays
         _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, cards, counts, scores, plays
-        _I64_2D, _I64_2D,                # games (5, n_games), errors (4, n_games)
+        _I64_2D, _I64_2D,                # games (7, n_games), errors (4, n_games)
     )
 
 
@@ -341,15 +341,17 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
 
     The hands go to consecutive rows of the column arrays from row 0, game
     after game. In hands mode every game is one hand from a fresh score
-    (hand_limit = 1). ``games[:, i]`` gets (hands, total_0, total_1, winner,
-    end code). When the rows run out during a game, that game and all after it
-    get END_OVERFLOW (and hands 0): the caller plays them again with new rows.
+    (hand_limit = 1). ``games[:, i]`` gets (hands, winner, end code, total of
+    each side: 2 teams, or 4 players in cutthroat; ``scores`` likewise has 4
+    rows each of points, bags and totals). When the rows run out during a game,
+    that game and all after it get END_OVERFLOW (and hands 0): the caller plays
+    them again with new rows.
     """
     n_games = game_ids.shape[0]
     capacity = ids.shape[1]
     scratch = (np.empty(64, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
-               np.empty(VIEW_SIZE, dtype=np.int64), np.empty((5, 1), dtype=np.uint64), np.empty(2, dtype=np.int64),
-               np.empty(2, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(2, dtype=np.int64),
+               np.empty(VIEW_SIZE, dtype=np.int64), np.empty((5, 1), dtype=np.uint64), np.empty(4, dtype=np.int64),
+               np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
                np.empty(4, dtype=np.int64))
     # every array of the loop is borrowed (simulator/borrow.py): no reference counting per hand and per
     # policy call (docs/performance.md P6); the arguments are held by the caller, `scratch` below
@@ -363,14 +365,15 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
     deck_mask = np.int64(0)  # the cards of this deck, for the view
     for c in deck_tpl:
         deck_mask |= np.int64(1) << c
+    n_sides = phases.sides(rules)  # totals and bags: one entry a side (2 teams, or 4 players alone)
+    points[2] = points[3] = 0  # never written with partnerships: the kernel's unused score rows stay 0
     first_row = 0  # of the game being played
     for i in range(n_games):
         game_id = game_ids[i]
         dealer = game_id & 3
-        totals[0] = 0
-        totals[1] = 0
-        bags[0] = 0
-        bags[1] = 0
+        for k in range(4):
+            totals[k] = 0
+            bags[k] = 0
         for e in range(4):
             error[e] = 0
         winner = -1
@@ -390,7 +393,7 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
             n_hands += 1
             dealer = (dealer + 1) & 3
             if games_mode:
-                w, e = check_game_end(rules, totals[0], totals[1])
+                w, e = game_end_of(rules, totals, n_sides)
                 if e != END_NONE:
                     winner = w
                     end = e
@@ -398,15 +401,15 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
         if end == END_OVERFLOW:
             for j in range(i, n_games):
                 games[0, j] = 0
-                games[4, j] = END_OVERFLOW
+                games[2, j] = END_OVERFLOW
             break
-        if games_mode and end == END_LIMIT and totals[0] != totals[1]:
-            winner = 0 if totals[0] > totals[1] else 1
+        if games_mode and end == END_LIMIT:
+            winner = phases.leader(totals, n_sides)
         games[0, i] = n_hands
-        games[1, i] = totals[0]
-        games[2, i] = totals[1]
-        games[3, i] = winner
-        games[4, i] = end
+        games[1, i] = winner
+        games[2, i] = end
+        for k in range(n_sides):
+            games[3 + k, i] = totals[k]
         for e in range(4):
             errors[e, i] = error[e]
         first_row += n_hands
@@ -414,19 +417,26 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
 
 
 # ------------------------------------------------------- Python-facing helpers
-def score_hand(rules: SpadesRules, bids, blind, tricks, bags_before=(0, 0)):
-    """Score one hand: ``(scores, bags_after)`` per team (team 0 = seats 0+2)."""
+def score_hand(rules: SpadesRules, bids, blind, tricks, bags_before=None):
+    """Score one hand: ``(scores, bags_after)`` per side: per team (team 0 = seats 0+2), or in cutthroat
+    per seat (``bags_before`` likewise; default none)."""
     compiled_rules = rules.to_kernel()
-    pts, bgs = [], []
-    for team in range(2):
-        p, b, _, _, _ = team_hand(compiled_rules, int(bids[team]), int(bids[team + 2]), int(bool(blind[team])),
-                          int(bool(blind[team + 2])), int(tricks[team]), int(tricks[team + 2]), int(bags_before[team]))
-        pts.append(int(p))
-        bgs.append(int(b))
-    return tuple(pts), tuple(bgs)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    for s in range(4):
+        view[V_BID + s] = int(bids[s])
+        view[V_BLIND + s] = int(bool(blind[s]))
+    n = rules.sides
+    totals, points = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    bags = np.zeros(4, np.int64)
+    bags[:n] = bags_before if bags_before is not None else [0] * n
+    phases.score(compiled_rules, view, np.array(tricks, np.int64), totals, bags, points)
+    return tuple(int(x) for x in points[:n]), tuple(int(x) for x in bags[:n])
 
 
-def game_end(rules: SpadesRules, total0: int, total1: int):
-    """``(ended, winner, end)`` after a hand with these running totals."""
-    w, e = check_game_end(rules.to_kernel(), int(total0), int(total1))
+def game_end(rules: SpadesRules, *totals: int):
+    """``(ended, winner, end)`` after a hand with these running totals: 2 (the teams') or, in cutthroat, 4
+    (the players')."""
+    if len(totals) != rules.sides:
+        raise ValueError(f"{len(totals)} totals given: the rules have {rules.sides} sides")
+    w, e = game_end_of(rules.to_kernel(), np.array(totals, np.int64), len(totals))
     return e != END_NONE, int(w), END_NAMES[e] if e != END_OVERFLOW else ""

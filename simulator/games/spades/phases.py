@@ -13,7 +13,8 @@ and the score. Two drivers compose the same phases:
 The state of a hand is a handful of arrays (``state.HandArrays`` names them):
 ``hands[4]`` (each seat's cards), ``tricks[4]``, the public ``view``
 (``policy.py`` lays it out), the streams ``streams[5, 1]`` (each seat's, then the deal's), and the game's
-running ``totals[2]`` and ``bags[2]``. The trick in progress is also held as
+running ``totals[4]`` and ``bags[4]`` (one entry a side: entries 0, 1 for the two teams, 0..3 for the players of
+cutthroat). The trick in progress is also held as
 values the drivers pass along (``led``, ``win_seat``, ``win_card``,
 ``broken``): in the batch kernel they stay in registers.
 
@@ -69,7 +70,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_SEAT,
 )
 from tricksim.simulator.games.spades.rules import CHOICES, NO_MERCY
-from tricksim.simulator.games.spades.scoring import END_MERCY, END_NONE, END_TARGET, MERCY_BEFORE_TARGET
+from tricksim.simulator.games.spades.scoring import END_MERCY, END_NONE, END_TARGET, MERCY_BEFORE_TARGET, NO_PARTNER
 from tricksim.simulator.record import write_rules
 from tricksim.simulator.rng import STREAM_DEAL, shuffle, start_policy_streams, stream_key
 
@@ -124,9 +125,10 @@ def start_view(rules, view, dealer, hand_no, totals, bags, deck_mask):
     for s in range(4):
         view[V_BID + s] = -1
         view[V_TRICK + s] = -1
-    for t in range(2):
-        view[V_SCORE + t] = totals[t]
-        view[V_BAGS + t] = bags[t]
+    side_mask = 1 if rules.partnerships != 0 else 3  # seat s's side: its team s & 1, or itself (cutthroat)
+    for s in range(4):
+        view[V_SCORE + s] = totals[s & side_mask]
+        view[V_BAGS + s] = bags[s & side_mask]
     view[V_TARGET] = rules.target
     view[V_BAG_LIMIT] = rules.bag_limit
     view[V_DECK] = deck_mask
@@ -396,52 +398,85 @@ team_hand = njit(cache=True)(scoring.team_hand)  # the one scoring function, com
 
 @njit(inline="always", cache=True)
 def score(rules, view, tricks, totals, bags, points):
-    """Score the hand (RULES.md 1.4): ``points[team]`` this hand; ``totals`` and ``bags`` updated in place."""
-    for team in range(2):
-        pts, bg, _, _, _ = team_hand(rules, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
-                                     view[V_BLIND + team + 2], tricks[team], tricks[team + 2], bags[team])
-        totals[team] += pts
-        bags[team] = bg
-        points[team] = pts
+    """Score the hand (RULES.md 1.4): ``points[side]`` this hand; ``totals`` and ``bags`` updated in place. The
+    sides are the two teams (team t = seats t, t + 2; entries 0, 1), or in cutthroat the four players alone
+    (entries 0..3: each its own contract, Nil and bags; docs/rules.md "Cutthroat")."""
+    if rules.partnerships != 0:
+        for team in range(2):
+            pts, bg, _, _, _ = team_hand(rules, view[V_BID + team], view[V_BID + team + 2], view[V_BLIND + team],
+                                         view[V_BLIND + team + 2], tricks[team], tricks[team + 2], bags[team])
+            totals[team] += pts
+            bags[team] = bg
+            points[team] = pts
+    else:
+        score_alone(rules, view, tricks, totals, bags, points)
+
+
+@njit(cache=True)
+def score_alone(rules, view, tricks, totals, bags, points):
+    """``score`` in cutthroat: each seat alone (a call, not inlined: the partnership kernel's code stays as
+    it was, docs/performance.md P52)."""
+    for s in range(4):
+        pts, bg, _, _, _ = team_hand(rules, view[V_BID + s], NO_PARTNER, view[V_BLIND + s], 0, tricks[s], 0, bags[s])
+        totals[s] += pts
+        bags[s] = bg
+        points[s] = pts
 
 
 # -------------------------------------------------------------------- game end
 @njit(cache=True)
-def _target_winner(rules, t0, t1):
-    if (t0 >= rules.target or t1 >= rules.target) and t0 != t1:
-        return 0 if t0 > t1 else 1
+def leader(totals, n):
+    """The side with the strictly highest of ``totals[:n]``, or -1 when two or more share it."""
+    best = 0
+    shared = False
+    for k in range(1, n):
+        if totals[k] > totals[best]:
+            best = k
+            shared = False
+        elif totals[k] == totals[best]:
+            shared = True
+    return -1 if shared else best
+
+
+@njit(cache=True)
+def _target_winner(rules, totals, n):
+    for k in range(n):
+        if totals[k] >= rules.target:
+            return leader(totals, n)  # ties for the lead play on (RULES.md 1.5)
     return -1
 
 
 @njit(cache=True)
-def _mercy_winner(rules, t0, t1):
+def _mercy_winner(rules, totals, n):
+    """A side at or below the mercy score ends the game; the leader alone wins (none: play on). With two
+    sides this is RULES.md 1.5's rule: one side down loses; both down, the higher wins, equal play on."""
     if rules.mercy == NO_MERCY:
         return -1
-    m0 = t0 <= rules.mercy
-    m1 = t1 <= rules.mercy
-    if m0 and m1:
-        if t0 == t1:
-            return -1
-        return 0 if t0 > t1 else 1
-    if m0:
-        return 1
-    if m1:
-        return 0
+    for k in range(n):
+        if totals[k] <= rules.mercy:
+            return leader(totals, n)
     return -1
 
 
 @njit(cache=True)
-def check_game_end(rules, t0, t1):
-    """(winner, end code) after a hand; winner -1 and END_NONE while the game goes on."""
+def game_end_of(rules, totals, n):
+    """(winning side, end code) after a hand, from the running ``totals`` of the ``n`` sides (2 teams, or 4
+    players in cutthroat); winner -1 and END_NONE while the game goes on."""
     if rules.mercy_check == MERCY_BEFORE_TARGET:
-        w = _mercy_winner(rules, t0, t1)
+        w = _mercy_winner(rules, totals, n)
         if w >= 0:
             return w, END_MERCY
-    w = _target_winner(rules, t0, t1)
+    w = _target_winner(rules, totals, n)
     if w >= 0:
         return w, END_TARGET
     if rules.mercy_check != MERCY_BEFORE_TARGET:
-        w = _mercy_winner(rules, t0, t1)
+        w = _mercy_winner(rules, totals, n)
         if w >= 0:
             return w, END_MERCY
     return -1, END_NONE
+
+
+@njit(inline="always", cache=True)
+def sides(rules):
+    """How many sides score: 2 teams, or 4 players alone (cutthroat)."""
+    return 2 if rules.partnerships != 0 else 4

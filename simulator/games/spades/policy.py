@@ -51,30 +51,32 @@ V_WINNING_SEAT = 23  # seat currently winning the trick, -1 while leading
 V_BROKEN = 24       # 1 once spades are broken
 V_PLAYED = 25       # V_PLAYED + s: mask of cards seat s has played this hand
 V_VOID = 29         # V_VOID + s: bit u set when seat s has shown void in suit u
-V_SCORE = 33        # V_SCORE + t: team t running total before this hand (team = seat & 1)
-V_BAGS = 35         # V_BAGS + t: team t running bags before this hand
-V_TARGET = 37       # rules: game target (also in the rules record, R_TARGET)
-V_BAG_LIMIT = 38    # rules: bag limit (R_BAG_LIMIT)
-V_NIL_ALLOWED = 39  # bidding: 1 when this seat may bid Nil now
-V_MIN_BID = 40      # bidding: smallest numeric bid this seat may make now (min team bid)
-V_EXCHANGE_ROLE = 41  # exchange: 1 = partner passing to the Blind Nil bidder, 2 = Blind Nil bidder passing back
-V_EXCHANGE_N = 42   # exchange: number of cards to pass
-V_DECK = 43         # mask of the cards in this deck (jokers variant differs)
-V_NIL_VALUE = 44    # rules: Nil value (R_NIL_VALUE)
-V_BLIND_NIL_VALUE = 45  # rules: Blind Nil value (R_BLIND_NIL_VALUE)
-V_WINNING_CARD = 46  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
-V_PASSED = 47       # the cards (bits 0..53) this seat passed in the Blind Nil exchange, 0 if none: set for
+V_SCORE = 33        # V_SCORE + s: the running total before this hand of seat s's side (its team's, with
+#                     partnerships: slots 2, 3 repeat teams 0, 1; its own in cutthroat), so V_SCORE + (s & 1)
+#                     is team s & 1's total with partnerships, V_SCORE + s seat s's in either game
+V_BAGS = 37         # V_BAGS + s: seat s's side's running bags before this hand (as V_SCORE)
+V_TARGET = 41       # rules: game target (also in the rules record, R_TARGET)
+V_BAG_LIMIT = 42    # rules: bag limit (R_BAG_LIMIT)
+V_NIL_ALLOWED = 43  # bidding: 1 when this seat may bid Nil now
+V_MIN_BID = 44      # bidding: smallest numeric bid this seat may make now (min team bid)
+V_EXCHANGE_ROLE = 45  # exchange: 1 = partner passing to the Blind Nil bidder, 2 = Blind Nil bidder passing back
+V_EXCHANGE_N = 46   # exchange: number of cards to pass
+V_DECK = 47         # mask of the cards in this deck (jokers variant differs)
+V_NIL_VALUE = 48    # rules: Nil value (R_NIL_VALUE)
+V_BLIND_NIL_VALUE = 49  # rules: Blind Nil value (R_BLIND_NIL_VALUE)
+V_WINNING_CARD = 50  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
+V_PASSED = 51       # the cards (bits 0..53) this seat passed in the Blind Nil exchange, 0 if none: set for
 #                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere
 
 # ----------------------------------------------------------- public history
 N_SEATS = 4
 N_TRICKS = 13
-V_BID_ORDER = 48    # V_BID_ORDER + k: the k-th bid in speaking order (seat (dealer + 1 + k) & 3), -1 before it;
+V_BID_ORDER = 52    # V_BID_ORDER + k: the k-th bid in speaking order (seat (dealer + 1 + k) & 3), -1 before it;
 #                     0 = Nil (Blind Nil when V_BLIND of that seat is 1)
-V_PLAY_CARD = 52    # V_PLAY_CARD + N_SEATS * t + k: the k-th card played to trick t, -1 before it is played
-V_PLAY_SEAT = V_PLAY_CARD + N_SEATS * N_TRICKS   # (104) V_PLAY_SEAT + N_SEATS * t + k: the seat that played it
+V_PLAY_CARD = 56    # V_PLAY_CARD + N_SEATS * t + k: the k-th card played to trick t, -1 before it is played
+V_PLAY_SEAT = V_PLAY_CARD + N_SEATS * N_TRICKS   # (108) V_PLAY_SEAT + N_SEATS * t + k: the seat that played it
 # ----------------------------------------------------------- the rules record (read-only)
-V_RULES = V_PLAY_SEAT + N_SEATS * N_TRICKS       # (156) V_RULES + R_<FLAG>: the run's rules, KernelRules' order
+V_RULES = V_PLAY_SEAT + N_SEATS * N_TRICKS       # (160) V_RULES + R_<FLAG>: the run's rules, KernelRules' order
 N_RULES = len(KernelRules._fields)
 VIEW_SIZE = V_RULES + N_RULES
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import NamedTuple
 
 from tricksim.simulator.games.spades.decks import DECKS, REMOVABLE
+from tricksim.simulator.errors import option
 from tricksim.simulator.rules import Flags, RulesError, RuleSet
 from tricksim.simulator.rules import build_rules as _build_rules
 
@@ -85,7 +86,12 @@ HELP = {
                    "(-big_bid_value)",
     "deck": "standard (52 cards), or a joker deck, from the top spade down: joker_ace (BJ LJ A♠ K♠ ...), "
             "joker_deuce_ace (BJ LJ 2♠ A♠ ...), joker_deuce_deuce (BJ LJ 2♠ 2♦ A♠ ...; the 2♦ is a spade)",
+    "partnerships": "seats s and s + 2 play as a team (false: cutthroat, each player alone); set by the preset, "
+                    "never overridden",
 }
+
+# flags a preset sets and a --rule override may not: they change who plays with whom, not a rule of the table
+PRESET_ONLY = {"partnerships": "cutthroat"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -119,7 +125,11 @@ class SpadesRules(RuleSet):
     big_bid_threshold: int = 0
     big_bid_value: int = 200
     big_bid_set: str = "tens"
-    deck: str = "standard"  # last: a flag added later goes at the end (KernelRules mirrors this order)
+    deck: str = "standard"
+    # last: a flag added later goes at the end (KernelRules mirrors this order). False: cutthroat (each seat
+    # alone: contract, bags, Nil, score and target per player); left out of to_dict when true, so every run
+    # with partnerships records (and hashes) its rules as before the flag existed
+    partnerships: bool = True
 
     def check(self) -> None:
         # the deck decides: jokers=true is deck=joker_ace, and jokers reads true with every joker deck
@@ -150,6 +160,15 @@ class SpadesRules(RuleSet):
         if self.bid_rule == "mirror" and self.blind_nil:
             raise RulesError("invalid combination bid_rule=mirror with blind_nil=true: the cards fix the bid; "
                              "set blind_nil=false")
+        if not self.partnerships:
+            for flag, value, why in (("bid_rule", "suicide", "Suicide is a rule of partnerships"),
+                                     ("min_team_bid", None, "there are no teams"),
+                                     ("blind_nil_exchange", None, "there is no partner to exchange with"),
+                                     ("blind_nil_eligibility", "trailing", "the deficit is a team's")):
+                v = getattr(self, flag)
+                if (v == value) if value is not None else (v != 0):
+                    raise RulesError(f"invalid combination {flag}={v} without partnerships (cutthroat): {why}; "
+                                     f"set {flag}={getattr(SpadesRules, flag)}")
         if self.mercy is not None and self.mercy >= self.target:
             raise RulesError(f"invalid combination mercy={self.mercy} with target={self.target}: mercy must be below target")
 
@@ -165,6 +184,17 @@ class SpadesRules(RuleSet):
         if "deck" in changes and "jokers" not in changes:
             changes["jokers"] = False
         return super().replace(**changes)
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        if d["partnerships"]:
+            del d["partnerships"]  # the default, omitted: partnership runs record their rules as before
+        return d
+
+    @property
+    def sides(self) -> int:
+        """Who scores: 2 teams (seat s in team s & 1), or 4 players each alone (cutthroat)."""
+        return 2 if self.partnerships else 4
 
     def to_kernel(self) -> "KernelRules":
         return KernelRules(**self.kernel_values())
@@ -206,6 +236,7 @@ class KernelRules(NamedTuple):
     big_bid_value: int
     big_bid_set: int
     deck: int
+    partnerships: int
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
@@ -226,9 +257,17 @@ PRESETS: dict[str, SpadesRules] = {
     "whiz": SpadesRules(bid_rule="whiz"),
     # Mirror: each player bids exactly the number of spades held (a void in spades bids Nil).
     "mirror": SpadesRules(bid_rule="mirror"),
+    # Cutthroat (issue #28): four players each alone, on the cardems base (docs/rules.md "Cutthroat").
+    "cutthroat": SpadesRules(partnerships=False),
 }
 
 
 def build_rules(preset: str = "cardems", overrides: list[str] | tuple[str, ...] = ()) -> SpadesRules:
-    """A preset plus ``key=value`` overrides, validated; raises RulesError."""
+    """A preset plus ``key=value`` overrides, validated; raises RulesError. The flags of ``PRESET_ONLY``
+    come from the preset alone."""
+    for item in overrides:
+        key = item.partition("=")[0].strip().replace("-", "_")
+        if key in PRESET_ONLY:
+            raise RulesError(f"rule flag {key!r} is set by the preset, never overridden: use "
+                             f"{option('preset', PRESET_ONLY[key])} (allowed presets: {' | '.join(PRESETS)})")
     return _build_rules(PRESETS, preset, overrides)

@@ -20,6 +20,8 @@ BIG_SET_VALUE = CHOICES["big_bid_set"].index("value")
 END_NONE, END_TARGET, END_MERCY, END_LIMIT, END_OVERFLOW = 0, 1, 2, 3, 4
 END_NAMES = ("", "target", "mercy", "limit")
 
+NO_PARTNER = -1  # bid_b of ``team_hand`` for a player alone (cutthroat): its contract is its own bid
+
 
 def team_hand(rules, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_before):
     """One team's hand (seats a and b, bids 0 = Nil), under ``rules`` (``SpadesRules.to_kernel()``):
@@ -35,10 +37,13 @@ def team_hand(rules, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_be
     hundred (``big_bid_threshold`` > 0): a contract of at least the threshold scores ``big_bid_value``
     instead of 10 a trick when made (bags as usual), and when set -10 a trick (``big_bid_set=tens``) or
     ``-big_bid_value`` (``value``).
+
+    A player alone (cutthroat) is a team without seat b: ``bid_b = NO_PARTNER`` with ``blind_b`` and
+    ``tricks_b`` 0 (seat b then has no Nil and adds nothing to the contract).
     """
     is_nil = 1 if rules.zero_bid == ZERO_BID_NIL else 0
     nil_a, nil_b = (bid_a == 0) * is_nil, (bid_b == 0) * is_nil
-    contract = bid_a + bid_b  # a Nil bid is 0
+    contract = bid_a + (bid_b > 0) * bid_b  # a Nil bid is 0, and so is NO_PARTNER
     if rules.nil_tricks == NIL_TRICKS_CONTRACT:
         toward = tricks_a + tricks_b  # a Nil bidder's tricks help the partner's contract ...
         nil_tricks = toward * 0       # ... and are bags only as overtricks

@@ -30,7 +30,7 @@ from tricksim.simulator.errors import IllegalAction
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import card_name
 from tricksim.simulator.games.spades.kernel import deck_template
-from tricksim.simulator.games.spades.phases import check_game_end
+from tricksim.simulator.games.spades.phases import game_end_of
 from tricksim.simulator.games.spades.policy import (
     V_BID,
     V_BLIND,
@@ -77,20 +77,28 @@ class SpadesState(StepState):
     """One hand of Spades, from the deal to the score.
 
     ``dealer`` defaults to the dealer of hand ``hand_no`` of game ``game_id`` in a run
-    (``(game_id + hand_no) % 4``); ``totals`` and ``bags`` are the game's score before the hand.
+    (``(game_id + hand_no) % 4``); ``totals`` and ``bags`` are the game's score before the hand, one entry a
+    side: the two teams', or in cutthroat (``rules.partnerships`` false) the four players' (default: zeros).
+    ``self.totals``, ``self.bags`` and ``self.points`` always have 4 entries, as the kernel's arrays: a
+    partnership hand uses the first two (``[:rules.sides]``).
     """
 
     def __init__(self, rules: SpadesRules, *, seed: int = 0, game_id: int = 0, hand_no: int = 0,
-                 dealer: int | None = None, totals=(0, 0), bags=(0, 0)):
+                 dealer: int | None = None, totals=None, bags=None):
         self.rules = rules
         self.compiled_rules = rules.to_kernel()
         self.seed, self.game_id, self.hand_no = int(seed), int(game_id), int(hand_no)
         self.dealer = (self.game_id + self.hand_no) & 3 if dealer is None else int(dealer)
-        self.totals = np.array(totals, np.int64)
-        self.bags = np.array(bags, np.int64)
+        self.sides = rules.sides
+        self.totals, self.bags = np.zeros(4, np.int64), np.zeros(4, np.int64)
+        for name, given in (("totals", totals), ("bags", bags)):
+            if given is not None:
+                if len(given) != self.sides:
+                    raise ValueError(f"{len(given)} {name} given: the rules have {self.sides} sides")
+                getattr(self, name)[:self.sides] = given
         self.hands = np.zeros(4, np.int64)
         self.tricks = np.zeros(4, np.int64)
-        self.points = np.zeros(2, np.int64)
+        self.points = np.zeros(4, np.int64)
         self.view = np.zeros(VIEW_SIZE, np.int64)
         self.streams = np.zeros((5, 1), np.uint64)  # streams[s]: seat s's policy stream (phases.deal)
         self.events: list[Event] = []
@@ -132,11 +140,11 @@ class SpadesState(StepState):
         view[V_PASSED] = self.passed[seat]
         return Observation(seat, None if hidden else int(self.hands[seat]), view)
 
-    def scores(self) -> tuple[int, int]:
-        """Each team's points for this hand (once the hand is over)."""
+    def scores(self) -> tuple[int, ...]:
+        """Each side's points for this hand (once the hand is over): 2 teams', or 4 players' in cutthroat."""
         if not self.is_terminal():
             raise IllegalAction("the hand is not over yet")
-        return int(self.points[0]), int(self.points[1])
+        return tuple(int(x) for x in self.points[:self.sides])
 
     def next_hand(self) -> SpadesState | None:
         """The next hand of the same game, or None when the game ends after this one (RULES.md 1.5)."""
@@ -144,11 +152,12 @@ class SpadesState(StepState):
         if end != "":
             return None
         return SpadesState(self.rules, seed=self.seed, game_id=self.game_id, hand_no=self.hand_no + 1,
-                           dealer=(self.dealer + 1) & 3, totals=tuple(self.totals), bags=tuple(self.bags))
+                           dealer=(self.dealer + 1) & 3, totals=tuple(self.totals[:self.sides]),
+                           bags=tuple(self.bags[:self.sides]))
 
     def game_end(self) -> tuple[int, str]:
-        """(winning team or -1, how the game ended or "") after this hand."""
-        winner, end = check_game_end(self.compiled_rules, self.totals[0], self.totals[1])
+        """(winning side (team, or player in cutthroat) or -1, how the game ended or "") after this hand."""
+        winner, end = game_end_of(self.compiled_rules, self.totals, self.sides)
         return int(winner), "" if end == END_NONE else END_NAMES[end]
 
     # ---------------------------------------------------------------- actions

@@ -11,22 +11,33 @@ import pyarrow as pa
 from tricksim.simulator.columns import column, dictionary_column
 from tricksim.simulator.rundir import Encoding, required_schema
 
-HANDS_SCHEMA = required_schema(
-    [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
-    + [(f"dealt_{s}", pa.int64()) for s in range(4)]
-    + [(f"held_{s}", pa.int64()) for s in range(4)]
-    + [(f"bid_{s}", pa.int8()) for s in range(4)]
-    + [(f"blind_{s}", pa.bool_()) for s in range(4)]
-    + [(f"tricks_{s}", pa.int8()) for s in range(4)]
-    + [("score_0", pa.int32()), ("score_1", pa.int32()), ("bags_0", pa.int16()), ("bags_1", pa.int16()),
-       ("total_0", pa.int32()), ("total_1", pa.int32())]
-    + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
-)
+
+def _hands_schema(sides: int):
+    """The hands table's schema: score, bags and total columns for each of ``sides`` (2 teams, or 4 players)."""
+    return required_schema(
+        [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
+        + [(f"dealt_{s}", pa.int64()) for s in range(4)]
+        + [(f"held_{s}", pa.int64()) for s in range(4)]
+        + [(f"bid_{s}", pa.int8()) for s in range(4)]
+        + [(f"blind_{s}", pa.bool_()) for s in range(4)]
+        + [(f"tricks_{s}", pa.int8()) for s in range(4)]
+        + [(f"score_{k}", pa.int32()) for k in range(sides)] + [(f"bags_{k}", pa.int16()) for k in range(sides)]
+        + [(f"total_{k}", pa.int32()) for k in range(sides)]
+        + [(f"strategy_{s}", pa.dictionary(pa.int8(), pa.string())) for s in range(4)]
+    )
+
+
+def _games_schema(sides: int):
+    return required_schema(
+        [("game_id", pa.int64()), ("hands", pa.int32())] + [(f"total_{k}", pa.int32()) for k in range(sides)]
+        + [("winner", pa.int8()), ("end", pa.dictionary(pa.int8(), pa.string()))])
+
+
+# score_k, bags_k, total_k and the games' total_k: k is a team (0: seats 0+2, 1: seats 1+3), or in cutthroat
+# (rules partnerships=false) a seat; winner likewise
+HANDS_SCHEMA, CUTTHROAT_HANDS_SCHEMA = _hands_schema(2), _hands_schema(4)
+GAMES_SCHEMA, CUTTHROAT_GAMES_SCHEMA = _games_schema(2), _games_schema(4)
 PLAYS_FIELD = pa.field("plays", pa.list_(pa.field("item", pa.int8(), nullable=False), 52), nullable=False)
-GAMES_SCHEMA = required_schema([
-    ("game_id", pa.int64()), ("hands", pa.int32()), ("total_0", pa.int32()), ("total_1", pa.int32()),
-    ("winner", pa.int8()), ("end", pa.dictionary(pa.int8(), pa.string())),
-])
 
 # Chosen by measurement (docs/performance.md P9): no compression but for the plays (the random
 # 64-bit masks do not compress), small integers delta-encoded, the Blind Nil flags run-length
@@ -51,11 +62,12 @@ def hands_table(seat_specs, hands, plays: np.ndarray | None) -> pa.Table:
     arrays += [column(hands.bid[s]) for s in range(4)]
     arrays += [column(hands.blind[s].astype(bool)) for s in range(4)]
     arrays += [column(hands.tricks[s]) for s in range(4)]
-    arrays += [column(hands.score[0]), column(hands.score[1]), column(hands.bags[0].astype(np.int16)),
-               column(hands.bags[1].astype(np.int16)), column(hands.total[0]), column(hands.total[1])]
+    sides = hands.score.shape[0]
+    arrays += [column(x) for x in hands.score] + [column(x.astype(np.int16)) for x in hands.bags]
+    arrays += [column(x) for x in hands.total]
     no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
     arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
-    schema = HANDS_SCHEMA
+    schema = HANDS_SCHEMA if sides == 2 else CUTTHROAT_HANDS_SCHEMA
     if plays is not None:
         arrays.append(pa.FixedSizeListArray.from_arrays(column(plays.reshape(-1)), 52))
         schema = schema.append(PLAYS_FIELD)
@@ -64,9 +76,9 @@ def hands_table(seat_specs, hands, plays: np.ndarray | None) -> pa.Table:
 
 def games_table(first: int, games, end_names) -> pa.Table:
     """The games table of consecutive games from ``first`` (``kernel.GameColumns``)."""
-    n = games.hands.shape[0]
+    n, sides = games.hands.shape[0], games.total.shape[0]
     return pa.Table.from_arrays(
-        [column(np.arange(first, first + n, dtype=np.int64)), column(games.hands.astype(np.int32)),
-         column(games.total[0].astype(np.int32)), column(games.total[1].astype(np.int32)),
-         column(games.winner.astype(np.int8)), dictionary_column(games.end - 1, end_names[1:])],
-        schema=GAMES_SCHEMA)
+        [column(np.arange(first, first + n, dtype=np.int64)), column(games.hands.astype(np.int32))]
+        + [column(x.astype(np.int32)) for x in games.total]
+        + [column(games.winner.astype(np.int8)), dictionary_column(games.end - 1, end_names[1:])],
+        schema=GAMES_SCHEMA if sides == 2 else CUTTHROAT_GAMES_SCHEMA)

@@ -43,4 +43,6 @@ STRATEGY = register(Strategy(
     policies="tricksim.strategies.spades.pimc", params=PARAMS,
     # its solver (simulator/games/spades/dd.py) knows the spades of cards.py: the jokers above the ace
     refuses={"deck": ("joker_deuce_ace", "joker_deuce_deuce")},
+    needs={"partnerships": "its search scores two teams; without partnerships (cutthroat) play heuristic, simple "
+                           "or random"},
 ))

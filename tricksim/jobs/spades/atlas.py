@@ -25,11 +25,21 @@ FLAG_VARIANTS = (
 )
 #: the two players of every duplicate match: the stronger, then the weaker
 PLAYERS = ("heuristic", "simple")
+#: why a preset without partnerships (cutthroat) is not in the atlas: its figures are a team's
+SKIP_ALONE = ("the atlas plays two teams in duplicate and charts team figures; a player alone has none of them "
+              "(cutthroat's evidence: docs/strategy-evidence.md)")
+
+
+def alone_presets() -> tuple[str, ...]:
+    """The presets without partnerships (each player alone), which the atlas skips (:data:`SKIP_ALONE`)."""
+    from tricksim.simulator.family import family
+
+    return tuple(p for p, rules in family(GAME).presets.items() if not rules.partnerships)
 
 
 def default_variants() -> tuple[str, ...]:
-    """Every preset of the family, then :data:`FLAG_VARIANTS`."""
-    return (*common.presets(GAME), *FLAG_VARIANTS)
+    """Every preset of the family with partnerships, then :data:`FLAG_VARIANTS`."""
+    return (*(p for p in common.presets(GAME) if p not in alone_presets()), *FLAG_VARIANTS)
 
 
 def parse_variant(text: str):
@@ -38,8 +48,13 @@ def parse_variant(text: str):
 
 
 def parse_variants(items) -> list[str]:
-    """A list (or comma-separated text) of variants, each checked, none twice; None: :func:`default_variants`."""
-    return common.parse_variants(GAME, items, default_variants())
+    """A list (or comma-separated text) of variants, each checked, none twice; None: :func:`default_variants`.
+    A variant without partnerships is refused (:data:`SKIP_ALONE`)."""
+    names = common.parse_variants(GAME, items, default_variants())
+    for name in names:
+        if not parse_variant(name)[2].partnerships:
+            raise JobError(f"variant {name!r} has no partnerships (each player alone): {SKIP_ALONE}")
+    return names
 
 
 def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_limit: int = 1000, out=None,
@@ -62,6 +77,8 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
     many = f"{len(names)} variant" + ("s" if len(names) != 1 else "")
     echo(f"atlas: {many} ({', '.join(names)}), each a duplicate match of {games:,} deals "
          f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}")
+    if variants is None and alone_presets():
+        echo(f"atlas: skipped {', '.join(alone_presets())}: {SKIP_ALONE}")
     t0 = time.perf_counter()
     figures = []
     try:

@@ -42,6 +42,10 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
         seat_list, labels = labelled_seats(specs, GAME)
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
+    if not rule_set.partnerships:
+        raise JobError(f"tricksim compare plays the strategies as teams, and preset {preset} has none (each player "
+                       "alone): give each seat its strategy (tricksim simulate spades --preset cutthroat --seat N=SPEC) "
+                       "and read tricksim summary RUN, per seat")
     seats = dict(zip(labels, seat_list))
     for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=games, unit="games per match, each played twice with the seats swapped",

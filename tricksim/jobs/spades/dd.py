@@ -69,6 +69,9 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         if run.status not in ("complete",):
             raise JobError(f"{run.path}: the run is not finished (status {run.status}): finish it with {option('resume')} first")
         rules = SpadesRules.from_dict(run.rules)
+        if not rules.partnerships:
+            raise JobError(f"{run.path}: a cutthroat run (each player alone): tricksim dd solves a team's tricks; "
+                           "tricksim summary RUN gives its figures per seat")
     except AnalysisError as e:
         raise JobError(str(e)) from None
     except RulesError as e:

@@ -145,6 +145,10 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
                       for values in grid_values]
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
+    if not rule_set.partnerships:
+        raise JobError(f"tricksim sweep plays the strategies as teams, and preset {preset} has none (each player "
+                       "alone): give each seat its strategy (tricksim simulate spades --preset cutthroat --seat N=SPEC) "
+                       "and read tricksim summary RUN, per seat")
     same = [seat.spec == baseline.spec for seat in grid_seats]  # the baseline itself: a match against itself
     if all(same):
         raise JobError(f"every value of {grid!r} is the baseline {vs!r} itself: sweep values that differ from it")
