@@ -12,10 +12,10 @@ PARAMS = (
           lo=0, hi=2 ** 31 - 1),
     Param("tries", 20.0, "deals started per sample before the seats' shown voids are dropped (a deal meeting them "
           "all was not found)", lo=1, hi=10000),
-    Param("bids", 1.0, "1: the bid by the same search, each bid played out to the end of the deal (every later "
-          "decision the heuristic's); 0: the heuristic's bid", switch=True),
-    Param("discard", 1.0, "1: each discard card by the same search; 0: the heuristic's discard", switch=True),
-    Param("call", 1.0, "1: the call (five players) by the same search; 0: the heuristic's call", switch=True),
+    Param("bids", 1.0, "the bid by the same search (1 = on), each bid played out to the end of the deal (every "
+          "later decision the heuristic's); 0: the heuristic's bid", switch=True),
+    Param("discard", 1.0, "each discard card by the same search (1 = on); 0: the heuristic's discard", switch=True),
+    Param("call", 1.0, "the call, five players, by the same search (1 = on); 0: the heuristic's call", switch=True),
     Param("deal_playouts", 4000.0, "most play-outs of a whole deal per bid or discard decision (samples x "
           "candidates)", lo=1, hi=1e9),
 )
