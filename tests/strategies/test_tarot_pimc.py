@@ -343,7 +343,7 @@ def _peeking_bid(st, p):
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_information_hygiene_a_hidden_card_changes_no_bid_and_no_discard(n):
-    checked, differed, chien = _hygiene(n, _pimc_decision, deals=12, phase=Phase.BID, spec=SMALL_BEFORE_PLAY)
+    checked, differed, chien = _hygiene(n, _pimc_decision, deals=20, phase=Phase.BID, spec=SMALL_BEFORE_PLAY)
     assert checked >= 10 and differed == 0 and chien >= 1  # the chien, hidden, among the cards swapped
     checked, differed, _ = _hygiene(n, _pimc_decision, deals=16 if n < 5 else 32, phase=Phase.DISCARD,
                                     spec=SMALL_BEFORE_PLAY, taker=PASSER)
@@ -357,5 +357,7 @@ def test_information_hygiene_a_hidden_card_changes_no_call():
 
 
 def test_the_bid_hygiene_test_catches_a_planted_leak():
-    checked, differed, _ = _hygiene(4, _peeking_bid, deals=30, phase=Phase.BID, spec=SMALL_BEFORE_PLAY)
-    assert checked >= 20 and differed >= 3
+    """The bid comparison has the power to see a leak: the others pass, so every bid is open to seat 0, and the
+    best bid on the true deal changes with a hidden swap now and then (a single swap seldom moves it)."""
+    checked, differed, _ = _hygiene(4, _peeking_bid, deals=200, phase=Phase.BID, spec=SMALL_BEFORE_PLAY, taker=PASSER)
+    assert checked >= 150 and differed >= 3
