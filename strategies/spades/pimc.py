@@ -79,6 +79,7 @@ from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     R_BID_RULE,
     R_BREAKING,
+    R_ZERO_BID,
     V_BAGS,
     V_BID,
     V_BLIND,
@@ -436,7 +437,10 @@ def _workspace(r, rules):
 
 @njit(cache=True)
 def live_nil(seat, view):
-    """A seat whose Nil is still alive (this side's first: its own, then the partner's), else -1."""
+    """A seat whose Nil is still alive (this side's first: its own, then the partner's), else -1; always -1 with
+    ``zero_bid=zero``, where a bid of 0 is an ordinary contract and no Nil exists."""
+    if view[V_RULES + R_ZERO_BID] == phases.ZERO_BID_ZERO:
+        return np.int64(-1)
     for j in (0, 2, 1, 3):
         s = (seat + j) & 3
         if view[V_BID + s] == 0 and view[V_TRICKS + s] == 0:
@@ -631,7 +635,7 @@ def search_bid(seat, hand, view, params, rng, stats):
     if nil_ok and made >= params[P_NIL_PROB] * done:
         return np.int64(0)
     b = np.int64(np.floor(mine / done + params[P_BID_ADJUST] + 0.5))
-    return min(np.int64(13), max(b, max(np.int64(1), view[V_MIN_BID])))
+    return min(np.int64(13), max(b, view[V_MIN_BID]))  # V_MIN_BID: 1 or more, or 0 with zero_bid=zero
 
 
 # ------------------------------------------------------------------ Blind Nil by simulation

@@ -16,7 +16,7 @@ import reference_spades as ref
 
 from tricksim.simulator import engine
 from tricksim.simulator.bits import cards_of, mask_of, popcount
-from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades import dd, phases
 from tricksim.simulator.games.spades.cards import SUIT_MASKS, card_suit, parse_card
 from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
@@ -76,7 +76,7 @@ def test_registered_with_its_parameters():
 # ------------------------------------------------------------------ legality (the reference replays the run)
 @pytest.mark.parametrize("preset, overrides, mode", [("classic", (), "games"), ("cardems", (), "hands"),
                                                      ("zone", ("first_lead=two_of_clubs", "breaking=false"),
-                                                      "hands")])
+                                                      "hands"), ("cardems", ("zero_bid=zero",), "hands")])
 def test_runs_with_pimc_seats_replay_through_the_reference(preset, overrides, mode):
     """Every card legal, each card once, trick winners, scores and game ends as the plain-Python referee
     (tests/reference_spades.py) replays them; classic adds Blind Nil and its exchange."""
@@ -646,3 +646,34 @@ def test_the_two_rule_sets_ask_for_different_cards():
         margins = [ref.score_hand(rules, BIDS, (0, 0, 0, 0), lead["tricks"], BAGS)[0] for lead in leads]
         wanted.append(leads[int(np.argmax([a - b for a, b in margins]))]["card"])
     assert wanted == [parse_card("2H"), parse_card("AH"), parse_card("2H")]
+
+
+# ------------------------------------------------------------------ zero_bid=zero: a 0 is an ordinary contract
+def test_with_zero_bid_zero_no_nil_is_alive_for_the_card_search():
+    """Seat 0 bid 0 and has taken no trick: under cardems that is a live Nil (the card search then plays to make
+    or set it, for both sides); with ``zero_bid=zero`` it is a contract of zero tricks and no Nil exists."""
+    for rules, want in ((PRESETS["cardems"], 0), (build_rules("cardems", ["zero_bid=zero"]), -1)):
+        view = _view(bids=(0, 3, 4, 3), rules=rules)
+        assert pimc.live_nil(np.int64(0), view) == want  # this side's own
+        assert pimc.live_nil(np.int64(1), view) == want  # the other side's
+
+
+@pytest.mark.needs_jit("a bid search solves whole deals: minutes as plain Python")
+def test_with_zero_bid_zero_the_bid_search_may_bid_zero():
+    """``zero_bid=zero`` makes 0 the smallest legal bid. The seat to bid holds 2-5♣ 2-5♦ 2-6♥ and its partner
+    bid 13: the side takes at most 13 tricks, so the searched bid, the mean of (the side's tricks - 13) plus
+    ``bid_adjust`` (-0.5) rounded, is 0 or less, and the bid is the floor, 0 (the search once floored at 1)."""
+    rules = build_rules("cardems", ["zero_bid=zero"])
+    hand = mask_of([parse_card(c) for c in ("2C", "3C", "4C", "5C", "2D", "3D", "4D", "5D",
+                                            "2H", "3H", "4H", "5H", "6H")])
+    st = SpadesState(rules, seed=3, game_id=0)
+    while st.view[V_BID + (st.current_player() ^ 2)] < 0:  # until a seat whose partner has bid is to bid
+        st.apply(st.legal_actions()[0])
+    seat = st.current_player()
+    view = st.observation(seat).view.copy()
+    view[V_BID + (seat ^ 2)] = 13
+    assert phases.legal_bids(view, np.int64(hand)) & 1  # 0 is legal here
+    p = parse_spec("pimc:bid_mode=search,bid_samples=2,nodes=300000")
+    stats = np.zeros(4, np.int64)
+    bid = pimc.search_bid(np.int64(seat), np.int64(hand), view, p.params, np.array([3], np.uint64), stats)
+    assert bid == 0 and stats[0] >= 1 and stats[3] == 0  # searched; no Nil tried
