@@ -33,11 +33,14 @@ def _child(game: str, preset: str | None, strategy: str, hands: int) -> None:
 
 
 def valgrind_env() -> dict:
-    """The environment of the counted runs: Numba compiles for the CPU valgrind presents, hashing is fixed."""
+    """The environment of the counted runs: Numba compiles for the CPU valgrind presents, hashing is fixed, one
+    thread."""
     out = subprocess.run(["valgrind", "-q", sys.executable, "-c", _CPU], capture_output=True, text=True,
                          check=True).stdout.split()
+    # OPENBLAS_NUM_THREADS=1: numpy's OpenBLAS otherwise starts idle threads that spin while the kernel runs,
+    # counted as instructions of the run in proportion to its length (up to 4,600 a hand: P56)
     return dict(os.environ, NUMBA_CPU_NAME=out[0], NUMBA_CPU_FEATURES=out[1], PYTHONHASHSEED="0",
-                NUMBA_NUM_THREADS="1")
+                NUMBA_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
 
 
 def count(args_child: list[str], env: dict) -> int:
@@ -47,7 +50,7 @@ def count(args_child: list[str], env: dict) -> int:
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
                         "--child", *args_child], env=env, check=True, capture_output=True)
         with open(out) as f:
-            return int(re.search(r"^summary: (\d+)", f.read(), re.M).group(1))
+            return int(re.search(r"^summary: (\d+)", f.read(), re.MULTILINE).group(1))
 
 
 def main() -> None:

@@ -84,7 +84,6 @@ from tricksim.simulator.games.spades.phases import (
     nearest_legal_bid,
 )
 from tricksim.simulator.games.spades.policy import (
-    R_PARTNERSHIPS,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
@@ -92,6 +91,7 @@ from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     R_BID_RULE,
     R_DECK,
+    R_PARTNERSHIPS,
     R_ZERO_BID,
     V_BAG_LIMIT,
     V_BAGS,
@@ -715,24 +715,19 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
            p_bid, p_tricks, p_card, l_bid, l_tricks, l_card, r_bid, r_tricks, r_card, left_voids, right_voids,
            partner_voids,
            need, opp_need, remaining, bags, bag_limit, options):
-    """The card to play, from the scalars ``play`` read (p_ = partner, l_ = left, r_ = right opponent;
+    """The card to play when ``play`` found a choice to make (two or more legal cards, not all equivalent),
+    from the scalars it read (p_ = partner, l_ = left, r_ = right opponent;
     ``*_card`` the card that seat played to this trick or -1; ``*_voids`` the suits each has shown void;
     ``unseen`` the cards still in the other hands, as far as this seat can tell; ``options`` the
     strategy parameters of play, one tuple so that the call stays under Python's 30-argument
     limit for a plain call, which Numba needs to inline it)."""
     mode, bag_guard, cover_nil, attack_nil, second_cash, alone = options
-    if popcount(legal) == 1:
-        return np.int64(lowest_bit(legal))
     partner = seat ^ 2
     across_voids = partner_voids
     if alone:  # cutthroat: the seat across is an opponent (p_ its values), and no seat is a partner
         partner = np.int64(-1)
         right_voids |= partner_voids  # one more opponent who may ruff
         partner_voids = np.int64(0)
-    lo = lowest_bit(legal)
-    hi = highest_bit(legal)
-    if card_suit(lo) == card_suit(hi) and ((unseen | in_trick) & above(lo) & below(hi)) == 0:
-        return np.int64(lo)  # all legal cards are equivalent (no other card between them)
     if my_bid == 0 and my_tricks == 0:
         return nil_play(hand, legal, nplayed, win_card, unseen)
     p_nil = cover_nil and not alone and my_bid != 0 and p_bid == 0 and p_tricks == 0
@@ -883,6 +878,14 @@ def play(seat, hand, legal, view, params, rng):
         deck = FULL_DECK
     # outstanding cards: the other three hands together
     unseen = deck & ~hand & ~in_trick & ~(view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3])
+    # the choices that need nothing more of the view, made before the bids and contracts are read
+    # (docs/performance.md P56)
+    lo = lowest_bit(legal)
+    hi = highest_bit(legal)
+    if popcount(legal) == 1:
+        return np.int64(lo)
+    if card_suit(lo) == card_suit(hi) and ((unseen | in_trick) & above(lo) & below(hi)) == 0:
+        return np.int64(lo)  # all legal cards are equivalent (no other card between them)
     # contracts: a Nil bidder's tricks never count toward one (alone, cutthroat: the seat's own bid, and every
     # other seat an opponent)
     alone = view[V_RULES + R_PARTNERSHIPS] == 0
