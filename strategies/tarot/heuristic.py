@@ -168,7 +168,7 @@ BID_SCALE_FIVE = 1.2
 # the thresholds (fitted at four players) moved per table size (rows: 3, 4, 5 players; columns: Prise, Garde, Garde
 # sans, Garde contre), tuned in duplicate against ``legacy`` (scripts/tarot_evidence.py, issue #29): without the chien
 # the three- and five-player hands succeed far more often than at four at the same count
-THRESHOLD_SHIFT = np.array([[0.0, 0.0, -15.0, -15.0], [0.0, 0.0, 0.0, 0.0], [-10.0, -9.0, -25.0, -25.0]])
+THRESHOLD_SHIFT = np.array([[0.0, 0.0, -11.0, -11.0], [0.0, 0.0, 0.0, 0.0], [-10.0, -9.0, -21.0, -21.0]])
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
