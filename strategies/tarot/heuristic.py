@@ -127,6 +127,7 @@ from tricksim.simulator.games.tarot.policy import (
     R_SEATS,
     V_CALLED,
     V_CHELEM,
+    V_CHIEN_T,
     V_DISCARD_T,
     V_LED_SUIT,
     V_MIN_BID,
@@ -138,6 +139,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_POIGNEE_EXCUSE,
     V_POIGNEE_EXTRA,
     V_POIGNEE_MAX,
+    V_POIGNEE_T,
     V_RULES,
     V_TAKER,
     V_TO_DISCARD,
@@ -169,6 +171,9 @@ BID_SCALE_FIVE = 1.2
 # sans, Garde contre), tuned in duplicate against ``legacy`` (scripts/tarot_evidence.py, issue #29): without the chien
 # the three- and five-player hands succeed far more often than at four at the same count
 THRESHOLD_SHIFT = np.array([[0.0, 0.0, -11.0, -11.0], [0.0, 0.0, 0.0, 0.0], [-10.0, -9.0, -21.0, -21.0]])
+# a defender hunts the Petit with trumps only while the taker is known (the shown chien, its poignée) to hold fewer
+# trumps than this: leading high trumps into a long taker draws the defence's trumps for it (docs/tarot-evidence.md)
+HUNT_KNOWN_MAX = 4
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -676,6 +681,14 @@ def trick_points(view):
 
 # ------------------------------------------------------------------ play: leading
 @njit(cache=True)
+def taker_known_trumps(view, taker):
+    """The trumps the taker is known to hold (the Excuse left out): those it showed in a poignée and those of the
+    shown chien, neither played nor discarded."""
+    known = (view[V_POIGNEE_T + taker] | view[V_CHIEN_T]) & T_ONLY
+    return known & ~view[V_PLAYED_T] & ~view[V_DISCARD_T]
+
+
+@njit(cache=True)
 def lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, min_unseen):
     """A master suit card in a suit no opponent can ruff (none shown void, or out of trumps) while at least
     ``min_unseen`` cards of it are out: the most valuable such card, -1 none."""
@@ -803,7 +816,8 @@ def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, sea
             return best
     # hunt the Petit while it is out: the highest trump
     lt = legal_t & T_ONLY
-    if (unseen_t & PETIT_T) and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T:
+    if (unseen_t & PETIT_T) and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T \
+            and popcount(taker_known_trumps(view, taker)) < HUNT_KNOWN_MAX:
         return np.int64(FIRST_TRUMP + highest_bit(lt))
     c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True)
     if c >= 0:
