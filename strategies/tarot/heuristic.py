@@ -127,6 +127,7 @@ from tricksim.simulator.games.tarot.policy import (
     R_SEATS,
     V_CALLED,
     V_CHELEM,
+    V_CHIEN_S,
     V_CHIEN_T,
     V_DISCARD_T,
     V_LED_SUIT,
@@ -305,9 +306,26 @@ def threatened(card, led, seat, opp, nplayed, view, unseen_s, unseen_t, ruff_ris
     n = view[V_RULES + R_SEATS]
     for i in range(1, n - nplayed):
         p = (seat + i) % n
-        if (opp >> p) & 1 == 1 and may_beat(view[V_VOIDS + p], card, led, unseen_s, unseen_t, ruff_risk):
-            return True
+        if (opp >> p) & 1 == 1:
+            elsewhere_s, elsewhere_t = held_elsewhere(view, seat, p)
+            if may_beat(view[V_VOIDS + p], card, led, unseen_s & ~elsewhere_s, unseen_t & ~elsewhere_t, ruff_risk):
+                return True
     return False
+
+
+@njit(cache=True)
+def held_elsewhere(view, seat, p):
+    """The cards ``seat`` knows are not in seat ``p``'s hand though unseen by it: the trumps other seats showed in
+    a poignée, and the shown chien when ``p`` is not the taker (the chien went to the taker's hand or discard)."""
+    s_word = np.int64(0)
+    t_word = np.int64(0)
+    for q in range(view[V_RULES + R_SEATS]):
+        if q != p and q != seat:
+            t_word |= view[V_POIGNEE_T + q]
+    if p != view[V_TAKER]:
+        s_word |= view[V_CHIEN_S]
+        t_word |= view[V_CHIEN_T]
+    return s_word, t_word
 
 
 @njit(cache=True)
@@ -849,6 +867,10 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         trick_t |= card_t(view[V_TRICK + s])
     unseen_s = ALL_S & ~suits & ~view[V_PLAYED_S] & ~trick_s
     unseen_t = ALL_T & ~trumps & ~view[V_PLAYED_T] & ~trick_t & ~view[V_DISCARD_T]
+    if is_taker:
+        # the shown chien's cards neither held nor played are in the taker's own discard
+        unseen_s &= ~view[V_CHIEN_S]
+        unseen_t &= ~view[V_CHIEN_T]
     cards_left = popcount(suits) + popcount(trumps)
     # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick; the taker's side keeps it
     # too while it holds as many other trumps as are out (it may draw them all: petit au bout)

@@ -758,3 +758,25 @@ def test_defender_does_not_hunt_the_petit_into_a_taker_known_to_be_long():
     v = play_view(1, taker=0, played=cards("T2 8C 9C 10C"))
     v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
     assert play(1, hand, v) == card("T19")
+
+
+def test_a_trump_shown_by_a_partner_cannot_ruff_for_the_taker():
+    # seat 1 (a defender) led the 5 of hearts, seat 2 played the 2; seat 3 holds the king and the 3, the taker
+    # (seat 0, last) has shown a void in hearts. Every trump seat 3 has not seen is one seat 2 showed in its poignée,
+    # so the taker cannot ruff: seat 3 wins with its king. Without the poignée the taker may ruff: the 3 instead.
+    hand = cards("RH 3H 4C T2 T3")
+    played = cards("T1 T4 T5 T6 T7 T8 T9 T10 T11 2C 3C 5C")
+    v = play_view(3, taker=0, trick=cards("5H 2H"), played=played, voids={0: 1 << 2})
+    assert play(3, hand, v) == card("3H")
+    v[V_POIGNEE_T + 2] = words(cards("T12 T13 T14 T15 T16 T17 T18 T19 T20 T21"))[1]
+    assert play(3, hand, v) == card("RH")
+
+
+def test_the_taker_counts_the_chien_it_discarded():
+    # the taker (seat 0) leads with the queen of diamonds; the king was in the shown chien and is not in its hand,
+    # so it is in its own discard: the queen is master and is cashed (while at least king_lead_unseen are out)
+    hand = cards("DD 4D 2C 3C T5 T6 T7")
+    v = play_view(0, taker=0)
+    assert play(0, hand, v) != card("DD")
+    v[V_CHIEN_S] = words(cards("RD 7S"))[0]
+    assert play(0, hand, v) == card("DD")
