@@ -63,10 +63,11 @@ Poignée
 
 Play
     Card counting: the unseen cards are those neither held, played, in the trick nor shown in
-    the discard (for the taker, nor in the shown chien: those it does not hold are in its discard); a seat
-    cannot hold the trumps another seat showed in a poignée, nor (but the taker) the shown chien; a later player of the other side "can beat" a card when it may hold a higher
-    card of the suit (not shown void) or may ruff (shown void, or fewer than ``ruff_risk`` cards
-    of the suit unseen) with a higher trump while not shown out of trumps.
+    the discard (for the taker, nor in the shown chien: those it does not hold are in its discard);
+    a seat cannot hold the trumps another seat showed in a poignée, nor (but the taker) the shown
+    chien. A later player of the other side "can beat" a card when it may hold a higher card of the
+    suit (not shown void) or may ruff (shown void, or fewer than ``ruff_risk`` cards of the suit
+    unseen) with a higher trump while not shown out of trumps.
     Following: when a partner wins the trick and no later opponent can beat it, charge it
     (``charge``): the Petit, then the most valuable card (the Monde and the Excuse kept). Else win
     with the cheapest card no later opponent can beat (the Petit first: it is then saved);
@@ -90,9 +91,11 @@ Play
     A defender leading: forces the taker to ruff with a low card of a suit the taker has shown void
     in (``force_taker``); hunts the Petit while it is out by leading its highest trump when it holds
     at least ``hunt_petit`` trumps, unless the taker is known (shown chien, poignée) to hold at least
-    ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it); else a low card of its longest suit without a king. Kings are
-    kept to capture the taker's cards, not cashed (``defender_cash`` cashes them as the taker does;
-    in head-to-head play that cost the defence about a point a deal).
+    ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it);
+    else a low card of its longest suit without a king. Kings are kept to capture the taker's cards,
+    not cashed (``defender_cash`` cashes them as the taker does; in head-to-head play that cost the
+    defence about a point a deal; cashing them only in the suits the taker is likely short in lost
+    too, docs/tarot-evidence.md).
 
 Every decision returns a card of the legal masks (a fallback picks the lowest legal card).
 """
