@@ -15,7 +15,8 @@ Issue #29 changed this player one principle at a time, each kept only when it di
 ``legacy`` player (the heuristic before) in duplicate rotations at three, four and five players (the log:
 scripts/tarot_evidence.py, docs/tarot-evidence.md): the taker keeps the Petit while it can outlast the trumps
 out; the Excuse is never kept to the last trick under ``excuse_lead=forbidden``; bidding thresholds per table
-size; defenders show their poignée.
+size; defenders show their poignée; Garde sans / contre at four players from 111 / 121 (115 / 125 before: they
+succeeded 91 %); no Petit hunt into a taker known to be long; counting the shown chien and poignées.
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -37,8 +38,9 @@ Bidding
     makes voids anyway. The thresholds were then tuned head to head (one seat with a variant
     against three default seats): a Prise from about an even chance of making it, a Garde just
     above (a Garde doubles an expectation that is already positive), Garde sans and Garde contre
-    only with hands too strong to fail, since without the chien the taker makes about ten points
-    fewer with the same hand.
+    only with much stronger hands, since without the chien the taker makes about ten points
+    fewer with the same hand; at four players they are made about 86 % of the time (lowering them
+    further lost points, docs/tarot-evidence.md).
 
 Discard (Prise, Garde)
     One legal card a call. Build voids: the shortest suit the remaining discards can empty
@@ -61,9 +63,11 @@ Poignée
 
 Play
     Card counting: the unseen cards are those neither held, played, in the trick nor shown in
-    the discard; a later player of the other side "can beat" a card when it may hold a higher
-    card of the suit (not shown void) or may ruff (shown void, or fewer than ``ruff_risk`` cards
-    of the suit unseen) with a higher trump while not shown out of trumps.
+    the discard (for the taker, nor in the shown chien: those it does not hold are in its discard);
+    a seat cannot hold the trumps another seat showed in a poignée, nor (but the taker) the shown
+    chien. A later player of the other side "can beat" a card when it may hold a higher card of the
+    suit (not shown void) or may ruff (shown void, or fewer than ``ruff_risk`` cards of the suit
+    unseen) with a higher trump while not shown out of trumps.
     Following: when a partner wins the trick and no later opponent can beat it, charge it
     (``charge``): the Petit, then the most valuable card (the Monde and the Excuse kept). Else win
     with the cheapest card no later opponent can beat (the Petit first: it is then saved);
@@ -86,9 +90,12 @@ Play
     shortest suit that no defender has shown void in (to ruff that suit later).
     A defender leading: forces the taker to ruff with a low card of a suit the taker has shown void
     in (``force_taker``); hunts the Petit while it is out by leading its highest trump when it holds
-    at least ``hunt_petit`` trumps; else a low card of its longest suit without a king. Kings are
-    kept to capture the taker's cards, not cashed (``defender_cash`` cashes them as the taker does;
-    in head-to-head play that cost the defence about a point a deal).
+    at least ``hunt_petit`` trumps, unless the taker is known (shown chien, poignée) to hold at least
+    ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it);
+    else a low card of its longest suit without a king. Kings are kept to capture the taker's cards,
+    not cashed (``defender_cash`` cashes them as the taker does; in head-to-head play that cost the
+    defence about a point a deal; cashing them only in the suits the taker is likely short in lost
+    too, docs/tarot-evidence.md).
 
 Every decision returns a card of the legal masks (a fallback picks the lowest legal card).
 """
@@ -127,6 +134,8 @@ from tricksim.simulator.games.tarot.policy import (
     R_SEATS,
     V_CALLED,
     V_CHELEM,
+    V_CHIEN_S,
+    V_CHIEN_T,
     V_DISCARD_T,
     V_LED_SUIT,
     V_MIN_BID,
@@ -138,6 +147,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_POIGNEE_EXCUSE,
     V_POIGNEE_EXTRA,
     V_POIGNEE_MAX,
+    V_POIGNEE_T,
     V_RULES,
     V_TAKER,
     V_TO_DISCARD,
@@ -167,8 +177,13 @@ BID_SCALE_THREE = 0.86
 BID_SCALE_FIVE = 1.2
 # the thresholds (fitted at four players) moved per table size (rows: 3, 4, 5 players; columns: Prise, Garde, Garde
 # sans, Garde contre), tuned in duplicate against ``legacy`` (scripts/tarot_evidence.py, issue #29): without the chien
-# the three- and five-player hands succeed far more often than at four at the same count
-THRESHOLD_SHIFT = np.array([[0.0, 0.0, -15.0, -15.0], [0.0, 0.0, 0.0, 0.0], [-10.0, -9.0, -25.0, -25.0]])
+# the three- and five-player hands succeed far more often than at four at the same count. The Garde sans / contre
+# parameters (111 / 121) were lowered from 115 / 125 for four players (docs/tarot-evidence.md); the rows for three and
+# five moved by as much the other way, so their thresholds (100 / 110, 90 / 100) are those tuned before
+THRESHOLD_SHIFT = np.array([[0.0, 0.0, -11.0, -11.0], [0.0, 0.0, 0.0, 0.0], [-10.0, -9.0, -21.0, -21.0]])
+# a defender hunts the Petit with trumps only while the taker is known (the shown chien, its poignée) to hold fewer
+# trumps than this: leading high trumps into a long taker draws the defence's trumps for it (docs/tarot-evidence.md)
+HUNT_KNOWN_MAX = 4
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -300,9 +315,26 @@ def threatened(card, led, seat, opp, nplayed, view, unseen_s, unseen_t, ruff_ris
     n = view[V_RULES + R_SEATS]
     for i in range(1, n - nplayed):
         p = (seat + i) % n
-        if (opp >> p) & 1 == 1 and may_beat(view[V_VOIDS + p], card, led, unseen_s, unseen_t, ruff_risk):
-            return True
+        if (opp >> p) & 1 == 1:
+            elsewhere_s, elsewhere_t = held_elsewhere(view, seat, p)
+            if may_beat(view[V_VOIDS + p], card, led, unseen_s & ~elsewhere_s, unseen_t & ~elsewhere_t, ruff_risk):
+                return True
     return False
+
+
+@njit(cache=True)
+def held_elsewhere(view, seat, p):
+    """The cards ``seat`` knows are not in seat ``p``'s hand though unseen by it: the trumps other seats showed in
+    a poignée, and the shown chien when ``p`` is not the taker (the chien went to the taker's hand or discard)."""
+    s_word = np.int64(0)
+    t_word = np.int64(0)
+    for q in range(view[V_RULES + R_SEATS]):
+        if q != p and q != seat:
+            t_word |= view[V_POIGNEE_T + q]
+    if p != view[V_TAKER]:
+        s_word |= view[V_CHIEN_S]
+        t_word |= view[V_CHIEN_T]
+    return s_word, t_word
 
 
 @njit(cache=True)
@@ -676,6 +708,14 @@ def trick_points(view):
 
 # ------------------------------------------------------------------ play: leading
 @njit(cache=True)
+def taker_known_trumps(view, taker):
+    """The trumps the taker is known to hold (the Excuse left out): those it showed in a poignée and those of the
+    shown chien, neither played nor discarded."""
+    known = (view[V_POIGNEE_T + taker] | view[V_CHIEN_T]) & T_ONLY
+    return known & ~view[V_PLAYED_T] & ~view[V_DISCARD_T]
+
+
+@njit(cache=True)
 def lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, min_unseen):
     """A master suit card in a suit no opponent can ruff (none shown void, or out of trumps) while at least
     ``min_unseen`` cards of it are out: the most valuable such card, -1 none."""
@@ -803,7 +843,8 @@ def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, sea
             return best
     # hunt the Petit while it is out: the highest trump
     lt = legal_t & T_ONLY
-    if (unseen_t & PETIT_T) and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T:
+    if (unseen_t & PETIT_T) and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T \
+            and popcount(taker_known_trumps(view, taker)) < HUNT_KNOWN_MAX:
         return np.int64(FIRST_TRUMP + highest_bit(lt))
     c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True)
     if c >= 0:
@@ -835,6 +876,10 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         trick_t |= card_t(view[V_TRICK + s])
     unseen_s = ALL_S & ~suits & ~view[V_PLAYED_S] & ~trick_s
     unseen_t = ALL_T & ~trumps & ~view[V_PLAYED_T] & ~trick_t & ~view[V_DISCARD_T]
+    if is_taker:
+        # the shown chien's cards neither held nor played are in the taker's own discard
+        unseen_s &= ~view[V_CHIEN_S]
+        unseen_t &= ~view[V_CHIEN_T]
     cards_left = popcount(suits) + popcount(trumps)
     # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick; the taker's side keeps it
     # too while it holds as many other trumps as are out (it may draw them all: petit au bout)

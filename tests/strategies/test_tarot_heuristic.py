@@ -40,6 +40,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_POIGNEE_EXCUSE,
     V_POIGNEE_EXTRA,
     V_POIGNEE_MAX,
+    V_POIGNEE_T,
     V_RULES,
     V_SEAT,
     V_TAKER,
@@ -716,7 +717,7 @@ def test_excuse_spent_while_following_where_it_may_not_be_led():
 
 @pytest.mark.parametrize("seats,expected", [(3, (2, 2, 3)), (4, (2, 2, 2)), (5, (2, 3, 4))])
 def test_bidding_thresholds_move_with_the_table_size(seats, expected):
-    # Prise 78, Garde 81, Garde sans 115, Garde contre 125 at four players; Garde sans and contre 15 lower at
+    # Prise 78, Garde 81, Garde sans 111, Garde contre 121 at four players; Garde sans and contre 11 lower at
     # three (100, 110); at five Prise 68, Garde 72, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
     got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0))
     assert got == expected
@@ -737,3 +738,45 @@ def test_heuristic_runs_replay_through_the_reference_under_excuse_lead_forbidden
         stats[name] = replay_table(engine.run_to_tables(cfg)["deals"], rules, count=400, plays_required=True)
     assert stats["heuristic"]["played"] > 100
     assert stats["heuristic"]["excuse_in_last_trick"] * 4 < stats["legacy"]["excuse_in_last_trick"]
+
+
+# ------------------------------------------------------------------ issue #29: defence
+def test_defender_does_not_hunt_the_petit_into_a_taker_known_to_be_long():
+    # the hand that hunts the Petit above; the taker (seat 0) showed a poignée of the ten trumps 2, 3, 4, 5, 7, 8, 9,
+    # 10, 12, 13: leading the 19 would draw the defence's trumps for it, so a low diamond instead
+    hand = cards("T19 T11 T6 4D 6D 2H")
+    v = play_view(1, taker=0)
+    v[V_POIGNEE_T + 0] = words(cards("T2 T3 T4 T5 T7 T8 T9 T10 T12 T13"))[1]
+    assert play(1, hand, v) == card("4D")
+    # the same trumps known from the shown chien count too; three known trumps do not stop the hunt
+    v = play_view(1, taker=0)
+    v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
+    assert play(1, hand, v) == card("4D")
+    v[V_CHIEN_T] = words(cards("T2 T3 T4"))[1]
+    assert play(1, hand, v) == card("T19")
+    # known trumps already played no longer count
+    v = play_view(1, taker=0, played=cards("T2 8C 9C 10C"))
+    v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
+    assert play(1, hand, v) == card("T19")
+
+
+def test_a_trump_shown_by_a_partner_cannot_ruff_for_the_taker():
+    # seat 1 (a defender) led the 5 of hearts, seat 2 played the 2; seat 3 holds the king and the 3, the taker
+    # (seat 0, last) has shown a void in hearts. Every trump seat 3 has not seen is one seat 2 showed in its poignée,
+    # so the taker cannot ruff: seat 3 wins with its king. Without the poignée the taker may ruff: the 3 instead.
+    hand = cards("RH 3H 4C T2 T3")
+    played = cards("T1 T4 T5 T6 T7 T8 T9 T10 T11 2C 3C 5C")
+    v = play_view(3, taker=0, trick=cards("5H 2H"), played=played, voids={0: 1 << 2})
+    assert play(3, hand, v) == card("3H")
+    v[V_POIGNEE_T + 2] = words(cards("T12 T13 T14 T15 T16 T17 T18 T19 T20 T21"))[1]
+    assert play(3, hand, v) == card("RH")
+
+
+def test_the_taker_counts_the_chien_it_discarded():
+    # the taker (seat 0) leads with the queen of diamonds; the king was in the shown chien and is not in its hand,
+    # so it is in its own discard: the queen is master and is cashed (while at least king_lead_unseen are out)
+    hand = cards("DD 4D 2C 3C T5 T6 T7")
+    v = play_view(0, taker=0)
+    assert play(0, hand, v) != card("DD")
+    v[V_CHIEN_S] = words(cards("RD 7S"))[0]
+    assert play(0, hand, v) == card("DD")

@@ -25,8 +25,8 @@ PARAMS = (
     Param("singleton_points", 1.0, "hand points of a singleton suit [classic 3]", lo=0, hi=100),
     Param("prise_threshold", 78.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
     Param("garde_threshold", 81.0, "hand points to bid Garde [classic scale: 56]", lo=0, hi=1000),
-    Param("garde_sans_threshold", 115.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
-    Param("garde_contre_threshold", 125.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
+    Param("garde_sans_threshold", 111.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
+    Param("garde_contre_threshold", 121.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
     Param("chelem_losers", 0.0, "announce Chelem with at most this many losers (-1 = never)", lo=-1, hi=18),
     Param("defender_poignee", 1.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
