@@ -1,0 +1,109 @@
+"""The per-seat studies of a cutthroat run (each player alone, issue #28): ``tricksim nil`` and ``tricksim report``
+on a hand-built run whose every figure and interval is worked out by hand below (RULES.md 1.4 scored per
+seat: a contract made 10·bid + overtricks, a Nil ±100 plus 1 a trick taken; the cutthroat rules of
+docs/rules.md), and the team studies that still refuse it in one line."""
+import numpy as np
+import pytest
+from analysis_helpers import write_run
+
+from tricksim.analysis.games.spades.nil import nil_study
+from tricksim.simulator.games.spades.rules import PRESETS
+
+# (game, hand): bids, tricks, the hand's score and the running bags after it, seat by seat (worked by hand)
+HANDS = [
+    # game 0, hand 0: seat 0 Nil made +100; 4 bid 5 taken 41 (1 bag); 3/4 -> 31 (1 bag) twice
+    (0, 0, (0, 4, 3, 3), (0, 5, 4, 4), (100, 41, 31, 31), (0, 1, 1, 1)),
+    # game 0, hand 1: seat 0 Nil failed with 1 trick -100 + 1 = -99 (1 bag); 3/3 -> 30; 3/2 -> -30; 4/7 -> 43 (3 bags)
+    (0, 1, (0, 3, 3, 4), (1, 3, 2, 7), (-99, 30, -30, 43), (1, 1, 1, 4)),
+    # game 1, hand 0: seats 0 and 1 Nil made +100 each; 5/6 -> 51; 5/7 -> 52
+    (1, 0, (0, 0, 5, 5), (0, 0, 6, 7), (100, 100, 51, 52), (0, 0, 1, 2)),
+    # game 1, hand 1: 2/3 -> 21; seat 1 Nil failed with 2 tricks -98 (2 bags); 4/4 -> 40 twice
+    (1, 1, (2, 0, 4, 4), (3, 2, 4, 4), (21, -98, 40, 40), (1, 2, 1, 2)),
+    # game 2, hand 0: 3/4 -> 31; 3/3 -> 30 three times
+    (2, 0, (3, 3, 3, 3), (4, 3, 3, 3), (31, 30, 30, 30), (1, 0, 0, 0)),
+]
+# final totals: game 0 (1, 71, 1, 74), seat 3 wins; game 1 (121, 2, 91, 92), seat 0; game 2 (31, 30, 30, 30), seat 0
+TOTALS = {0: (1, 71, 1, 74), 1: (121, 2, 91, 92), 2: (31, 30, 30, 30)}
+Z = 1.959963984540054
+
+
+def cutthroat_columns():
+    cols = {k: [] for k in ["game_id", "hand_no", "dealer", "first_leader"]}
+    for c in ("dealt", "held", "bid", "blind", "tricks", "score", "bags", "total"):
+        cols.update({f"{c}_{s}": [] for s in range(4)})
+    totals = {}
+    for g, h, bids, tricks, scores, bags in HANDS:
+        assert sum(tricks) == 13
+        tot = totals.setdefault(g, [0, 0, 0, 0])
+        cols["game_id"].append(g)
+        cols["hand_no"].append(h)
+        cols["dealer"].append(h % 4)
+        cols["first_leader"].append((h + 1) % 4)
+        for s in range(4):
+            tot[s] += scores[s]
+            for c, v in (("dealt", 0), ("held", 0), ("bid", bids[s]), ("blind", False), ("tricks", tricks[s]),
+                         ("score", scores[s]), ("bags", bags[s]), ("total", tot[s])):
+                cols[f"{c}_{s}"].append(v)
+    assert {g: tuple(t) for g, t in totals.items()} == TOTALS
+    hands = {k: np.asarray(v) for k, v in cols.items()}
+    for s in (2, 3):  # the helper types the columns of seats 0 and 1 only
+        hands[f"score_{s}"] = hands[f"score_{s}"].astype(np.int16)
+        hands[f"bags_{s}"] = hands[f"bags_{s}"].astype(np.int8)
+        hands[f"total_{s}"] = hands[f"total_{s}"].astype(np.int32)
+    games = {"game_id": np.arange(3), "hands": np.array([2, 2, 1]),
+             **{f"total_{s}": np.array([TOTALS[g][s] for g in range(3)], np.int32) for s in range(4)},
+             "winner": np.array([3, 0, 0]), "end": ["limit", "limit", "limit"]}
+    return hands, games
+
+
+@pytest.fixture
+def cut_run(tmp_path):
+    hands, games = cutthroat_columns()
+    return write_run(tmp_path / "cut", hands, games, manifest={
+        "preset": "cutthroat", "rules": PRESETS["cutthroat"].to_dict(), "seats": ["heuristic", "simple", "simple",
+                                                                                  "simple"], "hand_limit": 2})
+
+
+def row(df, kind, group):
+    r = df[(df["kind"] == kind) & (df["group"] == group)]
+    assert len(r) == 1, (kind, group, df)
+    return r.iloc[0]
+
+
+def wilson(k, n):
+    p = k / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z / (1 + Z * Z / n) * np.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def test_nil_per_seat_clustered_by_game(cut_run):
+    df = nil_study(cut_run, by="seat")
+    s0, s1 = row(df, "Nil", "seat 0"), row(df, "Nil", "seat 1")
+    assert (s0.seat_hands, s0.bids, s0.successes, s0.games) == (5, 3, 2, 3)
+    assert (s1.seat_hands, s1.bids, s1.successes) == (5, 2, 1)
+    # seat 1's two Nils are in one game: one cluster, so the effective size is 1 (Wilson k=0.5, n=1:
+    # centre 0.5, half = z/(1+z²)·sqrt(0.25 + z²/4) = 0.404829·1.100166 = 0.445379), wider than the
+    # independent Wilson(1, 2) [0.0945, 0.9055]
+    assert (s1.lo, s1.hi) == pytest.approx((0.054621, 0.945379), abs=1e-6)
+    # seat 0's bid rate: 3 of 5 seat-hands, per game (y, n) = (2, 2), (1, 2), (0, 1); r = 0.6,
+    # Var = 3/2·(0.8² + 0.2² + 0.6²)/5² = 0.0624, deff = 0.0624/(0.24/5) = 1.3, n_eff = 5/1.3 = 3.846154:
+    # Wilson at k = 2.307692, n = 3.846154: centre 1.099390/1.998779 = 0.550031,
+    # half = 0.980580·sqrt(0.0624 + 0.064920) = 0.349890
+    assert s0.bid_rate == pytest.approx(0.6)
+    assert (s0.bid_lo, s0.bid_hi) == pytest.approx((0.200141, 0.899921), abs=1e-5)
+    # seat 0's success: 2 of 3, per game (1, 2), (1, 1): Var = 2·((1/3)² + (1/3)²)/9 = 4/81 below the
+    # binomial 6/81, deff floored at 1: the plain Wilson(2, 3)
+    assert s0.rate == pytest.approx(2 / 3) and (s0.lo, s0.hi) == pytest.approx(wilson(2, 3))
+    assert (s0.lo, s0.hi) == pytest.approx((0.207660, 0.938508), abs=1e-6)
+    assert row(df, "Nil", "seat 2").bids == row(df, "Nil", "seat 3").bids == 0
+    every = row(nil_study(cut_run), "Nil", "all")
+    assert (every.seat_hands, every.bids, every.successes, every.games) == (20, 5, 3, 3)
+
+
+def test_nil_by_score_compares_a_seat_with_the_best_other(cut_run):
+    # before game 0 hand 1 seat 0 has 100 and the best other 41: ahead by 59; every other Nil is bid at a lead
+    # of 0 (game 1: seat 0 before hand 0; seat 1 before hand 1 has 100 and so has seat 0)
+    df = nil_study(cut_run, by="score", score_margin=50)
+    ahead, close = row(df, "Nil", "ahead ≥50"), row(df, "Nil", "close")
+    assert (ahead.bids, ahead.successes) == (1, 0) and (close.bids, close.successes) == (4, 3)
