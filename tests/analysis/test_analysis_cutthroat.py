@@ -7,6 +7,8 @@ import pytest
 from analysis_helpers import write_run
 
 from tricksim.analysis.games.spades.nil import nil_study
+from tricksim.analysis.games.spades.report import collect
+from tricksim.analysis.report import build_report
 from tricksim.simulator.games.spades.rules import PRESETS
 
 # (game, hand): bids, tricks, the hand's score and the running bags after it, seat by seat (worked by hand)
@@ -107,3 +109,49 @@ def test_nil_by_score_compares_a_seat_with_the_best_other(cut_run):
     df = nil_study(cut_run, by="score", score_margin=50)
     ahead, close = row(df, "Nil", "ahead ≥50"), row(df, "Nil", "close")
     assert (ahead.bids, ahead.successes) == (1, 0) and (close.bids, close.successes) == (4, 3)
+
+
+def test_report_per_seat_figures_worked_by_hand(cut_run):
+    st = collect(cut_run, batch_rows=2)
+    assert (st.sides, st.n_hands, st.n_games) == (4, 5, 3)
+    # hand scores a seat (the HANDS column of each seat): sums 153, 103, 122, 196 over 5 hands
+    assert [st.score[s].estimate().value for s in range(4)] == pytest.approx([30.6, 20.6, 24.4, 39.2])
+    # seat 3 clustered by game: sums (74, 92, 30) over (2, 2, 1) hands, r = 39.2,
+    # Var = 3/2·((74 − 78.4)² + (92 − 78.4)² + (30 − 39.2)²)/5² = 3/2·288.96/25 = 17.3376,
+    # half = t(0.975, 2 df) 4.302653 · 4.163844 = 17.915576
+    e = st.score[3].estimate()
+    assert (e.lo, e.hi, e.n, e.clusters) == (pytest.approx(21.284424, abs=1e-5), pytest.approx(57.115576, abs=1e-5),
+                                             5, 3)
+    # contracts: a Nil hand has none; seat 2 was set once (3 bid, 2 taken)
+    assert [(st.made[s].k, st.made[s].n) for s in range(4)] == [(2, 2), (3, 3), (4, 5), (5, 5)]
+    # bags taken: overtricks and a failed Nil's tricks
+    assert [st.bags_hand[s].k for s in range(4)] == [3, 3, 2, 6]
+    assert [st.bags_game[s].mean for s in range(4)] == pytest.approx([1, 1, 2 / 3, 2])
+    assert all(st.penalties_game[s].mean == 0 for s in range(4)) and st.approximate_bag_games == 0
+    # Nil: 5 bids in 20 seat-hands, 3 made
+    assert (st.nil_bid[0].k, st.nil_bid[0].n, st.nil_ok[0].k, st.nil_ok[0].n) == (5, 20, 3, 5)
+    # games: seat 3 won game 0, seat 0 games 1 and 2; seat 0's final margin over the best other seat
+    # (1 − 74, 121 − 92, 31 − 30): mean −43/3
+    assert st.wins == [2, 0, 0, 1] and st.ties == 0
+    assert st.margin.mean == pytest.approx(-43 / 3) and st.length.mean == pytest.approx(5 / 3)
+    assert [st.totals[s].mean for s in range(4)] == pytest.approx([51, 103 / 3, 122 / 3, 196 / 3])
+    assert st.ends == {"limit": 3}
+    # seat 0's lead after the hands that do not decide a game: 100 − 41 = 59 (game 0, lost), 100 − 100 = 0
+    # (game 1, won)
+    curve = st.win_curve().set_index("label")
+    assert (curve.loc["50 to 99", "n"], curve.loc["50 to 99", "wins"]) == (1, 0)
+    assert (curve.loc["0 to 49", "n"], curve.loc["0 to 49", "wins"]) == (1, 1)
+    assert curve["n"].sum() == 2
+
+
+def test_the_report_page_names_seats_not_teams(cut_run, tmp_path):
+    res = build_report([cut_run], tmp_path / "out")
+    key = res.tables["key"].set_index("metric")
+    for s in range(4):
+        assert f"hand score, seat {s}" in key.index and f"seat {s} wins" in key.index
+    assert not any("team" in m for m in key.index)
+    assert key.loc["seat 0 wins", "cut"].startswith("66.7 %") and "(n=3)" in key.loc["seat 0 wins", "cut"]
+    assert "final margin (seat 0 − the best other seat)" in key.index
+    md = res.markdown.read_text(encoding="utf-8")
+    assert "| seat 0 = heuristic; seat 1 = simple; seat 2 = simple; seat 3 = simple |" in md
+    assert "![Distribution of hand scores per player](hand_scores.png)" in md and "seat 0 lead after hand" in md

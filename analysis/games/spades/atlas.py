@@ -36,7 +36,7 @@ from ...io import AnalysisError, open_run
 from ...plots import Charts, plot_rate_bars
 from ...stats import ClusterRatio, Estimate, fmt_int, proportion
 from .compare import DuplicateResult, duplicate_match_runs
-from .outcomes import PER_GAME_COLUMNS, PerGame, nil_bid, team_outcomes
+from .outcomes import PerGame, nil_bid, per_game_columns, team_outcomes
 
 __all__ = ["FIGURES", "AtlasResult", "VariantFigures", "atlas_markdown", "atlas_table", "variant_figures",
            "write_atlas"]
@@ -104,7 +104,7 @@ def _ratio(cluster, y, n=None) -> ClusterRatio:
 def _penalties(run, games: pd.DataFrame) -> np.ndarray:
     """Bag penalties of both teams in each game of ``run`` (aligned with ``games``)."""
     pg = PerGame(games["game_id"].to_numpy(), games["hands"].to_numpy(), run.rules)
-    pg.add_batches(run.iter_hands(PER_GAME_COLUMNS))
+    pg.add_batches(run.iter_hands(per_game_columns(run.rules)))
     return pg.penalties.sum(axis=0)
 
 

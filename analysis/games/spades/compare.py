@@ -47,7 +47,7 @@ from ...stats import (
     ratio_ci,
     wilson_interval,
 )
-from .outcomes import PER_GAME_COLUMNS, PerGame
+from .outcomes import PerGame, per_game_columns
 
 __all__ = [
     "DuplicateResult",
@@ -212,7 +212,7 @@ def _per_game(run, batch_rows: int) -> tuple[object, PerGame]:
     games = run.read_games(GAME_COLUMNS)
     g = batch_arrays(games, ["game_id", "hands"])
     pg = PerGame(g["game_id"], g["hands"], run.rules)
-    pg.add_batches(run.iter_hands(PER_GAME_COLUMNS, batch_rows))
+    pg.add_batches(run.iter_hands(per_game_columns(run.rules), batch_rows))
     return games, pg
 
 

@@ -37,7 +37,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import deck_of, nil_bid, partnerships, rule, sides
+from .outcomes import deck_of, lead, nil_bid, rule, sides
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -117,13 +117,11 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
 
 
 def lead_before(a: dict, rules: dict | None, seat: int) -> np.ndarray:
-    """The lead of ``seat``'s side before each hand: its team's over the other team, or in a cutthroat run the
-    seat's own total over the best of the three others' (negative when another seat is ahead)."""
-    if partnerships(rules):
-        t, o = seat % 2, 1 - seat % 2
-        return F.score_lead_before(a[f"total_{t}"], a[f"score_{t}"], a[f"total_{o}"], a[f"score_{o}"])
-    before = [a[f"total_{k}"].astype(np.int64) - a[f"score_{k}"] for k in range(4)]
-    return before[seat] - np.max([before[k] for k in range(4) if k != seat], axis=0)
+    """The lead of ``seat``'s side before each hand (``outcomes.lead``: its team's over the other team, or in a
+    cutthroat run the seat's own over the best of the three others'); the rows hold the totals after the hand."""
+    k = sides(rules)
+    side = seat % 2 if k == 2 else seat
+    return lead([a[f"total_{j}"].astype(np.int64) - a[f"score_{j}"] for j in range(k)], side)
 
 
 def group_label(by: str | None, key, margin: int, decks=("standard",)) -> str:
