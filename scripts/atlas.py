@@ -97,25 +97,28 @@ def tarot_reading(variants) -> list[str]:
 def reading(variants) -> list[str]:
     """What the figures show, in a few sentences built from them (every number with its interval and n)."""
     by = {v.name: v for v in variants}
+    alone = [v for v in variants if v.alone]
+    variants = [v for v in variants if not v.alone]  # skill and luck compare the partnership variants
     lines = ["## What it shows", ""]
-    wins = sorted(variants, key=lambda v: v.figures["strong_win"].value)
-    lo, hi = wins[0], wins[-1]
-    same = "overlap" if _overlap(lo.figures["strong_win"], hi.figures["strong_win"]) else "do not overlap"
-    everywhere = ("beats" if all(v.figures["strong_win"].lo > 0.5 for v in variants)
-                  else "does not beat, in every variant,")
-    lines.append(
-        f"* **Skill.** {lo.strong} {everywhere} {lo.weak}: its paired win rate runs from "
-        f"{fmt_estimate(lo.figures['strong_win'])} in `{lo.name}` to {fmt_estimate(hi.figures['strong_win'])} "
-        f"in `{hi.name}` (n = deal pairs; the two intervals {same}). "
-        + ("The pair is lopsided, so these rates sit near the ceiling and separate the variants less than a "
-           "closer pair would." if lo.figures["strong_win"].value > 0.9 else ""))
-    luck = sorted(variants, key=lambda v: v.figures["same_cards"].value)
-    top = luck[-1].figures["same_cards"]
-    lines.append(
-        f"* **Luck.** The share of decided pairs the same cards won on both tables (the deal deciding the game "
-        f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
-        f"{fmt_estimate(top)} in `{luck[-1].name}`"
-        + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
+    if variants:
+        wins = sorted(variants, key=lambda v: v.figures["strong_win"].value)
+        lo, hi = wins[0], wins[-1]
+        same = "overlap" if _overlap(lo.figures["strong_win"], hi.figures["strong_win"]) else "do not overlap"
+        everywhere = ("beats" if all(v.figures["strong_win"].lo > 0.5 for v in variants)
+                      else "does not beat, in every variant,")
+        lines.append(
+            f"* **Skill.** {lo.strong} {everywhere} {lo.weak}: its paired win rate runs from "
+            f"{fmt_estimate(lo.figures['strong_win'])} in `{lo.name}` to {fmt_estimate(hi.figures['strong_win'])} "
+            f"in `{hi.name}` (n = deal pairs; the two intervals {same}). "
+            + ("The pair is lopsided, so these rates sit near the ceiling and separate the variants less than a "
+               "closer pair would." if lo.figures["strong_win"].value > 0.9 else ""))
+        luck = sorted(variants, key=lambda v: v.figures["same_cards"].value)
+        top = luck[-1].figures["same_cards"]
+        lines.append(
+            f"* **Luck.** The share of decided pairs the same cards won on both tables (the deal deciding the game "
+            f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
+            f"{fmt_estimate(top)} in `{luck[-1].name}`"
+            + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
     if "cardems" in by and "cardems+jokers=true" in by:
         a, j = by["cardems"], by["cardems+jokers=true"]
         lines.append(
@@ -141,6 +144,17 @@ def reading(variants) -> list[str]:
             f"{fmt_estimate(n.figures['length'])} hands against {fmt_estimate(z.figures['length'])}, and bag "
             f"penalties come {fmt_estimate(n.figures['penalties'])} a game against "
             f"{fmt_estimate(z.figures['penalties'])}.")
+    for v in alone:
+        f = v.figures
+        lines.append(
+            f"* **Cutthroat** (`{v.name}`, each player alone: its own tables, the figures mean other things). "
+            f"{v.strong} alone against three {v.weak} wins {fmt_estimate(f['strong_win'])} of its games (n = "
+            f"seat-games, clustered by deal; an equal player wins 25 %), from every seat of the same deal in "
+            f"{fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points a "
+            f"hand more than {v.weak} in the same seat with the same cards. The same seat won all four tables of "
+            f"{fmt_estimate(f['same_cards'])} of the decided deals (1.6 % if the cards did not matter). A game "
+            f"lasts {fmt_estimate(f['length'])} hands and takes {fmt_estimate(f['penalties'])} bag penalties "
+            "(four players' bags, each alone).")
     if "zone" in by and "cardems" in by:
         lines.append(
             "* `cardems` and `zone` differ only in what happens to the bags past the limit (`bag_overflow`): "
