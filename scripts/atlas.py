@@ -14,6 +14,7 @@ Usage::
     python scripts/atlas.py                                          # the published page
     python scripts/atlas.py --games 200 --out /tmp/a --doc /tmp/a/atlas.md    # a smoke run
     python scripts/atlas.py --game tarot                             # the Tarot page (whole games)
+    python scripts/atlas.py --variants cardems,cutthroat             # some variants only (the page says which)
 """
 from __future__ import annotations
 
@@ -171,6 +172,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None, help="deal pairs a variant (spades), whole games a table "
                     f"(tarot)  [default: {DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--variants", default=None, help="comma-separated variants (PRESET[+flag=value...]) "
+                    "[default: every preset and the game's flag variants]")
     ap.add_argument("--out", type=Path, default=None, help="where the runs go [default: data/atlas/docs-...]")
     ap.add_argument("--doc", type=Path, default=None, help="the page to write; its charts go to the folder of the "
                     f"same name beside it  [default: {', '.join(str(p.relative_to(ROOT)) for p in DEFAULT_DOC.values())}]")
@@ -182,7 +185,7 @@ def main(argv=None) -> int:
     out = a.out or ROOT / "data" / "atlas" / f"{prefix}-games{games}-seed{a.seed}"
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    result = tricksim.atlas(game, games=games, seed=a.seed, out=out, progress=True, echo=print)
+    result = tricksim.atlas(game, games=games, variants=a.variants, seed=a.seed, out=out, progress=True, echo=print)
     minutes = (time.perf_counter() - t0) / 60
     charts = doc.with_suffix("")
     charts.mkdir(parents=True, exist_ok=True)
@@ -190,7 +193,8 @@ def main(argv=None) -> int:
         shutil.copyfile(png, charts / png.name)
     argv_text = "python scripts/atlas.py" + ("" if game == "spades" else f" --game {game}") \
         + ("" if games == DEFAULT_GAMES[game] else f" --games {games}") \
-        + ("" if a.seed == DEFAULT_SEED else f" --seed {a.seed}")
+        + ("" if a.seed == DEFAULT_SEED else f" --seed {a.seed}") \
+        + ("" if a.variants is None else f" --variants {a.variants}")
     anchor = {"spades": "the-spades-variant-atlas-tricksim-atlas-spades---games-n---variants-list---players-strongweak"
                         "---seed-s---out-dir",
               "tarot": "the-tarot-variant-atlas-tricksim-atlas-tarot---games-n----deals-n---variants-list---players-"
@@ -198,7 +202,8 @@ def main(argv=None) -> int:
     intro = ["Written by", "", "```bash", argv_text, "```", "",
              (f"in {minutes:.1f} min (load average {load:.1f} at the start, {os.cpu_count()} cores; tricksim "
               f"{tricksim.__version__}; the runs reused when they were already there take seconds). The same atlas "
-              f"on the command line: `tricksim atlas {game} --games {games} --seed {a.seed}`; how it is made: "
+              f"on the command line: `tricksim atlas {game} --games {games} --seed {a.seed}"
+              + ("" if a.variants is None else f" --variants {a.variants}") + "`; how it is made: "
               f"[analysis.md](analysis.md#{anchor})."), "",
              *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
     unit = "deal pairs a variant" if game == "spades" else "games a table"

@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 from analysis_helpers import write_run
 
+from tricksim.analysis.games.spades.compare import duplicate_match_runs
 from tricksim.analysis.games.spades.nil import nil_study
 from tricksim.analysis.games.spades.report import collect
+from tricksim.analysis.io import AnalysisError
 from tricksim.analysis.report import build_report
 from tricksim.simulator.games.spades.rules import PRESETS
 
@@ -155,3 +157,10 @@ def test_the_report_page_names_seats_not_teams(cut_run, tmp_path):
     md = res.markdown.read_text(encoding="utf-8")
     assert "| seat 0 = heuristic; seat 1 = simple; seat 2 = simple; seat 3 = simple |" in md
     assert "![Distribution of hand scores per player](hand_scores.png)" in md and "seat 0 lead after hand" in md
+
+
+def test_a_duplicate_match_of_teams_refuses_a_cutthroat_run_in_one_line(cut_run):
+    with pytest.raises(AnalysisError, match=r"a duplicate match compares teams, and .* is cutthroat \(preset "
+                                            r"cutthroat: each player alone\); its duplicate design is a rotation") as e:
+        duplicate_match_runs(cut_run, cut_run)
+    assert "\n" not in str(e.value)

@@ -47,7 +47,7 @@ from ...stats import (
     ratio_ci,
     wilson_interval,
 )
-from .outcomes import PerGame, per_game_columns
+from .outcomes import PerGame, per_game_columns, require_partnerships
 
 __all__ = [
     "DuplicateResult",
@@ -229,6 +229,8 @@ def duplicate_match_runs(run_ab, run_ba, *, a: str | None = None, b: str | None 
     """
     r1, r2 = open_run(run_ab), open_run(run_ba)
     for r in (r1, r2):
+        require_partnerships(r, "a duplicate match", "its duplicate design is a rotation "
+                             "(tricksim.analysis.games.spades.cutthroat.rotation_figures)")
         if not r.is_games:
             raise AnalysisError(f"{r.path}: a duplicate match needs games-mode runs (mode={r.mode!r})")
     t0, t1 = r1.team_strategies()
