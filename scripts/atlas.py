@@ -33,7 +33,8 @@ from tricksim.analysis.atlas import atlas_markdown
 from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
-# spades: deal pairs a variant, minutes on 2 busy cores (docs/performance.md P45); tarot: whole games a table of
+# spades: deals a variant, minutes on 2 busy cores with the variants of docs/atlas.md (docs/performance.md P45, P56:
+# the default variants, suicide's games against simple at the hand limit, take far longer); tarot: whole games a table of
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
 DEFAULT_SEED = 2026
@@ -95,6 +96,12 @@ def tarot_reading(variants) -> list[str]:
     return lines
 
 
+def cards_blind(w: float) -> float:
+    """The share of a rotation's deals whose four tables the same seat would win if the winner did not depend on
+    the cards: the stronger wins its own table (w) and a weaker player the three others ((1 − w)/3 each)."""
+    return 4 * w * ((1 - w) / 3) ** 3
+
+
 def reading(variants) -> list[str]:
     """What the figures show, in a few sentences built from them (every number with its interval and n)."""
     by = {v.name: v for v in variants}
@@ -153,7 +160,11 @@ def reading(variants) -> list[str]:
             f"seat-games, clustered by deal; an equal player wins 25 %), from every seat of the same deal in "
             f"{fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points a "
             f"hand more than {v.weak} in the same seat with the same cards. The same seat won all four tables of "
-            f"{fmt_estimate(f['same_cards'])} of the decided deals (1.6 % if the cards did not matter). A game "
+            f"{fmt_estimate(f['same_cards'])} of the decided deals, where "
+            f"{100 * cards_blind(f['strong_win'].value):.2f} % would if the winner did not depend on the cards (at "
+            "this win rate w: 4·w·((1 − w)/3)³)"
+            + (": the cards still decide some games. " if f["same_cards"].lo > cards_blind(f["strong_win"].value)
+               else ". ") + "A game "
             f"lasts {fmt_estimate(f['length'])} hands and takes {fmt_estimate(f['penalties'])} bag penalties "
             "(four players' bags, each alone).")
     if "zone" in by and "cardems" in by:
@@ -169,7 +180,7 @@ def reading(variants) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=GAMES, default="spades")
-    ap.add_argument("--games", type=int, default=None, help="deal pairs a variant (spades), whole games a table "
+    ap.add_argument("--games", type=int, default=None, help="deals a variant (spades: a pair of tables each, five without partnerships), whole games a table "
                     f"(tarot)  [default: {DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--variants", default=None, help="comma-separated variants (PRESET[+flag=value...]) "
@@ -206,7 +217,8 @@ def main(argv=None) -> int:
               + ("" if a.variants is None else f" --variants {a.variants}") + "`; how it is made: "
               f"[analysis.md](analysis.md#{anchor})."), "",
              *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
-    unit = "deal pairs a variant" if game == "spades" else "games a table"
+    unit = ("deals a variant (a pair of tables; without partnerships a rotation of five)" if game == "spades"
+            else "games a table")
     page = atlas_markdown(result, title=f"The {game.capitalize()} variant atlas (seed {a.seed}, {games:,} {unit})",
                           chart_prefix=f"{charts.name}/", intro=intro)
     doc.write_text(page + "\n", encoding="utf-8")

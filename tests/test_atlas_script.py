@@ -41,7 +41,7 @@ def test_the_atlas_page(tmp_path):
         assert float(cells[name].split(" %")[0]) == pytest.approx(100 * score.mean(), abs=0.051)
         assert "(n=30 pairs)" in cells[name]
     # cutthroat, each player alone: the stronger's games won from each seat, counted here from its four tables
-    row = next(line for line in text.splitlines() if line.startswith("| stronger player's games won, alone"))
+    row = next(line for line in text.splitlines() if line.startswith("| stronger player's games won (alone"))
     won = sum(int((pd.read_parquet(tmp_path / "runs" / "runs" / f"cutthroat-seat{k}" / "games")["winner"] == k).sum())
               for k in range(4))
     cell = row.strip("|").split("|")[1].strip()

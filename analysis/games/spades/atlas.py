@@ -89,7 +89,7 @@ ALONE_FIGURES = {
     "bags": ("bags per seat-hand", "seat-hands"),
     "penalties": ("bag penalties per game (all four seats)", "games"),
     "contract": ("contract made (seat-hands with a contract)", "seat-hands"),
-    "strong_win": ("stronger player's games won, alone against three weaker (25 % = no edge)", "seat-games"),
+    "strong_win": ("stronger player's games won (alone against three weaker; 25 % = no edge)", "seat-games"),
     "strong_all": ("deals the stronger player won from every seat", "deals"),
     "same_cards": ("decided deals the same seat won on all four tables", "decided deals"),
     "margin": ("stronger player's final lead over the best other seat", "seat-games"),
@@ -323,8 +323,9 @@ ALONE_READING = ("Each player alone, so these figures do not compare with the pa
                  "of them (not a half); its win rate is over seat-games (a deal from each of the four seats), "
                  "clustered by deal. Luck is the share of decided deals whose four tables the same seat won: the "
                  "cards of that seat decided the game whoever held them (the stronger won from it once, the weaker "
-                 "three times); if the winner did not depend on the cards at all it would be (1/4)³ = 1.6 %, and 0 "
-                 "when the stronger player always wins. Its margin is its final lead over the best of the three "
+                 "three times); 0 when the stronger player always wins. If the winner did not depend on the cards, "
+                 "a stronger player winning a share w of its games would leave 4·w·((1 − w)/3)³ (1.6 % between equal "
+                 "players, w = 1/4; 0.18 % at w = 75 %): a share above that is the cards'. Its margin is its final lead over the best of the three "
                  "others (a partnership's: over the other team), and its points a hand are its own seat's against "
                  "a weaker player's in the same seat with the same cards (the field table).")
 

@@ -17,7 +17,8 @@ deals − 1 degrees of freedom):
 * ``strong_all``: the deals the stronger player won from every seat (Wilson over deals);
 * ``same_cards``: **luck**, the deals whose four tables the same seat won (the cards decided whoever played
   that seat: the stronger won from it once and the weaker three times), among the deals every table decided;
-  an outcome independent of the cards would give (1/4)³ = 1.6 %, a stronger player that always wins 0;
+  a stronger player that always wins leaves 0; if the winner did not depend on the cards, a stronger player
+  winning a share w of its games would leave 4·w·((1 − w)/3)³ (1.6 % between equal players);
 * ``margin``: the stronger player's final lead over the best of the three others (``outcomes.lead``);
 * ``strong_points``: the points a hand of seat k, the stronger there minus the weaker there (table k against
   the field, the same cards, on the hands both tables played).
