@@ -196,7 +196,7 @@ class PerGame:
         self.hands = np.asarray(hands, dtype=np.int32)
         self.rules = rules
         n, k = self.index.n, sides(rules)
-        # compact dtypes: about 32 bytes per game and team, 160 MB for 5 million games
+        # compact dtypes: about 16 bytes per game and side, 160 MB for 5 million games of two teams
         self.bags = np.zeros((k, n), np.int32)
         self.sets = np.zeros((k, n), np.int16)
         self.reset_penalties = np.zeros((k, n), np.int16)
