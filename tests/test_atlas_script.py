@@ -90,4 +90,4 @@ def test_the_published_tarot_page_and_its_charts():
     text = doc.read_text()
     assert re.search(r"^python scripts/atlas\.py --game tarot", text, re.MULTILINE) and "## What it shows" in text
     pngs = re.findall(r"\]\((atlas-tarot/[^)]+\.png)\)", text)
-    assert len(pngs) == 4 and all((doc.parent / p).exists() for p in pngs)
+    assert len(pngs) == 3 and all((doc.parent / p).exists() for p in pngs)
