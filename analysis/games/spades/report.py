@@ -60,7 +60,8 @@ TEAMS = ("team 0 (seats 0+2)", "team 1 (seats 1+3)")
 MAX_SIDES = 4  # the per-side lists hold four: two teams use the first two, cutthroat's four players all
 WIN_NOTE = ("The hand that decides the game and games tied at the hand limit are excluded; bins of "
             f"{LEAD_BIN} points, the end bins open; intervals clustered by game (n = hands; the games they "
-            "come from after it). In a cutthroat run the lead is seat 0's over the best of the three others.")
+            "come from after it).")
+ALONE_WIN_NOTE = " In a cutthroat run the lead is seat 0's over the best of the three others."
 
 
 def side_label(run: Run, k: int) -> str:
@@ -493,7 +494,7 @@ def _draw_charts(stats: list[RunStats], charts: Charts) -> None:
                                               "a hand (deciding hand and tied games excluded)", drawn)
 
     fig, (ax,) = charts.figure(1, width=max(6.5, 1.6 * len(stats) + 2))
-    rows = [_bar(s.label, side_name(s.run.rules, t), s.made[t]) for s in stats for t in range(s.sides)]
+    rows = [_bar(s.label, side_label(s.run, t), s.made[t]) for s in stats for t in range(s.sides)]
     drawn = plot_rate_bars(ax, pd.DataFrame(rows), ylabel=f"contract made (%), {_ci_text(stats)}")
     noun = _side_noun(stats)
     charts.save("contract_made", fig, f"Contract-made rate per {noun} ({noun}s with a contract > 0)", {"": drawn})
@@ -566,6 +567,7 @@ def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_
     """The Spades runs' share of the report: ``runs`` are (run, label) pairs."""
     stats = [collect(r, label=label, batch_rows=batch_rows, engine=engine) for r, label in runs]
     wp = win_prob_table(stats, conf)
+    note = WIN_NOTE + (ALONE_WIN_NOTE if any(s.sides > 2 for s in stats) else "")
     return ReportPart(
         stats=stats, captions=variant_caption(stats).splitlines(),
         cells=[{"seats": _seats_text(s.run), "hands": fmt_int(s.n_hands),
@@ -573,6 +575,5 @@ def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_
         method=_method(stats), key=[Section("key", "Key results", key_table(stats, conf))],
         notes=[f"{s.label}: {n}" for s in stats for n in s.notes],
         detail=[] if wp is None else [Section("win_prob", f"{_side0(stats).capitalize()} win rate by lead after a "
-                                              "hand", wp,
-                                              html_note=html.escape(WIN_NOTE), md_note=WIN_NOTE)],
+                                              "hand", wp, html_note=html.escape(note), md_note=note)],
         draw=partial(_draw_charts, stats))
