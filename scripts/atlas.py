@@ -14,6 +14,7 @@ Usage::
     python scripts/atlas.py                                          # the published page
     python scripts/atlas.py --games 200 --out /tmp/a --doc /tmp/a/atlas.md    # a smoke run
     python scripts/atlas.py --game tarot                             # the Tarot page (whole games)
+    python scripts/atlas.py --variants cardems,cutthroat             # some variants only (the page says which)
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ from tricksim.analysis.atlas import atlas_markdown
 from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
-# spades: deal pairs a variant, minutes on 2 busy cores (docs/performance.md P45); tarot: whole games a table of
+# spades: deals a variant, minutes on 2 busy cores with the variants of docs/atlas.md (docs/performance.md P45, P57:
+# the default variants, suicide's games against simple at the hand limit, take far longer); tarot: whole games a table of
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
 DEFAULT_SEED = 2026
@@ -94,28 +96,37 @@ def tarot_reading(variants) -> list[str]:
     return lines
 
 
+def cards_blind(w: float) -> float:
+    """The share of a rotation's deals whose four tables the same seat would win if the winner did not depend on
+    the cards: the stronger wins its own table (w) and a weaker player the three others ((1 − w)/3 each)."""
+    return 4 * w * ((1 - w) / 3) ** 3
+
+
 def reading(variants) -> list[str]:
     """What the figures show, in a few sentences built from them (every number with its interval and n)."""
     by = {v.name: v for v in variants}
+    alone = [v for v in variants if v.alone]
+    variants = [v for v in variants if not v.alone]  # skill and luck compare the partnership variants
     lines = ["## What it shows", ""]
-    wins = sorted(variants, key=lambda v: v.figures["strong_win"].value)
-    lo, hi = wins[0], wins[-1]
-    same = "overlap" if _overlap(lo.figures["strong_win"], hi.figures["strong_win"]) else "do not overlap"
-    everywhere = ("beats" if all(v.figures["strong_win"].lo > 0.5 for v in variants)
-                  else "does not beat, in every variant,")
-    lines.append(
-        f"* **Skill.** {lo.strong} {everywhere} {lo.weak}: its paired win rate runs from "
-        f"{fmt_estimate(lo.figures['strong_win'])} in `{lo.name}` to {fmt_estimate(hi.figures['strong_win'])} "
-        f"in `{hi.name}` (n = deal pairs; the two intervals {same}). "
-        + ("The pair is lopsided, so these rates sit near the ceiling and separate the variants less than a "
-           "closer pair would." if lo.figures["strong_win"].value > 0.9 else ""))
-    luck = sorted(variants, key=lambda v: v.figures["same_cards"].value)
-    top = luck[-1].figures["same_cards"]
-    lines.append(
-        f"* **Luck.** The share of decided pairs the same cards won on both tables (the deal deciding the game "
-        f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
-        f"{fmt_estimate(top)} in `{luck[-1].name}`"
-        + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
+    if variants:
+        wins = sorted(variants, key=lambda v: v.figures["strong_win"].value)
+        lo, hi = wins[0], wins[-1]
+        same = "overlap" if _overlap(lo.figures["strong_win"], hi.figures["strong_win"]) else "do not overlap"
+        everywhere = ("beats" if all(v.figures["strong_win"].lo > 0.5 for v in variants)
+                      else "does not beat, in every variant,")
+        lines.append(
+            f"* **Skill.** {lo.strong} {everywhere} {lo.weak}: its paired win rate runs from "
+            f"{fmt_estimate(lo.figures['strong_win'])} in `{lo.name}` to {fmt_estimate(hi.figures['strong_win'])} "
+            f"in `{hi.name}` (n = deal pairs; the two intervals {same}). "
+            + ("The pair is lopsided, so these rates sit near the ceiling and separate the variants less than a "
+               "closer pair would." if lo.figures["strong_win"].value > 0.9 else ""))
+        luck = sorted(variants, key=lambda v: v.figures["same_cards"].value)
+        top = luck[-1].figures["same_cards"]
+        lines.append(
+            f"* **Luck.** The share of decided pairs the same cards won on both tables (the deal deciding the game "
+            f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
+            f"{fmt_estimate(top)} in `{luck[-1].name}`"
+            + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
     if "cardems" in by and "cardems+jokers=true" in by:
         a, j = by["cardems"], by["cardems+jokers=true"]
         lines.append(
@@ -141,6 +152,21 @@ def reading(variants) -> list[str]:
             f"{fmt_estimate(n.figures['length'])} hands against {fmt_estimate(z.figures['length'])}, and bag "
             f"penalties come {fmt_estimate(n.figures['penalties'])} a game against "
             f"{fmt_estimate(z.figures['penalties'])}.")
+    for v in alone:
+        f = v.figures
+        lines.append(
+            f"* **Cutthroat** (`{v.name}`, each player alone: its own tables, the figures mean other things). "
+            f"{v.strong} alone against three {v.weak} wins {fmt_estimate(f['strong_win'])} of its games (n = "
+            f"seat-games, clustered by deal; an equal player wins 25 %), from every seat of the same deal in "
+            f"{fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points a "
+            f"hand more than {v.weak} in the same seat with the same cards. The same seat won all four tables of "
+            f"{fmt_estimate(f['same_cards'])} of the decided deals, where "
+            f"{100 * cards_blind(f['strong_win'].value):.2f} % would if the winner did not depend on the cards (at "
+            "this win rate w: 4·w·((1 − w)/3)³)"
+            + (": the cards still decide some games. " if f["same_cards"].lo > cards_blind(f["strong_win"].value)
+               else ". ") + "A game "
+            f"lasts {fmt_estimate(f['length'])} hands and takes {fmt_estimate(f['penalties'])} bag penalties "
+            "(four players' bags, each alone).")
     if "zone" in by and "cardems" in by:
         lines.append(
             "* `cardems` and `zone` differ only in what happens to the bags past the limit (`bag_overflow`): "
@@ -154,9 +180,11 @@ def reading(variants) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=GAMES, default="spades")
-    ap.add_argument("--games", type=int, default=None, help="deal pairs a variant (spades), whole games a table "
+    ap.add_argument("--games", type=int, default=None, help="deals a variant (spades: a pair of tables each, five without partnerships), whole games a table "
                     f"(tarot)  [default: {DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--variants", default=None, help="comma-separated variants (PRESET[+flag=value...]) "
+                    "[default: every preset and the game's flag variants]")
     ap.add_argument("--out", type=Path, default=None, help="where the runs go [default: data/atlas/docs-...]")
     ap.add_argument("--doc", type=Path, default=None, help="the page to write; its charts go to the folder of the "
                     f"same name beside it  [default: {', '.join(str(p.relative_to(ROOT)) for p in DEFAULT_DOC.values())}]")
@@ -168,7 +196,7 @@ def main(argv=None) -> int:
     out = a.out or ROOT / "data" / "atlas" / f"{prefix}-games{games}-seed{a.seed}"
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    result = tricksim.atlas(game, games=games, seed=a.seed, out=out, progress=True, echo=print)
+    result = tricksim.atlas(game, games=games, variants=a.variants, seed=a.seed, out=out, progress=True, echo=print)
     minutes = (time.perf_counter() - t0) / 60
     charts = doc.with_suffix("")
     charts.mkdir(parents=True, exist_ok=True)
@@ -176,7 +204,8 @@ def main(argv=None) -> int:
         shutil.copyfile(png, charts / png.name)
     argv_text = "python scripts/atlas.py" + ("" if game == "spades" else f" --game {game}") \
         + ("" if games == DEFAULT_GAMES[game] else f" --games {games}") \
-        + ("" if a.seed == DEFAULT_SEED else f" --seed {a.seed}")
+        + ("" if a.seed == DEFAULT_SEED else f" --seed {a.seed}") \
+        + ("" if a.variants is None else f" --variants {a.variants}")
     anchor = {"spades": "the-spades-variant-atlas-tricksim-atlas-spades---games-n---variants-list---players-strongweak"
                         "---seed-s---out-dir",
               "tarot": "the-tarot-variant-atlas-tricksim-atlas-tarot---games-n----deals-n---variants-list---players-"
@@ -184,10 +213,12 @@ def main(argv=None) -> int:
     intro = ["Written by", "", "```bash", argv_text, "```", "",
              (f"in {minutes:.1f} min (load average {load:.1f} at the start, {os.cpu_count()} cores; tricksim "
               f"{tricksim.__version__}; the runs reused when they were already there take seconds). The same atlas "
-              f"on the command line: `tricksim atlas {game} --games {games} --seed {a.seed}`; how it is made: "
+              f"on the command line: `tricksim atlas {game} --games {games} --seed {a.seed}"
+              + ("" if a.variants is None else f" --variants {a.variants}") + "`; how it is made: "
               f"[analysis.md](analysis.md#{anchor})."), "",
              *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
-    unit = "deal pairs a variant" if game == "spades" else "games a table"
+    unit = ("deals a variant (a pair of tables; without partnerships a rotation of five)" if game == "spades"
+            else "games a table")
     page = atlas_markdown(result, title=f"The {game.capitalize()} variant atlas (seed {a.seed}, {games:,} {unit})",
                           chart_prefix=f"{charts.name}/", intro=intro)
     doc.write_text(page + "\n", encoding="utf-8")

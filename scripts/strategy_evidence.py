@@ -24,14 +24,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tricksim.analysis.games.spades.compare import duplicate_match_runs  # noqa: E402
+from tricksim.analysis.games.spades.cutthroat import rotation_figures  # noqa: E402
 from tricksim.analysis.games.spades.outcomes import OUTCOME_COLUMNS, team_outcomes  # noqa: E402
-from tricksim.analysis.stats import ClusterRatio, fmt_estimate, fmt_rate, mean_ci  # noqa: E402
+from tricksim.analysis.io import open_run  # noqa: E402
+from tricksim.analysis.stats import fmt_estimate, fmt_rate, mean_ci  # noqa: E402
+from tricksim.jobs.spades.cutthroat import rotation_runs  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
 from tricksim.strategies.registry import parse_spec  # noqa: E402
@@ -86,48 +88,28 @@ def bags_per_hand(mode: str, hands_n: int, seed: int) -> str:
             f"opponents set {fmt_rate(opp_set.sum(), opp_set.size)}")
 
 
-def cutthroat_duplicate(a: str, b: str, games: int, seed: int, hand_limit: int = 1000) -> list[str]:
-    """Cutthroat evidence: ``a`` alone at seat k against three ``b`` (k = 0..3, the same deals), and four ``b``
-    on the same deals (a hand's cards depend only on the seed, game and hand number). Per seat k and game:
-    whether ``a`` won (an equal player wins a quarter of the games), and on each hand both tables played,
-    the points of seat k with ``a`` there and with ``b`` there. Intervals clustered by game (a game's
-    four rotations and all its hands together)."""
-    rules = PRESETS["cutthroat"]
-
-    def play(seats):
-        cfg = RunConfig(rules=rules, preset="cutthroat", seats=tuple(parse_spec(x) for x in seats), seed=seed,
-                        mode="games", count=games, hand_limit=hand_limit)
-        t = run_to_tables(cfg)
-        return t["hands"].to_pandas(), t["games"].to_pandas()
-
-    base_hands, base_games = play((b,) * 4)
-    won, margin, diff = ClusterRatio(), ClusterRatio(), ClusterRatio()
-    wins, rows, lengths = [], [], []
-    for k in range(4):
-        hands, g = play(tuple(a if s == k else b for s in range(4)))
-        others = [f"total_{s}" for s in range(4) if s != k]
-        wins.append(g[["game_id"]].assign(won=(g["winner"] == k).astype(np.int64),
-                                         margin=g[f"total_{k}"] - g[others].mean(axis=1)))
-        lengths.append(g["hands"].to_numpy())
-        pair = hands[["game_id", "hand_no", f"score_{k}"]].merge(
-            base_hands[["game_id", "hand_no", f"score_{k}"]], on=["game_id", "hand_no"], suffixes=("_a", "_b"))
-        rows.append(pair.assign(d=pair[f"score_{k}_a"] - pair[f"score_{k}_b"])[["game_id", "d"]])
-    w = pd.concat(wins).sort_values("game_id", kind="stable")
-    won.update(w["game_id"].to_numpy(), w["won"].to_numpy())
-    margin.update(w["game_id"].to_numpy(), np.rint(w["margin"].to_numpy() * 3).astype(np.int64))  # thirds: integers
-    d = pd.concat(rows).sort_values("game_id", kind="stable")
-    diff.update(d["game_id"].to_numpy(), d["d"].to_numpy())
-    m = margin.estimate()
-    third = type(m)(m.value / 3, m.lo / 3, m.hi / 3, m.n)
+def cutthroat_duplicate(a: str, b: str, games: int, seed: int, tmp: Path, hand_limit: int = 1000) -> list[str]:
+    """Cutthroat evidence: a rotation (``tricksim.jobs.spades.cutthroat``, the figures of
+    ``tricksim.analysis.games.spades.cutthroat``): ``a`` alone at seat k against three ``b`` (k = 0..3, the same
+    deals), and four ``b`` on the same deals (a hand's cards depend only on the seed, game and hand number).
+    Intervals clustered by game id (a deal: its four rotations and all their hands together)."""
+    field, seat_dirs = rotation_runs(parse_spec(a), parse_spec(b), rules=PRESETS["cutthroat"], preset="cutthroat",
+                                     games=games, seed=seed, base=tmp / f"cutthroat-{a}-{b}".replace(":", "_"),
+                                     hand_limit=hand_limit)
+    rot = rotation_figures(field, seat_dirs)
+    f = rot.figures
+    base_games = open_run(field).games(["hands", "end"])
     ends = ", ".join(f"{k} {v:,}" for k, v in base_games["end"].value_counts().items() if v)
     head = (f"### {a} alone against three {b} ({games:,} games to 500, the {a} at each seat in turn: "
             f"{4 * games:,} games; seed {seed})")
     per_hand = (f"- points a hand of the {a}'s seat, {a} there minus {b} there (the same cards, the hands both "
-                f"tables played): {fmt_estimate(diff.estimate())}")
-    length = (f"- game length with the {a}: {mean_ci(np.concatenate(lengths))} hands; four {b}: "
+                f"tables played): {fmt_estimate(f['strong_points'])}")
+    length = (f"- game length with the {a}: {mean_ci(rot.lengths)} hands; four {b}: "
               f"{mean_ci(base_games['hands'].to_numpy())} hands (their ends: {ends})")
-    return [head, "", f"- {a}'s games won: {fmt_estimate(won.rate())} (an equal player: 25 %)",
-            f"- {a}'s final total minus the mean of the three others': {fmt_estimate(third)}", per_hand, length, ""]
+    return [head, "", f"- {a}'s games won: {fmt_estimate(f['strong_win'])} (an equal player: 25 %)",
+            f"- deals {a} won from every seat: {fmt_estimate(f['strong_all'])}",
+            f"- {a}'s final lead over the best of the three others: {fmt_estimate(f['margin'])}", per_hand, length,
+            ""]
 
 
 def main():
@@ -140,7 +122,8 @@ def main():
     a = ap.parse_args()
     t0 = time.time()
     if a.cutthroat:
-        print("\n".join(cutthroat_section(a.games, a.seed)) + f"\n(took {time.time() - t0:.0f} s)")
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\n".join(cutthroat_section(a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
         return
     lines = ["# Strategy evidence", "",
              f"Produced by `python scripts/strategy_evidence.py --games {a.games} --hands {a.hands} --seed {a.seed}`"
@@ -161,7 +144,8 @@ def main():
     lines += [f"## Bag modes (cardems, team 0 with the mode vs default heuristic, {a.hands:,} hands each)", ""]
     for mode in ("take", "set_take", "set", "avoid"):
         lines.append(f"- `bag_mode={mode}`: {bags_per_hand(mode, a.hands, a.seed)}")
-    lines += [""] + cutthroat_section(deals, a.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        lines += [""] + cutthroat_section(deals, a.seed, Path(tmp))
     lines += ["", f"(took {time.time() - t0:.0f} s)"]
     text = "\n".join(lines) + "\n"
     print(text)
@@ -169,11 +153,11 @@ def main():
         a.out.write_text(text + kept_block(a.out))
 
 
-def cutthroat_section(games: int, seed: int) -> list[str]:
+def cutthroat_section(games: int, seed: int, tmp: Path) -> list[str]:
     lines = ["## Cutthroat: each player alone (issue #28)", "",
              f"`python scripts/strategy_evidence.py --cutthroat --games {games} --seed {seed}`", ""]
     for other in ("random", "simple"):
-        lines += cutthroat_duplicate("heuristic", other, games, seed)
+        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp)
     return lines
 
 

@@ -29,7 +29,7 @@ def test_the_atlas_page(tmp_path):
     assert "python scripts/atlas.py --games 30 --seed 4" in text and "## What it shows" in text
     for png in re.findall(r"\]\((atlas/[^)]+\.png)\)", text):
         assert (doc.parent / png).stat().st_size > 5000
-    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 3
+    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 4  # with cutthroat's skill chart
     row = next(line for line in text.splitlines() if line.startswith("| stronger player's paired win rate"))
     header = next(line for line in text.splitlines() if line.startswith("| figure |"))
     names = [c.strip() for c in header.strip("|").split("|")][1:]
@@ -40,6 +40,13 @@ def test_the_atlas_page(tmp_path):
         score = (((g1["winner"] == 0) + 0.5 * (g1["winner"] == -1)) + ((g2["winner"] == 1) + 0.5 * (g2["winner"] == -1))) / 2
         assert float(cells[name].split(" %")[0]) == pytest.approx(100 * score.mean(), abs=0.051)
         assert "(n=30 pairs)" in cells[name]
+    # cutthroat, each player alone: the stronger's games won from each seat, counted here from its four tables
+    row = next(line for line in text.splitlines() if line.startswith("| stronger player's games won (alone"))
+    won = sum(int((pd.read_parquet(tmp_path / "runs" / "runs" / f"cutthroat-seat{k}" / "games")["winner"] == k).sum())
+              for k in range(4))
+    cell = row.strip("|").split("|")[1].strip()
+    assert float(cell.split(" %")[0]) == pytest.approx(100 * won / 120, abs=0.051) and "(n=120 seat-games" in cell
+    assert "**Cutthroat**" in text
 
 
 def test_the_published_page_and_its_charts():
@@ -47,7 +54,7 @@ def test_the_published_page_and_its_charts():
     text = doc.read_text()
     assert re.search(r"^python scripts/atlas\.py", text, re.MULTILINE) and "## What it shows" in text
     pngs = re.findall(r"\]\((atlas/[^)]+\.png)\)", text)
-    assert len(pngs) == 3 and all((doc.parent / p).exists() for p in pngs)
+    assert len(pngs) == 4 and all((doc.parent / p).exists() for p in pngs)
 
 
 @pytest.mark.slow

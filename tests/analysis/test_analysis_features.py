@@ -74,9 +74,11 @@ def test_vectorised_over_random_deals_matches_python():
 
 
 def test_score_situation():
+    from tricksim.analysis.games.spades.nil import lead_before
+
     # team total after 260, hand scored 60 -> 200 before; opponents 350 after, -20 in hand -> 370 before
-    lead = F.score_lead_before(np.array([260]), np.array([60]), np.array([350]), np.array([-20]))
-    assert lead.tolist() == [-170]
+    a = {"total_0": np.array([260]), "score_0": np.array([60]), "total_1": np.array([350]), "score_1": np.array([-20])}
+    assert lead_before(a, None, 2).tolist() == [-170] and lead_before(a, None, 1).tolist() == [170]
     b = F.score_bucket(np.array([-170, -100, -99, 0, 99, 100, 400]))
     assert b.tolist() == [0, 0, 1, 1, 1, 2, 2]
     assert [F.SCORE_BUCKETS[i] for i in b[[0, 3, 6]]] == ["behind ≥100", "close", "ahead ≥100"]

@@ -26,7 +26,7 @@ def test_collect_games_numbers(runs, name):
     path, h, g = runs[name]
     st = collect(path, batch_rows=50)
     assert st.n_hands == len(h["game_id"]) and st.n_games == len(g["game_id"])
-    assert st.wins0 == int((g["winner"] == 0).sum())
+    assert st.wins[0] == int((g["winner"] == 0).sum())
     assert st.length.mean == pytest.approx(np.mean(g["hands"]))
     assert st.score[0].mean == pytest.approx(np.mean(h["score_0"]))
     for t in (0, 1):

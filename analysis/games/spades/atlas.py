@@ -19,6 +19,15 @@ Per variant (:func:`variant_figures`):
 * **luck**: the share of decided pairs won by the same cards on both tables (the team holding the same
   seats' cards won both games, whoever played them: the deal alone decided), Wilson over pairs.
 
+A variant without partnerships (cutthroat, each player alone) has no teams to swap: it is played as a
+rotation (:mod:`~tricksim.analysis.games.spades.cutthroat`: the stronger player alone in each seat in turn
+against three weaker, and a field of four weaker on the same deals), and :func:`alone_variant_figures` gives
+the same pooled figures over its four seat tables per *seat*-hand (a player's score, bags and contract), with
+the rotation's skill and luck (:data:`ALONE_FIGURES`): the stronger's games won against its 25 % share, the
+deals it won from every seat, the deals the same seat won on every table (luck), its final lead over the best
+other seat, and its points a hand over the weaker in the same seat on the same cards. These are not the
+partnership figures: the page shows them in tables of their own.
+
 :func:`write_atlas` draws the charts (hand score, final margin and game length on bins shared by every
 variant; the rates; skill and luck) and writes ``atlas.html`` and ``atlas.md`` into a folder.
 """
@@ -34,18 +43,24 @@ from ...atlas import AtlasResult, Section, atlas_markdown, hist_panel, rate_fram
 from ...atlas import atlas_table as _atlas_table
 from ...io import AnalysisError, open_run
 from ...plots import Charts, plot_rate_bars
-from ...stats import ClusterRatio, Estimate, fmt_int, proportion
+from ...stats import Estimate, fmt_int, proportion
 from .compare import DuplicateResult, duplicate_match_runs
-from .outcomes import PER_GAME_COLUMNS, PerGame, nil_bid, team_outcomes
+from .cutthroat import SEATS, by_deal, cluster_ratio, rotation_figures
+from .outcomes import PerGame, nil_bid, per_game_columns, sides, team_outcomes
 
-__all__ = ["FIGURES", "AtlasResult", "VariantFigures", "atlas_markdown", "atlas_table", "variant_figures",
-           "write_atlas"]
+__all__ = ["ALONE_FIGURES", "FIGURES", "AtlasResult", "VariantFigures", "alone_variant_figures", "atlas_markdown",
+           "atlas_table", "variant_figures", "write_atlas"]
 
-SEATS = range(4)
-HAND_COLUMNS = (["game_id", "hand_no", "score_0", "score_1"] + [f"{p}_{s}" for p in ("bid", "blind", "tricks", "dealt")
-                                                               for s in SEATS])
-GAME_COLUMNS = ["game_id", "hands", "total_0", "total_1", "winner", "end"]
 ENDS = ("target", "mercy", "limit")
+
+
+def hand_columns(n_sides: int) -> list[str]:
+    return (["game_id", "hand_no", *(f"score_{k}" for k in range(n_sides))]
+            + [f"{p}_{s}" for p in ("bid", "blind", "tricks", "dealt") for s in SEATS])
+
+
+def game_columns(n_sides: int) -> list[str]:
+    return ["game_id", "hands", *(f"total_{k}" for k in range(n_sides)), "winner", "end"]
 
 #: the figures of a variant, in the order of the table: key -> (label, unit of n)
 FIGURES = {
@@ -67,6 +82,20 @@ FIGURES = {
     "margin": ("final margin, stronger − weaker (pair mean)", "pairs"),
 }
 SKILL = ("strong_win", "strong_both", "same_cards", "margin")
+#: the figures of a variant without partnerships (cutthroat): the pooled ones a seat's, then the rotation's
+ALONE_FIGURES = {
+    **{k: v for k, v in FIGURES.items() if k != "strong_both"},
+    "hand_score": ("hand score (per seat-hand)", "seat-hands"),
+    "bags": ("bags per seat-hand", "seat-hands"),
+    "penalties": ("bag penalties per game (all four seats)", "games"),
+    "contract": ("contract made (seat-hands with a contract)", "seat-hands"),
+    "strong_win": ("stronger player's games won (alone against three weaker; 25 % = no edge)", "seat-games"),
+    "strong_all": ("deals the stronger player won from every seat", "deals"),
+    "same_cards": ("decided deals the same seat won on all four tables", "decided deals"),
+    "margin": ("stronger player's final lead over the best other seat", "seat-games"),
+    "strong_points": ("points a hand, stronger − weaker in the same seat and cards", "seat-hands"),
+}
+ALONE_SKILL = ("strong_win", "strong_all", "same_cards", "margin", "strong_points")
 
 
 @dataclass
@@ -79,33 +108,79 @@ class VariantFigures:
     rules_text: str             # the preset and the flags that differ from it
     strong: str
     weak: str
-    n_pairs: int
+    n_pairs: int                # deals: played on both tables (a pair), or on the five of a rotation
     n_games: int
     n_hands: int
-    same_deals: float           # share of the hands played on both tables that were dealt the same cards
+    same_deals: float           # share of the hands played on several tables that were dealt the same cards
     figures: dict[str, Estimate]
-    duplicate: DuplicateResult
-    hand_scores: np.ndarray = field(repr=False)   # every team-hand's score, both tables
-    margins: np.ndarray = field(repr=False)       # every game's final margin, stronger − weaker
+    duplicate: DuplicateResult | None             # None without partnerships (a rotation)
+    hand_scores: np.ndarray = field(repr=False)   # every side-hand's score (team, or seat alone), every table
+    margins: np.ndarray = field(repr=False)       # every game's final margin of the stronger
     lengths: np.ndarray = field(repr=False)       # every game's hands
-
-
-def _by_deal(frames: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
-    """The rows of both tables, those of a deal together and the deals in increasing order (a ClusterRatio's
-    order)."""
-    return pd.concat(frames, ignore_index=True).sort_values(keys, kind="stable", ignore_index=True)
-
-
-def _ratio(cluster, y, n=None) -> ClusterRatio:
-    return ClusterRatio().update(np.asarray(cluster, np.int64), np.asarray(y, np.int64),
-                                 None if n is None else np.asarray(n, np.int64))
+    alone: bool = False         # no partnerships (cutthroat): ALONE_FIGURES
 
 
 def _penalties(run, games: pd.DataFrame) -> np.ndarray:
     """Bag penalties of both teams in each game of ``run`` (aligned with ``games``)."""
     pg = PerGame(games["game_id"].to_numpy(), games["hands"].to_numpy(), run.rules)
-    pg.add_batches(run.iter_hands(PER_GAME_COLUMNS))
+    pg.add_batches(run.iter_hands(per_game_columns(run.rules)))
     return pg.penalties.sum(axis=0)
+
+
+def _same_deals(first: pd.DataFrame, others: list[pd.DataFrame], paths: str) -> float:
+    """The share of the hands played on the first table and another that were dealt the same cards; raises
+    AnalysisError when one was not (not a duplicate design)."""
+    dealt = [f"dealt_{s}" for s in SEATS]
+    same = []
+    for h in others:
+        both = first[["game_id", "hand_no", *dealt]].merge(h[["game_id", "hand_no", *dealt]], on=["game_id", "hand_no"])
+        same.append(np.logical_and.reduce([both[f"{c}_x"].to_numpy() == both[f"{c}_y"].to_numpy() for c in dealt]))
+    same = np.concatenate(same)
+    if same.size and not same.all():
+        raise AnalysisError(f"{paths}: {fmt_int((~same).sum())} of {fmt_int(same.size)} hands played on several "
+                            "tables were dealt different cards: not a duplicate match")
+    return float(same.mean()) if same.size else math.nan
+
+
+def _pooled(runs, hands: list[pd.DataFrame], games: list[pd.DataFrame], conf: float):
+    """The figures that pool every table's hands and games, clustered by deal, for two teams or four players
+    alone (``outcomes.sides``): hand score, length, ends, Nil, bags, penalties, contracts. Returns the figures,
+    the side-hand scores and the games of every table (a deal's together)."""
+    rules = runs[0].rules
+    k = sides(rules)
+    h = by_deal(hands)
+    deal = h["game_id"].to_numpy(np.int64)
+    f: dict[str, Estimate] = {}
+    scores = np.stack([h[f"score_{t}"].to_numpy(np.int64) for t in range(k)], axis=1)
+    f["hand_score"] = cluster_ratio(np.repeat(deal, k), scores.ravel()).estimate(conf)
+
+    g = by_deal([gi.assign(penalties=_penalties(r, gi)) for r, gi in zip(runs, games)])
+    gd = g["game_id"].to_numpy(np.int64)
+    f["length"] = cluster_ratio(gd, g["hands"]).estimate(conf)
+    for end in ENDS:
+        f[f"end_{end}"] = cluster_ratio(gd, g["end"] == end).rate(conf)
+
+    seat_deal = np.repeat(deal, 4)
+    bid = np.stack([h[f"bid_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
+    tricks = np.stack([h[f"tricks_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
+    blind = (np.stack([h[f"blind_{s}"].to_numpy(bool) for s in SEATS], axis=1).ravel() if "blind_0" in h
+             else np.zeros(bid.size, bool))
+    nil, bnil = nil_bid(bid, rules) & ~blind, nil_bid(bid, rules) & blind
+    f["nil_bid"] = cluster_ratio(seat_deal, nil).rate(conf)
+    f["nil_made"] = cluster_ratio(seat_deal, nil & (tricks == 0), nil).rate(conf)
+    f["blind_bid"] = cluster_ratio(seat_deal, bnil).rate(conf)
+    f["blind_made"] = cluster_ratio(seat_deal, bnil & (tricks == 0), bnil).rate(conf)
+
+    a = {c: h[c].to_numpy() for c in h.columns if c.startswith(("bid_", "tricks_"))}
+    outcomes = [team_outcomes(a, t, rules) for t in range(k)]
+    bags = np.stack([o["bags"].astype(np.int64) for o in outcomes], axis=1).ravel()
+    has = np.stack([o["has_contract"] for o in outcomes], axis=1).ravel()
+    made = np.stack([o["made"] for o in outcomes], axis=1).ravel()
+    side_deal = np.repeat(deal, k)
+    f["bags"] = cluster_ratio(side_deal, bags).estimate(conf)
+    f["penalties"] = cluster_ratio(gd, g["penalties"]).estimate(conf)
+    f["contract"] = cluster_ratio(side_deal, has & made, has).rate(conf)
+    return f, scores.ravel(), g, len(h)
 
 
 def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, weak: str | None = None,
@@ -121,53 +196,14 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
     s1, s2 = r1.seats, r2.seats
     if [s1[1], s1[0], s1[3], s1[2]] != s2:
         raise AnalysisError(f"{r1.path} and {r2.path}: the seats are not swapped between the tables")
-    cols = [c for c in HAND_COLUMNS if r1.has_columns("hands", [c])]
+    cols = [c for c in hand_columns(2) if r1.has_columns("hands", [c])]
     h1, h2 = r1.hands(cols), r2.hands(cols)
-    g1, g2 = r1.games(GAME_COLUMNS), r2.games(GAME_COLUMNS)
+    g1, g2 = r1.games(game_columns(2)), r2.games(game_columns(2))
+    same_deals = _same_deals(h1, [h2], f"{r1.path} and {r2.path}")
 
-    # the deals: every hand played on both tables was dealt the same cards
-    dealt = [f"dealt_{s}" for s in SEATS]
-    both = h1[["game_id", "hand_no", *dealt]].merge(h2[["game_id", "hand_no", *dealt]], on=["game_id", "hand_no"])
-    same = np.logical_and.reduce([both[f"{c}_x"].to_numpy() == both[f"{c}_y"].to_numpy() for c in dealt])
-    same_deals = float(same.mean()) if same.size else math.nan
-    if same.size and not same.all():
-        raise AnalysisError(f"{r1.path} and {r2.path}: {fmt_int((~same).sum())} of {fmt_int(same.size)} hands "
-                            "played on both tables were dealt different cards: not a duplicate match")
-
-    h = _by_deal([h1, h2], ["game_id"])
-    deal = h["game_id"].to_numpy(np.int64)
-    f: dict[str, Estimate] = {}
-    scores = np.stack([h["score_0"].to_numpy(np.int64), h["score_1"].to_numpy(np.int64)], axis=1)
-    f["hand_score"] = _ratio(np.repeat(deal, 2), scores.ravel()).estimate(conf)
-
-    g1 = g1.assign(penalties=_penalties(r1, g1), margin=g1["total_0"] - g1["total_1"])
-    g2 = g2.assign(penalties=_penalties(r2, g2), margin=g2["total_1"] - g2["total_0"])
-    g = _by_deal([g1, g2], ["game_id"])
-    gd = g["game_id"].to_numpy(np.int64)
-    f["length"] = _ratio(gd, g["hands"]).estimate(conf)
-    for end in ENDS:
-        f[f"end_{end}"] = _ratio(gd, g["end"] == end).rate(conf)
-
-    seat_deal = np.repeat(deal, 4)
-    bid = np.stack([h[f"bid_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
-    tricks = np.stack([h[f"tricks_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
-    blind = (np.stack([h[f"blind_{s}"].to_numpy(bool) for s in SEATS], axis=1).ravel() if "blind_0" in h
-             else np.zeros(bid.size, bool))
-    nil, bnil = nil_bid(bid, r1.rules) & ~blind, nil_bid(bid, r1.rules) & blind
-    f["nil_bid"] = _ratio(seat_deal, nil).rate(conf)
-    f["nil_made"] = _ratio(seat_deal, nil & (tricks == 0), nil).rate(conf)
-    f["blind_bid"] = _ratio(seat_deal, bnil).rate(conf)
-    f["blind_made"] = _ratio(seat_deal, bnil & (tricks == 0), bnil).rate(conf)
-
-    a = {c: h[c].to_numpy() for c in h.columns if c.startswith(("bid_", "tricks_"))}
-    teams = [team_outcomes(a, t, r1.rules) for t in (0, 1)]
-    bags = np.stack([o["bags"].astype(np.int64) for o in teams], axis=1).ravel()
-    has = np.stack([o["has_contract"] for o in teams], axis=1).ravel()
-    made = np.stack([o["made"] for o in teams], axis=1).ravel()
-    team_deal = np.repeat(deal, 2)
-    f["bags"] = _ratio(team_deal, bags).estimate(conf)
-    f["penalties"] = _ratio(gd, g["penalties"]).estimate(conf)
-    f["contract"] = _ratio(team_deal, has & made, has).rate(conf)
+    g1 = g1.assign(margin=g1["total_0"] - g1["total_1"])
+    g2 = g2.assign(margin=g2["total_1"] - g2["total_0"])
+    f, scores, g, n_hands = _pooled([r1, r2], [h1, h2], [g1, g2], conf)
 
     # skill and luck, over the duplicate pairs
     w = dup.win  # a mean of pair scores (1, ½, 0 a game), shown as a rate
@@ -179,23 +215,47 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
     f["same_cards"] = proportion(int((decided & (w["ab"] == w["ba"])).sum()), int(decided.sum()), conf)
     f["margin"] = dup.margin
     return VariantFigures(name=name, preset=r1.preset, rules=dict(r1.rules), rules_text=r1.rules_text(),
-                          strong=dup.a, weak=dup.b, n_pairs=dup.n_pairs, n_games=len(g), n_hands=len(h),
-                          same_deals=same_deals, figures=f, duplicate=dup, hand_scores=scores.ravel(),
+                          strong=dup.a, weak=dup.b, n_pairs=dup.n_pairs, n_games=len(g), n_hands=n_hands,
+                          same_deals=same_deals, figures=f, duplicate=dup, hand_scores=scores,
                           margins=g["margin"].to_numpy(np.int64), lengths=g["hands"].to_numpy(np.int64))
+
+
+def alone_variant_figures(name: str, field_run, seat_runs, *, strong: str | None = None, weak: str | None = None,
+                          conf: float = 0.95) -> VariantFigures:
+    """The atlas figures (:data:`ALONE_FIGURES`) of a variant without partnerships from its rotation: the field
+    run (the weaker player in every seat) and the four seat runs (the stronger alone in seat 0, 1, 2, 3). The
+    pooled figures are over the four seat tables; raises AnalysisError when the runs are not one rotation."""
+    rot = rotation_figures(field_run, seat_runs, conf)  # checks the rotation
+    base = open_run(field_run)
+    tables = [open_run(r) for r in seat_runs]
+    cols = [c for c in hand_columns(4) if base.has_columns("hands", [c])]
+    hands = [t.hands(cols) for t in tables]
+    same_deals = _same_deals(base.hands(cols), hands, f"{base.path} and its seat tables")
+    f, scores, g, n_hands = _pooled(tables, hands, [t.games(game_columns(4)) for t in tables], conf)
+    f.update(rot.figures)
+    return VariantFigures(name=name, preset=base.preset, rules=dict(base.rules), rules_text=base.rules_text(),
+                          strong=strong or tables[0].seat_labels[0], weak=weak or base.seat_labels[0],
+                          n_pairs=rot.n_deals, n_games=len(g), n_hands=n_hands, same_deals=same_deals, figures=f,
+                          duplicate=None, hand_scores=scores, margins=rot.margins, lengths=rot.lengths, alone=True)
 
 
 # ------------------------------------------------------------------ tables
 def atlas_table(variants: list[VariantFigures], keys=None) -> pd.DataFrame:
-    """One row a figure, one column a variant: 'value [lo, hi] (n=… unit, … deals)'."""
-    return _atlas_table(variants, FIGURES, keys)
+    """One row a figure, one column a variant: 'value [lo, hi] (n=… unit, … deals)'; the variants with
+    partnerships (:data:`FIGURES`) or those without (:data:`ALONE_FIGURES`), not both."""
+    kinds = {v.alone for v in variants}
+    if len(kinds) > 1:
+        raise AnalysisError("a table of figures holds the variants with partnerships or those without, not both")
+    return _atlas_table(variants, ALONE_FIGURES if kinds == {True} else FIGURES, keys)
 
 
 def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
     """What each variant is and what was played."""
     return pd.DataFrame([{"variant": v.name, "rules": v.rules_text, "players (stronger vs weaker)":
-                          f"{v.strong} vs {v.weak}", "deal pairs": fmt_int(v.n_pairs), "games": fmt_int(v.n_games),
-                          "hands": fmt_int(v.n_hands),
-                          "hands dealt alike on both tables": f"{100 * v.same_deals:.1f} %"} for v in variants])
+                          f"{v.strong} vs {v.weak}",
+                          "design": "rotation: 4 seat tables + field" if v.alone else "duplicate pair: 2 tables",
+                          "deals": fmt_int(v.n_pairs), "games": fmt_int(v.n_games), "hands": fmt_int(v.n_hands),
+                          "hands dealt alike on every table": f"{100 * v.same_deals:.1f} %"} for v in variants])
 
 
 # ------------------------------------------------------------------ charts
@@ -204,11 +264,15 @@ def _rate_frame(variants, keys) -> pd.DataFrame:
 
 
 def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
-    """The atlas's charts into ``charts``: distributions on shared bins, the rates, skill and luck."""
+    """The atlas's charts into ``charts``: distributions on shared bins, the rates, skill and luck (the
+    partnership variants' and the cutthroat variants' apart: their baselines differ)."""
+    alone = any(v.alone for v in variants)
     fig, axes = charts.figure(3, width=15, height=4.2)
-    drawn = {"hand score": hist_panel(axes[0], variants, "hand_scores", "points per team-hand",
+    drawn = {"hand score": hist_panel(axes[0], variants, "hand_scores",
+                                      "points per team-hand" + ("; per seat-hand in cutthroat" if alone else ""),
                                       "Hand score (per team-hand)"),
-             "final margin": hist_panel(axes[1], variants, "margins", "stronger − weaker, final totals",
+             "final margin": hist_panel(axes[1], variants, "margins", "stronger − weaker, final totals"
+                                        + ("; cutthroat: stronger − best other" if alone else ""),
                                         "Final margin (per game)"),
              "game length": hist_panel(axes[2], variants, "lengths", "hands per game", "Game length")}
     charts.save("atlas_distributions", fig, "Score, margin and length by variant (bins shared by the variants)",
@@ -222,11 +286,20 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
                                     title="How games end (95 % intervals clustered by deal)")}
     charts.save("atlas_rates", fig, "Nil, contracts and game ends by variant", drawn)
 
-    fig, axes = charts.figure(1, width=9, height=4.6)
-    drawn = {"skill and luck": plot_rate_bars(
-        axes[0], _rate_frame(variants, ("strong_win", "strong_both", "same_cards")),
-        title=f"Skill and luck in duplicate pairs ({variants[0].strong} vs {variants[0].weak}; n = pairs)")}
-    charts.save("atlas_skill", fig, "Skill and luck by variant", drawn)
+    teams = [v for v in variants if not v.alone]
+    if teams:
+        fig, axes = charts.figure(1, width=9, height=4.6)
+        drawn = {"skill and luck": plot_rate_bars(
+            axes[0], _rate_frame(teams, ("strong_win", "strong_both", "same_cards")),
+            title=f"Skill and luck in duplicate pairs ({teams[0].strong} vs {teams[0].weak}; n = pairs)")}
+        charts.save("atlas_skill", fig, "Skill and luck by variant", drawn)
+    alone = [v for v in variants if v.alone]
+    if alone:
+        fig, axes = charts.figure(1, width=9, height=4.6)
+        drawn = {"skill and luck alone": plot_rate_bars(
+            axes[0], rate_frame(alone, ALONE_FIGURES, ("strong_win", "strong_all", "same_cards")),
+            title=f"Cutthroat rotations ({alone[0].strong} alone vs three {alone[0].weak}; 25 % = no edge)")}
+        charts.save("atlas_skill_alone", fig, "Skill and luck without partnerships (cutthroat)", drawn)
 
 
 # ------------------------------------------------------------------ the report
@@ -235,26 +308,52 @@ METHOD = ("Each variant is a duplicate match: every deal is played on two tables
           "(a rate: Wilson interval at the effective sample size; a mean: t interval on deals − 1 degrees of "
           "freedom); the paired figures take the deal pair as the unit (win rate: t interval over pairs; shares "
           "of pairs: Wilson). 95 % intervals; n counts the unit named in each cell, with the deals it rests on.")
+ALONE_METHOD = ("A variant without partnerships (cutthroat) has no teams to swap: it is a rotation, every deal "
+                "(a game id: the cards of a whole game) played on five tables, four weaker players (the field) and, "
+                "on table k, the stronger player alone in seat k against three weaker. Its pooled figures are over "
+                "the four seat tables, per seat-hand, clustered by deal.")
 
 READING = ("How to read skill and luck: the stronger player's paired win rate is the share of games it wins when "
            "both tables are counted (50 % = no edge). A pair whose two games the same cards won (the team holding "
            "the same seats' cards won on both tables, whoever played them) was decided by the deal; the share of "
            "such pairs among the decided ones measures how much the deal alone decides a game between these "
            "players. A variant that rewards skill has a higher win rate and a lower same-cards share.")
+ALONE_READING = ("Each player alone, so these figures do not compare with the partnership tables': the stronger "
+                 "player wins a game against three weaker players alone, and an equal player would win a quarter "
+                 "of them (not a half); its win rate is over seat-games (a deal from each of the four seats), "
+                 "clustered by deal. Luck is the share of decided deals whose four tables the same seat won: the "
+                 "cards of that seat decided the game whoever held them (the stronger won from it once, the weaker "
+                 "three times); 0 when the stronger player always wins. If the winner did not depend on the cards, "
+                 "a stronger player winning a share w of its games would leave 4·w·((1 − w)/3)³ (1.6 % between equal "
+                 "players, w = 1/4; 0.18 % at w = 75 %): a share above that is the cards'. Its margin is its final lead over the best of the three "
+                 "others (a partnership's: over the other team), and its points a hand are its own seat's against "
+                 "a weaker player's in the same seat with the same cards (the field table).")
 
 
 def _captions(variants) -> dict[str, str]:
-    return {v.name: f"{v.name}: {v.rules_text}; {v.strong} vs {v.weak}, {fmt_int(v.n_pairs)} deal pairs"
-            for v in variants}
+    return {v.name: f"{v.name}: {v.rules_text}; {v.strong} vs {v.weak}, {fmt_int(v.n_pairs)} "
+                    + ("deals in rotation" if v.alone else "deal pairs") for v in variants}
 
 
 def write_atlas(variants: list[VariantFigures], out_dir, *, title: str = "Spades variant atlas") -> AtlasResult:
     """Charts (PNG and SVG), ``atlas.html`` (self-contained), ``atlas.md`` and ``atlas.csv`` of ``variants`` into
-    ``out_dir``."""
-    tables = {"variants": variants_table(variants), "skill": atlas_table(variants, SKILL),
-              "figures": atlas_table(variants, [k for k in FIGURES if k not in SKILL])} if variants else {}
-    sections = (Section("Variants", "", "variants"), Section("Skill and luck", READING, "skill"),
-                Section("Scores, bidding and game ends", "", "figures"))
+    ``out_dir``: the partnership variants' figures and the cutthroat variants' (rotations) in tables of their own."""
+    teams = [v for v in variants if not v.alone]
+    alone = [v for v in variants if v.alone]
+    tables = {"variants": variants_table(variants)} if variants else {}
+    sections = [Section("Variants", "", "variants")]
+    if teams:
+        tables.update(skill=atlas_table(teams, SKILL), figures=atlas_table(teams, [k for k in FIGURES
+                                                                                    if k not in SKILL]))
+        sections += [Section("Skill and luck", READING, "skill"),
+                     Section("Scores, bidding and game ends", "", "figures")]
+    if alone:
+        tables.update(alone_skill=atlas_table(alone, ALONE_SKILL),
+                      alone_figures=atlas_table(alone, [k for k in ALONE_FIGURES if k not in ALONE_SKILL]))
+        sections += [Section("Cutthroat (each player alone): skill and luck", ALONE_READING, "alone_skill"),
+                     Section("Cutthroat: scores, bidding and game ends (per seat-hand: a player's own)", "",
+                             "alone_figures")]
+    method = METHOD + (" " + ALONE_METHOD if alone else "")
     return write_page(variants, out_dir, title=title, captions=_captions(variants),
-                      draw=lambda charts: draw_atlas(charts, variants), tables=tables, method=METHOD,
-                      sections=sections)
+                      draw=lambda charts: draw_atlas(charts, variants), tables=tables, method=method,
+                      sections=tuple(sections))

@@ -47,7 +47,7 @@ from ...stats import (
     ratio_ci,
     wilson_interval,
 )
-from .outcomes import PER_GAME_COLUMNS, PerGame
+from .outcomes import PerGame, per_game_columns, require_partnerships
 
 __all__ = [
     "DuplicateResult",
@@ -212,7 +212,7 @@ def _per_game(run, batch_rows: int) -> tuple[object, PerGame]:
     games = run.read_games(GAME_COLUMNS)
     g = batch_arrays(games, ["game_id", "hands"])
     pg = PerGame(g["game_id"], g["hands"], run.rules)
-    pg.add_batches(run.iter_hands(PER_GAME_COLUMNS, batch_rows))
+    pg.add_batches(run.iter_hands(per_game_columns(run.rules), batch_rows))
     return games, pg
 
 
@@ -229,6 +229,8 @@ def duplicate_match_runs(run_ab, run_ba, *, a: str | None = None, b: str | None 
     """
     r1, r2 = open_run(run_ab), open_run(run_ba)
     for r in (r1, r2):
+        require_partnerships(r, "a duplicate match", "its duplicate design is a rotation "
+                             "(tricksim.analysis.games.spades.cutthroat.rotation_figures)")
         if not r.is_games:
             raise AnalysisError(f"{r.path}: a duplicate match needs games-mode runs (mode={r.mode!r})")
     t0, t1 = r1.team_strategies()

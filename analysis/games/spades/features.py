@@ -36,7 +36,6 @@ __all__ = [
     "popcount",
     "score_bucket",
     "score_bucket_labels",
-    "score_lead_before",
     "shortest_side",
     "spade_count",
     "suit_lengths",
@@ -187,18 +186,6 @@ def hand_features(held, deck: str = "standard") -> dict[str, np.ndarray]:
 
 # ------------------------------------------------------------ score situation
 SCORE_BUCKETS = ("behind ≥100", "close", "ahead ≥100")
-
-
-def score_lead_before(total_team, score_team, total_opp, score_opp) -> np.ndarray:
-    """Team's lead over the opponents *before* the hand.
-
-    The Parquet rows hold running totals after the hand and the hand's score,
-    so the lead before = (total − score) − (opp total − opp score). In hands
-    mode every hand starts fresh: the lead is 0.
-    """
-    t = np.asarray(total_team, dtype=np.int64) - np.asarray(score_team, dtype=np.int64)
-    o = np.asarray(total_opp, dtype=np.int64) - np.asarray(score_opp, dtype=np.int64)
-    return t - o
 
 
 def score_bucket(lead, margin: int = 100) -> np.ndarray:

@@ -15,6 +15,11 @@ whatever the run size. Every rate comes with its n and a 95 % interval
 clustered by game: the seat-hands of one game (of one hand in a hands-mode
 run) are not independent.
 
+A cutthroat run (each player alone: ``outcomes.partnerships``) is studied the same way: a Nil there is one
+player's, with no partner to cover it or to take the contract's tricks, so its rates are not a partnership's;
+``--by score`` compares the seat's total with the best of the three others' (a team's with the other team's
+in a partnership run).
+
 Entry points: :func:`nil_study` (DataFrame), :func:`format_nil_table`
 (text), :func:`save_table`, :func:`plot_nil` (onto an ``ax``) and
 :func:`save_nil_chart` (PNG/SVG file).
@@ -32,7 +37,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import deck_of, nil_bid, require_partnerships, rule
+from .outcomes import deck_of, lead, nil_bid, rule, sides
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -53,7 +58,7 @@ FEATURES = (
     "void",        # holds a void
     "seat",        # seat 0..3
     "position",    # bidding order: 1st (left of dealer) .. 4th (dealer)
-    "score",       # score situation before the hand (behind ≥100 / close / ahead ≥100)
+    "score",       # score situation before the hand (behind ≥100 / close / ahead ≥100; cutthroat: the best other seat)
     "preset",      # the run's rule preset
     "strategy",    # the seat's strategy spec from the manifest
     "run",         # the run directory
@@ -74,7 +79,7 @@ def needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
     elif by == "position":
         cols += ["dealer"]
     elif by == "score":
-        cols += ["total_0", "total_1", "score_0", "score_1"]
+        cols += [f"{c}_{k}" for c in ("total", "score") for k in range(sides(run.rules))]
     return cols
 
 
@@ -101,9 +106,7 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     if by == "position":
         return F.bid_position(np.full(len(a[f"bid_{seat}"]), seat), a["dealer"])
     if by == "score":
-        t, o = seat % 2, 1 - seat % 2
-        lead = F.score_lead_before(a[f"total_{t}"], a[f"score_{t}"], a[f"total_{o}"], a[f"score_{o}"])
-        return F.score_bucket(lead, margin)
+        return F.score_bucket(lead_before(a, run.rules, seat), margin)
     if by == "preset":
         return run.preset
     if by == "strategy":
@@ -111,6 +114,14 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     if by == "run":
         return str(run.path)
     raise AnalysisError(f"unknown grouping {by!r}: allowed {', '.join(FEATURES)}")
+
+
+def lead_before(a: dict, rules: dict | None, seat: int) -> np.ndarray:
+    """The lead of ``seat``'s side before each hand (``outcomes.lead``: its team's over the other team, or in a
+    cutthroat run the seat's own over the best of the three others'); the rows hold the totals after the hand."""
+    k = sides(rules)
+    side = seat % 2 if k == 2 else seat
+    return lead([a[f"total_{j}"].astype(np.int64) - a[f"score_{j}"] for j in range(k)], side)
 
 
 def group_label(by: str | None, key, margin: int, decks=("standard",)) -> str:
@@ -245,8 +256,6 @@ def nil_study(
     if hand not in HANDS:
         raise AnalysisError(f"unknown hand {hand!r}: allowed {' | '.join(HANDS)}")
     runs = open_runs(runs)
-    for run in runs:
-        require_partnerships(run, "tricksim nil", "tricksim summary RUN gives its Nil rates (all seats)")
     count = partial(nil_counts, by=by, hand=hand, score_margin=score_margin, batch_rows=batch_rows)
     with Engine(engine, scheduler) as e:
         c = merge([e.map_run(count, run) for run in runs])

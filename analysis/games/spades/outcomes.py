@@ -37,9 +37,11 @@ __all__ = [
     "GameIndex",
     "PerGame",
     "deck_of",
+    "lead",
     "nil_bid",
     "partnerships",
     "penalties_fresh",
+    "per_game_columns",
     "require_partnerships",
     "rule",
     "seat_columns",
@@ -87,6 +89,14 @@ def require_partnerships(run, what: str, instead: str) -> None:
     if not partnerships(run.rules):
         raise AnalysisError(f"{what} compares teams, and {run.path} is cutthroat (preset {run.preset}: each player "
                             f"alone); {instead}")
+
+
+def lead(totals, k: int) -> np.ndarray:
+    """Side ``k``'s lead: its total minus the best of the other sides' (``totals`` one array a side). With two
+    teams that is team k's total minus the other team's; in cutthroat a seat's over the best other seat
+    (negative when another is ahead)."""
+    own = np.asarray(totals[k], dtype=np.int64)
+    return own - np.max([np.asarray(t, dtype=np.int64) for j, t in enumerate(totals) if j != k], axis=0)
 
 
 def seat_columns(prefix: str) -> list[str]:
@@ -167,31 +177,33 @@ class GameIndex:
         return self.order[pos_c]
 
 
-#: hand columns :class:`PerGame` needs
-PER_GAME_COLUMNS = ["game_id", "hand_no", "bags_0", "bags_1"] + OUTCOME_COLUMNS
+def per_game_columns(rules: dict | None) -> list[str]:
+    """The hand columns :class:`PerGame` needs for a run of ``rules``: the running bags of each side."""
+    return ["game_id", "hand_no"] + [f"bags_{k}" for k in range(sides(rules))] + OUTCOME_COLUMNS
 
 
 class PerGame:
-    """Per-game, per-team sums over hand batches: bags taken, sets, contracts, penalties.
+    """Per-game, per-side sums over hand batches: bags taken, sets, contracts, penalties (a side: a team, or
+    a seat alone in cutthroat: :func:`sides`).
 
     ``games`` holds ``game_id`` and ``hands`` (number of hands in the game).
-    Feed hand batches (columns :data:`PER_GAME_COLUMNS`) to :meth:`add`; the
-    result arrays are aligned with the games table rows.
+    Feed hand batches (columns :func:`per_game_columns`) to :meth:`add`; the
+    result arrays, one row a side, are aligned with the games table rows.
     """
 
     def __init__(self, game_ids, hands, rules: dict | None = None) -> None:
         self.index = GameIndex(game_ids)
         self.hands = np.asarray(hands, dtype=np.int32)
         self.rules = rules
-        n = self.index.n
-        # compact dtypes: about 32 bytes per game, 160 MB for 5 million games
-        self.bags = np.zeros((2, n), np.int32)
-        self.sets = np.zeros((2, n), np.int16)
-        self.reset_penalties = np.zeros((2, n), np.int16)
+        n, k = self.index.n, sides(rules)
+        # compact dtypes: about 16 bytes per game and side, 160 MB for 5 million games of two teams
+        self.bags = np.zeros((k, n), np.int32)
+        self.sets = np.zeros((k, n), np.int16)
+        self.reset_penalties = np.zeros((k, n), np.int16)
         # bags left after the last hand: the last hand is hand_no == hands - 1 (0-based
         # numbering) or == hands (1-based); both candidates are kept and the numbering
         # is decided from the smallest hand_no seen.
-        self._final = {0: np.zeros((2, n), np.int16), 1: np.zeros((2, n), np.int16)}
+        self._final = {0: np.zeros((k, n), np.int16), 1: np.zeros((k, n), np.int16)}
         self.min_hand_no: int | None = None
         self.rows = 0
 
@@ -203,7 +215,7 @@ class PerGame:
             self.min_hand_no = m if self.min_hand_no is None else min(self.min_hand_no, m)
         n_hands = self.hands[pos].astype(np.int64)
         self.rows += pos.size
-        for t in (0, 1):
+        for t in range(sides(self.rules)):
             o = team_outcomes(a, t, self.rules)
             after = a[f"bags_{t}"].astype(np.int16)
             np.add.at(self.bags[t], pos, o["bags"].astype(np.int32))
@@ -228,8 +240,9 @@ class PerGame:
         return self
 
     def add_batches(self, batches) -> PerGame:
+        cols = per_game_columns(self.rules)
         for b in batches:
-            self.add(batch_arrays(b, PER_GAME_COLUMNS))
+            self.add(batch_arrays(b, cols))
         return self
 
     @property
@@ -239,7 +252,7 @@ class PerGame:
 
     @property
     def penalties(self) -> np.ndarray:
-        """Bag penalties per team and game, shape (2, n_games)."""
+        """Bag penalties per side and game, shape (sides, n_games)."""
         if rule(self.rules, "bag_overflow") == "reset":
             return self.reset_penalties.astype(np.int64)
         limit = int(rule(self.rules, "bag_limit"))

@@ -7,6 +7,10 @@ against its lead after each hand, each hand joined to its game's winner on ``gam
 Its tables (:func:`key_table`, :func:`win_prob_table`) and charts (hand scores, final totals, game length,
 bags per game, win probability vs lead, contract-made rate, Nil rates) go into the report that
 :mod:`tricksim.analysis.report` assembles (:func:`report_part`).
+
+Every per-team figure is a per-side one (``outcomes.sides``): the two teams, or in a cutthroat run the four
+players alone, each with its own score, bags, contract and wins. The lead of the win-probability curve is
+side 0's (``outcomes.lead``): team 0's over team 1, or seat 0's over the best of the three other seats.
 """
 from __future__ import annotations
 
@@ -34,7 +38,18 @@ from ...stats import (
     fmt_rate_interval,
     update_by_key,
 )
-from .outcomes import OUTCOME_COLUMNS, PerGame, nil_bid, penalties_fresh, require_partnerships, rule, team_outcomes
+from .outcomes import (
+    OUTCOME_COLUMNS,
+    PerGame,
+    lead,
+    nil_bid,
+    partnerships,
+    penalties_fresh,
+    rule,
+    side_name,
+    sides,
+    team_outcomes,
+)
 
 __all__ = ["LEAD_BIN", "RunStats", "collect", "key_table", "plot_win_prob", "report_part", "win_prob_table"]
 
@@ -42,9 +57,20 @@ LEAD_BIN = 50          # width of the score-lead bins of the win-probability cur
 LEAD_BINS = 10         # bins of LEAD_BIN on each side of 0, then one open-ended bin each side
 N_LEAD = 2 * LEAD_BINS + 2
 TEAMS = ("team 0 (seats 0+2)", "team 1 (seats 1+3)")
+MAX_SIDES = 4  # the per-side lists hold four: two teams use the first two, cutthroat's four players all
 WIN_NOTE = ("The hand that decides the game and games tied at the hand limit are excluded; bins of "
             f"{LEAD_BIN} points, the end bins open; intervals clustered by game (n = hands; the games they "
             "come from after it).")
+ALONE_WIN_NOTE = " In a cutthroat run the lead is seat 0's over the best of the three others."
+
+
+def side_label(run: Run, k: int) -> str:
+    """'team 0 (seats 0+2)', or in a cutthroat run 'seat 0 (heuristic)'."""
+    return TEAMS[k] if partnerships(run.rules) else f"seat {k} ({run.seat_labels[k]})"
+
+
+def _per_side(cls) -> list:
+    return [cls() for _ in range(MAX_SIDES)]
 
 
 # ------------------------------------------------------------------ collection
@@ -56,12 +82,12 @@ class RunStats:
     label: str
     n_hands: int = 0
     n_games: int = 0
-    score_hist: list = field(default_factory=lambda: [IntHist(-1500, 1500), IntHist(-1500, 1500)])
-    # hand-level figures: sums per game (ClusterRatio), so that their intervals are clustered by game
-    score: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
-    bags_hand: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
-    penalties_hand: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
-    made: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])      # made / team-hands with a contract
+    score_hist: list = field(default_factory=lambda: [IntHist(-1500, 1500) for _ in range(MAX_SIDES)])
+    # hand-level figures, one a side: sums per game (ClusterRatio), so that their intervals are clustered by game
+    score: list = field(default_factory=lambda: _per_side(ClusterRatio))
+    bags_hand: list = field(default_factory=lambda: _per_side(ClusterRatio))
+    penalties_hand: list = field(default_factory=lambda: _per_side(ClusterRatio))
+    made: list = field(default_factory=lambda: _per_side(ClusterRatio))      # made / side-hands with a contract
     # with the double-dummy columns of tricksim dd: per team, tricks bid, taken and double dummy a hand
     has_dd: bool = False
     tricks_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
@@ -71,18 +97,18 @@ class RunStats:
     nil_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])   # [Nil, Blind Nil] bids / seat-hands
     nil_ok: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])    # successes / bids
     # games mode
-    totals_hist: list = field(default_factory=lambda: [IntHist(-5000, 5000), IntHist(-5000, 5000)])
-    totals: list = field(default_factory=lambda: [Moments(), Moments()])
-    margin: Moments = field(default_factory=Moments)
+    totals_hist: list = field(default_factory=lambda: [IntHist(-5000, 5000) for _ in range(MAX_SIDES)])
+    totals: list = field(default_factory=lambda: _per_side(Moments))
+    margin: Moments = field(default_factory=Moments)  # side 0's final lead (outcomes.lead)
     length_hist: IntHist = field(default_factory=lambda: IntHist(0, 2000))
     length: Moments = field(default_factory=Moments)
-    wins0: int = 0
+    wins: list = field(default_factory=lambda: [0] * MAX_SIDES)
     ties: int = 0
     ends: dict = field(default_factory=dict)
-    bags_game_hist: list = field(default_factory=lambda: [IntHist(0, 2000), IntHist(0, 2000)])
-    bags_game: list = field(default_factory=lambda: [Moments(), Moments()])
-    penalties_game: list = field(default_factory=lambda: [Moments(), Moments()])
-    # win probability vs lead (team 0's view): wins / hands per lead bin, clustered by game, over every
+    bags_game_hist: list = field(default_factory=lambda: [IntHist(0, 2000) for _ in range(MAX_SIDES)])
+    bags_game: list = field(default_factory=lambda: _per_side(Moments))
+    penalties_game: list = field(default_factory=lambda: _per_side(Moments))
+    # win probability vs lead (side 0's view): wins / hands per lead bin, clustered by game, over every
     # hand but the game's deciding one, which is hand_no == hands - 1 (0-based numbering) or == hands
     # (1-based): both candidates are kept and the numbering decided from the smallest hand_no seen
     lead: dict = field(default_factory=lambda: {"excl0": {}, "excl1": {}})
@@ -95,6 +121,10 @@ class RunStats:
     @property
     def is_games(self) -> bool:
         return self.run.is_games
+
+    @property
+    def sides(self) -> int:
+        return sides(self.run.rules)
 
     @property
     def notes(self) -> list[str]:
@@ -121,7 +151,7 @@ class RunStats:
         return self
 
     def win_curve(self, conf: float = 0.95) -> pd.DataFrame:
-        """Team 0's win rate by its lead after a hand (the game's deciding hand excluded; ties excluded), each
+        """Side 0's win rate by its lead (``outcomes.lead``) after a hand (the game's deciding hand excluded; ties excluded), each
         bin's interval clustered by game. Columns ``bin``, ``label`` (the range of leads), ``x`` (where to
         draw it), ``n`` (hands), ``games``, ``wins``, ``rate``, ``lo``, ``hi``."""
         store = self.lead["excl1" if (self.min_hand_no or 0) >= 1 else "excl0"]
@@ -171,7 +201,10 @@ def lead_bin_x(i: int) -> float:
     return (lo + hi) / 2
 
 
-HAND_COLUMNS = ["game_id", "hand_no", "score_0", "score_1", "bags_0", "bags_1", "total_0", "total_1"] + OUTCOME_COLUMNS
+def hand_columns(rules: dict | None) -> list[str]:
+    """The hand columns the report reads from a run of ``rules``: each side's score, bags and total."""
+    return (["game_id", "hand_no"] + [f"{c}_{k}" for c in ("score", "bags", "total") for k in range(sides(rules))]
+            + OUTCOME_COLUMNS)
 
 
 def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS, *,
@@ -192,12 +225,13 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
     rules = run.rules
     blind_cols = [f"blind_{s}" for s in range(4)]
     has_blind = run.has_columns("hands", blind_cols)
-    cols = HAND_COLUMNS + (blind_cols if has_blind else [])
+    cols = hand_columns(rules) + (blind_cols if has_blind else [])
+    n_sides = sides(rules)
 
     per_game = None
     winners = None
     if run.is_games:
-        gcols = ["game_id", "hands", "total_0", "total_1", "winner"]
+        gcols = ["game_id", "hands", *(f"total_{k}" for k in range(n_sides)), "winner"]
         gid_parts, hands_parts, win_parts = [], [], []
         ends = {}
         end_ok = run.has_columns("games", ["end"])
@@ -206,13 +240,13 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
             gid_parts.append(g["game_id"].astype(np.int64))
             hands_parts.append(g["hands"].astype(np.int32))
             win_parts.append(g["winner"].astype(np.int8))
-            for t in (0, 1):
+            for t in range(n_sides):
                 st.totals_hist[t].add(g[f"total_{t}"])
                 st.totals[t].update(g[f"total_{t}"])
-            st.margin.update(g["total_0"].astype(np.int64) - g["total_1"].astype(np.int64))
+                st.wins[t] += int((g["winner"] == t).sum())
+            st.margin.update(lead([g[f"total_{k}"] for k in range(n_sides)], 0))
             st.length_hist.add(g["hands"])
             st.length.update(g["hands"])
-            st.wins0 += int((g["winner"] == 0).sum())
             st.ties += int((g["winner"] == -1).sum())
             if end_ok:
                 vc = pc.value_counts(b.column("end"))
@@ -237,7 +271,7 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
     if per_game is not None:
         per_game.min_hand_no = st.min_hand_no
         pen = per_game.penalties
-        for t in (0, 1):
+        for t in range(n_sides):
             st.bags_game_hist[t].add(per_game.bags[t])
             st.bags_game[t].update(per_game.bags[t])
             st.penalties_game[t].update(pen[t])
@@ -256,7 +290,8 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
     hn = a["hand_no"].astype(np.int64)
     m = int(hn.min())
     st.min_hand_no = m if st.min_hand_no is None else min(st.min_hand_no, m)
-    for t in (0, 1):
+    n_sides = sides(rules)
+    for t in range(n_sides):
         o = team_outcomes(a, t, rules)
         st.score_hist[t].add(a[f"score_{t}"])
         st.score[t].update(games, a[f"score_{t}"])
@@ -282,7 +317,7 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
         pos = per_game.index.locate(gid)
         w = winners[pos]
         keep = w >= 0
-        b = lead_bin(a["total_0"].astype(np.int64) - a["total_1"].astype(np.int64))
+        b = lead_bin(lead([a[f"total_{k}"] for k in range(n_sides)], 0))
         nh = per_game.hands[pos].astype(np.int64)
         for key, sel in (("excl0", keep & (hn != nh - 1)), ("excl1", keep & (hn != nh))):
             update_by_key(st.lead[key], b[sel], gid[sel], (w[sel] == 0))
@@ -293,10 +328,9 @@ def variant_caption(stats: list[RunStats]) -> str:
     diffs = differing_rules([s.run for s in stats])
     lines = []
     for s, d in zip(stats, diffs):
-        t0, t1 = s.run.team_strategies()
         size = (f"{fmt_int(s.n_hands)} hands in {fmt_int(s.n_games)} whole games" if s.is_games else
                 f"{fmt_int(s.n_hands)} independent hands")
-        lines.append(f"{s.label}: {rules_caption(s.run, d)}; team 0 plays {t0}, team 1 plays {t1}; {size}")
+        lines.append(f"{s.label}: {rules_caption(s.run, d)}; {_players_text(s.run)}; {size}")
     return "\n".join(lines)
 
 
@@ -323,17 +357,19 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
         if s.is_games:
             put("games", L, fmt_int(s.n_games))
         put("hand-level intervals", L, "clustered by game" if s.is_games else "hands independent; Nil: by hand")
-        for t in (0, 1):
-            put(f"contract made, team {t}", L, crate(s.made[t]))
-        for t in (0, 1):
-            put(f"hand score, team {t}", L, mean(s.score[t]))
-        for t in (0, 1):
-            put(f"bags per hand, team {t}", L, mean(s.bags_hand[t], 3))
+        sides = range(s.sides)
+        side = partial(side_name, s.run.rules)
+        for t in sides:
+            put(f"contract made, {side(t)}", L, crate(s.made[t]))
+        for t in sides:
+            put(f"hand score, {side(t)}", L, mean(s.score[t]))
+        for t in sides:
+            put(f"bags per hand, {side(t)}", L, mean(s.bags_hand[t], 3))
         if not s.is_games:
-            for t in (0, 1):
-                put(f"bag penalties per hand, team {t}", L, mean(s.penalties_hand[t], 4))
+            for t in sides:
+                put(f"bag penalties per hand, {side(t)}", L, mean(s.penalties_hand[t], 4))
         if s.has_dd:
-            for t in (0, 1):
+            for t in sides:
                 put(f"tricks bid a hand, team {t}", L, mean(s.tricks_bid[t]))
                 put(f"tricks taken a hand, team {t}", L, mean(s.tricks_taken[t]))
                 put(f"tricks double dummy a hand, team {t} (tricksim dd)", L, mean(s.tricks_dd[t]))
@@ -343,16 +379,18 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
             put("Blind Nil bid rate (per seat-hand)", L, crate(s.nil_bid[1]))
             put("Blind Nil success", L, crate(s.nil_ok[1]))
         if s.is_games:
-            put("team 0 wins", L, rate(s.wins0, s.n_games))
+            for t in sides if s.sides > 2 else (0,):  # two teams: team 1's wins are the rest but the ties
+                put(f"{side(t)} wins", L, rate(s.wins[t], s.n_games))
             put("tied games (hand limit)", L, fmt_int(s.ties))
             put("game length (hands)", L, mean(s.length))
-            for t in (0, 1):
-                put(f"final total, team {t}", L, mean(s.totals[t], 1))
-            put("final margin (team 0 − team 1)", L, mean(s.margin, 1))
-            for t in (0, 1):
-                put(f"bags per game, team {t}", L, mean(s.bags_game[t]))
-            for t in (0, 1):
-                put(f"bag penalties per game, team {t}", L, mean(s.penalties_game[t], 3))
+            for t in sides:
+                put(f"final total, {side(t)}", L, mean(s.totals[t], 1))
+            put("final margin (team 0 − team 1)" if s.sides == 2 else "final margin (seat 0 − the best other seat)",
+                L, mean(s.margin, 1))
+            for t in sides:
+                put(f"bags per game, {side(t)}", L, mean(s.bags_game[t]))
+            for t in sides:
+                put(f"bag penalties per game, {side(t)}", L, mean(s.penalties_game[t], 3))
             for end, c in s.ends.items():
                 put(f"games ended by {end}", L, rate(c, s.n_games))
     labels = [s.label for s in stats]
@@ -367,13 +405,13 @@ def _with_games(text: str, games: int) -> str:
 
 
 def win_prob_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame | None:
-    """Team 0 win rate by lead bin (rows) × games-mode runs (columns), intervals clustered by game; None
+    """Side 0's win rate by lead bin (rows) × games-mode runs (columns), intervals clustered by game; None
     without games runs."""
     g = [s for s in stats if s.is_games]
     if not g:
         return None
     curves = [s.win_curve(conf) for s in g]
-    out = pd.DataFrame({"team 0 lead after hand (points)": curves[0]["label"]})
+    out = pd.DataFrame({f"{_side0(g)} lead after hand (points)": curves[0]["label"]})
     for s, c in zip(g, curves):
         out[s.label] = [_with_games(fmt_rate_interval(r, lo, hi, n), gm) if n else fmt_rate_interval(r, lo, hi, n)
                         for r, lo, hi, n, gm in zip(c["rate"], c["lo"], c["hi"], c["n"], c["games"])]
@@ -383,8 +421,8 @@ def win_prob_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame | 
     return out[keep].reset_index(drop=True)
 
 
-def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1) -> dict[str, pd.DataFrame]:
-    """Team 0 win rate against its lead (error bars clustered by game), one line per run.
+def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1, who: str = "team 0") -> dict[str, pd.DataFrame]:
+    """Side 0's win rate against its lead (error bars clustered by game), one line per run.
 
     ``curves`` maps a label to :meth:`RunStats.win_curve` output. Returns the rows drawn.
     """
@@ -398,32 +436,43 @@ def plot_win_prob(ax, curves: dict[str, pd.DataFrame], *, min_n: int = 1) -> dic
     ax.axhline(50, color="grey", lw=0.6, ls=":")
     ax.axvline(0, color="grey", lw=0.6, ls=":")
     edge = LEAD_BINS * LEAD_BIN
-    ax.set_xlabel(f"team 0 lead after the hand (points)\nbins of {LEAD_BIN}: …, -{LEAD_BIN} to -1, 0 to {LEAD_BIN - 1}, "
+    ax.set_xlabel(f"{who} lead after the hand (points)\nbins of {LEAD_BIN}: …, -{LEAD_BIN} to -1, 0 to {LEAD_BIN - 1}, "
                   f"{LEAD_BIN} to {2 * LEAD_BIN - 1}, …; end bins ≤ {-edge - 1} and ≥ {edge}", fontsize=9)
-    ax.set_ylabel("team 0 wins the game (%), 95 % clustered by game")
+    ax.set_ylabel(f"{who} wins the game (%), 95 % clustered by game")
     ax.set_ylim(-2, 102)
     ax.set_title("Win probability against score lead", fontsize=10)
     ax.legend(fontsize=7, loc="best")
     return drawn
 
 
+def _side0(stats: list[RunStats]) -> str:
+    """Whose lead the win-probability curve follows: 'team 0', 'seat 0' or both."""
+    return " / ".join(dict.fromkeys(side_name(s.run.rules, 0) for s in stats))
+
+
+def _side_noun(stats: list[RunStats]) -> str:
+    """What a side is in these runs: 'team', 'player' (cutthroat, each alone) or 'team or player'."""
+    return " or ".join(dict.fromkeys("team" if s.sides == 2 else "player" for s in stats))
+
+
 def _team_panels(charts, stats, attr: str, xlabel: str, name: str, title: str, *, runs, bins: int = 40):
-    """One panel per run with the two teams' histograms ``s.<attr>``, all on the same bin edges."""
+    """One panel per run with the sides' histograms ``s.<attr>`` (two teams, or four players alone), all on the
+    same bin edges."""
     fig, axes = charts.figure(len(stats), sharey=True, runs=runs)
-    lo, hi, w = common_bins([h for s in stats for h in getattr(s, attr)], bins)
+    lo, hi, w = common_bins([h for s in stats for h in getattr(s, attr)[:s.sides]], bins)
     label = f"{xlabel} (bins of {w})" if "(" not in xlabel else xlabel.replace(")", f"; bins of {w})")
     drawn = {}
     for ax, s in zip(axes, stats):
         hists = getattr(s, attr)
-        drawn[s.label] = plot_hist(ax, {TEAMS[t]: hists[t].rebin(w, lo, hi) for t in (0, 1)}, xlabel=label,
-                                   title=s.label)
+        drawn[s.label] = plot_hist(ax, {side_label(s.run, t): hists[t].rebin(w, lo, hi) for t in range(s.sides)},
+                                   xlabel=label, title=s.label)
         ax.set_xlim(lo - w, hi + w)
     charts.save(name, fig, title, drawn)
 
 
 def _draw_charts(stats: list[RunStats], charts: Charts) -> None:
     _team_panels(charts, stats, "score_hist", "points in the hand", "hand_scores",
-                 "Distribution of hand scores per team", runs=None)
+                 f"Distribution of hand scores per {_side_noun(stats)}", runs=None)
 
     games = [s for s in stats if s.is_games and s.n_games]
     if games:
@@ -437,17 +486,18 @@ def _draw_charts(stats: list[RunStats], charts: Charts) -> None:
         charts.save("game_length", fig, "Game length in hands", {"": drawn})
 
         _team_panels(charts, games, "bags_game_hist", "bags taken per game", "bags_per_game",
-                     "Bags taken per game and team", runs=games, bins=30)
+                     f"Bags taken per game and {_side_noun(games)}", runs=games, bins=30)
 
         fig, (ax,) = charts.figure(1, runs=games)
-        drawn = plot_win_prob(ax, {s.label: s.win_curve() for s in games})
-        charts.save("win_prob_vs_lead", fig, "Team 0 win probability against its lead after a hand "
-                                              "(deciding hand and tied games excluded)", drawn)
+        drawn = plot_win_prob(ax, {s.label: s.win_curve() for s in games}, who=_side0(games))
+        charts.save("win_prob_vs_lead", fig, f"{_side0(games).capitalize()} win probability against its lead after "
+                                              "a hand (deciding hand and tied games excluded)", drawn)
 
     fig, (ax,) = charts.figure(1, width=max(6.5, 1.6 * len(stats) + 2))
-    rows = [_bar(s.label, TEAMS[t], s.made[t]) for s in stats for t in (0, 1)]
+    rows = [_bar(s.label, side_label(s.run, t), s.made[t]) for s in stats for t in range(s.sides)]
     drawn = plot_rate_bars(ax, pd.DataFrame(rows), ylabel=f"contract made (%), {_ci_text(stats)}")
-    charts.save("contract_made", fig, "Contract-made rate per team (teams with a contract > 0)", {"": drawn})
+    noun = _side_noun(stats)
+    charts.save("contract_made", fig, f"Contract-made rate per {noun} ({noun}s with a contract > 0)", {"": drawn})
 
     fig, axes = charts.figure(2, width=max(6.5, 1.6 * len(stats) + 2))
     bid_rows, ok_rows = [], []
@@ -482,8 +532,19 @@ def _seats_text(run: Run) -> str:
     labels = run.seat_labels
     if len(set(labels)) == 1:
         return f"all seats {labels[0]}"
+    if not partnerships(run.rules):
+        return "; ".join(f"seat {s} = {x}" for s, x in enumerate(labels))
     t0, t1 = run.team_strategies()
     return f"team 0 = {t0}; team 1 = {t1}"
+
+
+def _players_text(run: Run) -> str:
+    """Who plays: the teams' strategies, or in a cutthroat run each seat's (each player alone)."""
+    if not partnerships(run.rules):
+        return "cutthroat, each player alone: " + ", ".join(f"seat {s} plays {x}"
+                                                              for s, x in enumerate(run.seat_labels))
+    t0, t1 = run.team_strategies()
+    return f"team 0 plays {t0}, team 1 plays {t1}"
 
 
 def _method(stats: list[RunStats]) -> list[str]:
@@ -504,16 +565,15 @@ def _method(stats: list[RunStats]) -> list[str]:
 def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_ROWS, conf: float = 0.95,
                 engine: Engine | None = None) -> ReportPart:
     """The Spades runs' share of the report: ``runs`` are (run, label) pairs."""
-    for r, _ in runs:
-        require_partnerships(r, "tricksim report", "tricksim summary RUN gives its figures per seat")
     stats = [collect(r, label=label, batch_rows=batch_rows, engine=engine) for r, label in runs]
     wp = win_prob_table(stats, conf)
+    note = WIN_NOTE + (ALONE_WIN_NOTE if any(s.sides > 2 for s in stats) else "")
     return ReportPart(
         stats=stats, captions=variant_caption(stats).splitlines(),
         cells=[{"seats": _seats_text(s.run), "hands": fmt_int(s.n_hands),
                 **({"games": fmt_int(s.n_games)} if s.is_games else {})} for s in stats],
         method=_method(stats), key=[Section("key", "Key results", key_table(stats, conf))],
         notes=[f"{s.label}: {n}" for s in stats for n in s.notes],
-        detail=[] if wp is None else [Section("win_prob", "Team 0 win rate by lead after a hand", wp,
-                                              html_note=html.escape(WIN_NOTE), md_note=WIN_NOTE)],
+        detail=[] if wp is None else [Section("win_prob", f"{_side0(stats).capitalize()} win rate by lead after a "
+                                              "hand", wp, html_note=html.escape(note), md_note=note)],
         draw=partial(_draw_charts, stats))

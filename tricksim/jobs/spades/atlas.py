@@ -4,7 +4,8 @@ the same two players, one report side by side (the figures: ``analysis/games/spa
 The variants are data (``tricksim.jobs.atlas``): every preset of the family and the flag variants of
 :data:`FLAG_VARIANTS` (a new variant joins by a line there). Each variant's two runs are kept under
 ``OUT/runs/<variant>-ab`` and ``-ba``: a run already there with the same plan is reused, an interrupted one
-finished.
+finished. A variant without partnerships (``cutthroat``: each player alone) has no teams to swap: it is a
+rotation (``jobs.spades.cutthroat``), five runs ``OUT/runs/<variant>-field``, ``-seat0`` ... ``-seat3``.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from pathlib import Path
 
 from tricksim.jobs import JobError, run_kept
 from tricksim.jobs import atlas as common
+from tricksim.jobs.spades.cutthroat import TABLES as ROTATION_TABLES
+from tricksim.jobs.spades.cutthroat import rotation_runs
 
 GAME = "spades"
 
@@ -25,21 +28,13 @@ FLAG_VARIANTS = (
 )
 #: the two players of every duplicate match: the stronger, then the weaker
 PLAYERS = ("heuristic", "simple")
-#: why a preset without partnerships (cutthroat) is not in the atlas: its figures are a team's
-SKIP_ALONE = ("the atlas plays two teams in duplicate and charts team figures; a player alone has none of them "
-              "(cutthroat's evidence: docs/strategy-evidence.md)")
-
-
-def alone_presets() -> tuple[str, ...]:
-    """The presets without partnerships (each player alone), which the atlas skips (:data:`SKIP_ALONE`)."""
-    from tricksim.simulator.family import family
-
-    return tuple(p for p, rules in family(GAME).presets.items() if not rules.partnerships)
+#: tables a variant plays: a duplicate pair, or without partnerships a rotation (the field and one a seat)
+TABLES = {True: 2, False: len(ROTATION_TABLES)}
 
 
 def default_variants() -> tuple[str, ...]:
-    """Every preset of the family with partnerships, then :data:`FLAG_VARIANTS`."""
-    return (*(p for p in common.presets(GAME) if p not in alone_presets()), *FLAG_VARIANTS)
+    """Every preset of the family, then :data:`FLAG_VARIANTS`."""
+    return (*common.presets(GAME), *FLAG_VARIANTS)
 
 
 def parse_variant(text: str):
@@ -48,44 +43,52 @@ def parse_variant(text: str):
 
 
 def parse_variants(items) -> list[str]:
-    """A list (or comma-separated text) of variants, each checked, none twice; None: :func:`default_variants`.
-    A variant without partnerships is refused (:data:`SKIP_ALONE`)."""
-    names = common.parse_variants(GAME, items, default_variants())
-    for name in names:
-        if not parse_variant(name)[2].partnerships:
-            raise JobError(f"variant {name!r} has no partnerships (each player alone): {SKIP_ALONE}")
-    return names
+    """A list (or comma-separated text) of variants, each checked, none twice; None: :func:`default_variants`."""
+    return common.parse_variants(GAME, items, default_variants())
 
 
 def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_limit: int = 1000, out=None,
           threads: int | None = None, engine: str = "local", scheduler: str | None = None, progress: bool = True,
           echo: Callable[[str], None] = print):
     """Play every variant (``variants``; default :func:`default_variants`) as a duplicate match of ``games``
-    deals between ``players`` (stronger, weaker), then write the atlas (``atlas.html``, ``atlas.md``,
+    deals between ``players`` (stronger, weaker), or without partnerships as a rotation of ``games`` deals
+    (``jobs.spades.cutthroat``), then write the atlas (``atlas.html``, ``atlas.md``,
     ``atlas.csv`` and the charts) into ``out`` (default ``data/atlas/spades-games<N>-seed<S>``); returns the
     :class:`~tricksim.analysis.atlas.AtlasResult`. A progress bar counts the games of the whole atlas.
     ``engine="dask"``: the runs are simulated on one Dask cluster (a local one, or that at ``scheduler``)."""
-    from tricksim.analysis.games.spades.atlas import variant_figures, write_atlas
+    from tricksim.analysis.games.spades.atlas import alone_variant_figures, variant_figures, write_atlas
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
     from tricksim.simulator.engine import RunConfig
 
     names = parse_variants(variants)
+    plan = [(name, *parse_variant(name)) for name in names]
     seats, labels = common.atlas_players(GAME, players)
     strong, weak = seats
     base = Path(out or f"data/atlas/{GAME}-games{games}-seed{seed}")
     many = f"{len(names)} variant" + ("s" if len(names) != 1 else "")
+    alone = [name for name, _preset, _flags, rules in plan if not rules.partnerships]
     echo(f"atlas: {many} ({', '.join(names)}), each a duplicate match of {games:,} deals "
-         f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}")
-    if variants is None and alone_presets():
-        echo(f"atlas: skipped {', '.join(alone_presets())}: {SKIP_ALONE}")
+         f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}"
+         + (f"; without partnerships ({', '.join(alone)}) a rotation of {games:,} deals: {labels[0]} alone in each "
+            f"seat against three {labels[1]}, and four {labels[1]}" if alone else ""))
     t0 = time.perf_counter()
     figures = []
+    total = games * sum(TABLES[rules.partnerships] for _name, _preset, _flags, rules in plan)
     try:
-        with common.progress_bar(2 * games * len(names), "game", progress) as bar, \
-                Engine(engine, scheduler) as cluster:
-            for name in names:
-                preset, _flags, rules = parse_variant(name)
+        with common.progress_bar(total, "game", progress) as bar, Engine(engine, scheduler) as cluster:
+            for name, preset, _flags, rules in plan:
+                if not rules.partnerships:
+                    def table_done(tag, name=name):
+                        bar.set_postfix_str(f"{name} {tag}")
+                        bar.update(games)
+
+                    field, seat_dirs = rotation_runs(
+                        strong, weak, rules=rules, preset=preset, games=games, seed=seed,
+                        base=base / "runs" / name, hand_limit=hand_limit, threads=threads, engine=engine,
+                        scheduler=cluster.scheduler_address, on_table=table_done)
+                    figures.append(alone_variant_figures(name, field, seat_dirs, strong=labels[0], weak=labels[1]))
+                    continue
                 dirs = []
                 for tag, (x, y) in (("ab", (strong, weak)), ("ba", (weak, strong))):
                     d = base / "runs" / f"{name}-{tag}"

@@ -297,15 +297,13 @@ def cutthroat_run(tmp_path_factory):
     return out
 
 
-def test_team_studies_refuse_a_cutthroat_run_and_summary_is_per_seat(cutthroat_run, tmp_path):
+def test_team_studies_refuse_a_cutthroat_run_and_the_others_are_per_seat(cutthroat_run, tmp_path):
     import tricksim
     from tricksim.analysis.io import AnalysisError
     from tricksim.jobs import JobError
     from tricksim.simulator.errors import TricksimError
 
-    for call, match in ((lambda: tricksim.nil(cutthroat_run), r"tricksim nil .* cutthroat .*tricksim summary"),
-                        (lambda: tricksim.report([cutthroat_run], tmp_path / "rep"), r"tricksim report .* cutthroat"),
-                        (lambda: tricksim.dd(cutthroat_run), r"a cutthroat run .*tricksim summary"),
+    for call, match in ((lambda: tricksim.dd(cutthroat_run), r"a cutthroat run .*tricksim summary"),
                         (lambda: tricksim.compare("heuristic", "random", preset="cutthroat", games=2),
                          r"tricksim compare plays the strategies as teams, and preset cutthroat has none"),
                         (lambda: tricksim.simulate(preset="cutthroat", teams={0: "random"}, hands=2,
@@ -317,3 +315,8 @@ def test_team_studies_refuse_a_cutthroat_run_and_summary_is_per_seat(cutthroat_r
     assert "seat 3 = random" in text and "(each alone)" in text
     assert all(f"seat {s} " in text.split("hand score")[1].splitlines()[0] for s in range(4))
     assert "wins" in text and "team 0 wins" not in text
+    # nil and report study it per seat (their figures: tests/analysis/test_analysis_cutthroat.py)
+    nil = tricksim.nil(cutthroat_run, by="seat")
+    assert {f"seat {s}" for s in range(4)} <= set(nil["group"]) and (nil["seat_hands"] > 0).all()
+    key = tricksim.report([cutthroat_run], tmp_path / "rep").tables["key"]
+    assert "hand score, seat 3" in set(key["metric"]) and not key["metric"].str.contains("team").any()
