@@ -197,7 +197,7 @@ def play_in_deck(seat, hand, legal, view, deck):
 def play(seat, hand, legal, view, params, rng):
     deck = view[V_RULES + R_DECK]
     if deck == STANDARD:
-        # the deck's code a constant: its table rows folded into the code (docs/performance.md P57)
+        # the deck's code a constant: its table rows folded into the code (docs/performance.md P58)
         return play_in_deck(seat, hand, legal, view, STANDARD)
     return play_in_deck(seat, hand, legal, view, deck)
 
