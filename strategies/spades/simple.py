@@ -13,7 +13,7 @@ from numba import njit
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES
-from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, SUIT_MASKS
+from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, STANDARD, SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
@@ -71,7 +71,7 @@ def estimate_tricks(hand, deck=0):
     return est
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheapest(legal, deck=0):
     """Lowest-ranked card, non-spades before spades (the lower suit on equal ranks)."""
     # branch-free: the smallest key rank * 4 + suit over the side suits (rank 13 = none held),
@@ -84,7 +84,7 @@ def cheapest(legal, deck=0):
     return (best & 3) * 13 + (best >> 2) if best < 13 * 4 else lowest_spade(legal, deck)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_spade(spades, deck):
     """The lowest spade of ``spades`` in the deck's order (the lowest id in the standard and joker_ace decks)."""
     if deck <= JOKER_ACE:
@@ -96,7 +96,7 @@ def lowest_spade(spades, deck):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cheapest_winner(legal, win_card, deck):
     """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or -1."""
     winners = legal & BEATING[deck, win_card & 63]
@@ -106,7 +106,7 @@ def cheapest_winner(legal, win_card, deck):
     return lowest_bit(side) if side else lowest_spade(winners, deck)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nil_card(legal, view, deck):
     """A Nil bidder's card: the highest one that loses the trick, else the lowest."""
     if view[V_NPLAYED] == 0:
@@ -169,9 +169,9 @@ def exchange(seat, hand, view, params, rng):
     return out
 
 
-@njit(PLAY_SIG, cache=True)
-def play(seat, hand, legal, view, params, rng):
-    deck = view[V_RULES + R_DECK]
+@njit(cache=True, inline="always")
+def play_in_deck(seat, hand, legal, view, deck):
+    """``play`` in the deck of code ``deck`` (decks.py); inlined, so that a constant code folds the table reads."""
     if view[V_BID + seat] == 0 and view[V_RULES + R_ZERO_BID] != ZERO_BID_ZERO:  # with zero_bid=zero, no Nil
         return nil_card(legal, view, deck)
     if view[V_NPLAYED] == 0:
@@ -191,6 +191,15 @@ def play(seat, hand, legal, view, params, rng):
         return cheapest(legal, deck)
     c = cheapest_winner(legal, view[V_WINNING_CARD], deck)  # one load, not two in a row (docs/performance.md P16)
     return c if c >= 0 else cheapest(legal, deck)
+
+
+@njit(PLAY_SIG, cache=True)
+def play(seat, hand, legal, view, params, rng):
+    deck = view[V_RULES + R_DECK]
+    if deck == STANDARD:
+        # the deck's code a constant: its table rows folded into the code (docs/performance.md P58)
+        return play_in_deck(seat, hand, legal, view, STANDARD)
+    return play_in_deck(seat, hand, legal, view, deck)
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4)
