@@ -17,7 +17,6 @@ from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPAD
 from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
-    R_PARTNERSHIPS,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_GIVE_FIRST,
@@ -25,6 +24,7 @@ from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     R_BID_RULE,
     R_DECK,
+    R_PARTNERSHIPS,
     R_ZERO_BID,
     V_BID,
     V_EXCHANGE_N,
