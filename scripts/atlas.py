@@ -33,8 +33,8 @@ from tricksim.analysis.atlas import atlas_markdown
 from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
-# spades: deals a variant, minutes on 2 busy cores with the variants of docs/atlas.md (docs/performance.md P45, P57:
-# the default variants, suicide's games against simple at the hand limit, take far longer); tarot: whole games a table of
+# spades: deals a variant, about 5 minutes for every preset and flag variant on 2 busy cores (docs/performance.md P59;
+# P57: before simple covered its partner's Nil, suicide's games stopped at the hand limit); tarot: whole games a table of
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
 DEFAULT_SEED = 2026

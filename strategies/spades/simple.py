@@ -11,7 +11,7 @@ legal bid nearest that bid (``phases.nearest_legal_bid``).
 import numpy as np
 from numba import njit
 
-from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES
 from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, STANDARD, SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
@@ -29,10 +29,13 @@ from tricksim.simulator.games.spades.policy import (
     V_BID,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
+    V_LED_SUIT,
     V_MIN_BID,
     V_NIL_ALLOWED,
     V_NPLAYED,
     V_RULES,
+    V_TRICK,
+    V_TRICKS,
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
@@ -97,6 +100,18 @@ def lowest_spade(spades, deck):
 
 
 @njit(cache=True, inline="always")
+def highest_spade(spades, deck):
+    """The highest spade of ``spades`` in the deck's order (the highest id in the standard and joker_ace decks)."""
+    if deck <= JOKER_ACE:
+        return highest_bit(spades)
+    for i in range(16):
+        c = SPADES_HIGH_FIRST[deck, i]
+        if c >= 0 and (spades >> c) & 1:
+            return c
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
 def cheapest_winner(legal, win_card, deck):
     """Cheapest card of ``legal`` that beats ``win_card`` (non-spades first), or -1."""
     winners = legal & BEATING[deck, win_card & 63]
@@ -120,6 +135,46 @@ def nil_card(legal, view, deck):
         if not (BEATING[deck, win_card & 63] >> c) & 1 and (best < 0 or RANK[deck, c] > RANK[deck, best]):
             best = c
     return best if best >= 0 else cheapest(legal, deck)
+
+
+@njit(cache=True, inline="always")
+def partner_nil_live(seat, view):
+    """The partner bid Nil (or Blind Nil) and has taken no trick yet (with partnerships; not a zero_bid=zero 0)."""
+    partner = seat ^ 2
+    return (view[V_BID + partner] == 0 and view[V_TRICKS + partner] == 0 and view[V_RULES + R_PARTNERSHIPS] != 0
+            and view[V_RULES + R_ZERO_BID] != ZERO_BID_ZERO)
+
+
+@njit(cache=True, inline="always")
+def cover_lead(legal, deck):
+    """A lead over a partner's Nil: the highest side card (the lowest suit on equal ranks), else the highest
+    spade."""
+    side = legal & ~SUIT_MASKS[deck, SPADES]
+    if side == 0:
+        return highest_spade(legal, deck)
+    best = -1
+    for s in range(3):
+        m = (side >> (13 * s)) & 0x1FFF
+        if m and (best < 0 or highest_bit(m) > best % 13):
+            best = 13 * s + highest_bit(m)
+    return best
+
+
+@njit(cache=True, inline="always")
+def cover_follow(legal, view, partner, deck):
+    """A follow over a partner's live Nil, or -1 for the ordinary play: over a partner who is winning, the cheapest
+    card that beats it; before a partner still to play, the highest led-suit card that wins, else the lowest
+    winning spade (a ruff); -1 when the partner is already beaten or no card wins."""
+    win_card = view[V_WINNING_CARD]
+    if view[V_WINNING_SEAT] == partner:
+        return cheapest_winner(legal, win_card, deck)
+    if view[V_TRICK + partner] >= 0:  # the partner has played and is beaten: the Nil is safe in this trick
+        return -1
+    winners = legal & BEATING[deck, win_card & 63]
+    led = winners & SUIT_MASKS[deck, view[V_LED_SUIT]]
+    if led:
+        return highest_spade(led, deck) if view[V_LED_SUIT] == SPADES else highest_bit(led)
+    return lowest_spade(winners, deck) if winners else -1
 
 
 @njit(BLIND_NIL_SIG, cache=True)
@@ -174,7 +229,10 @@ def play_in_deck(seat, hand, legal, view, deck):
     """``play`` in the deck of code ``deck`` (decks.py); inlined, so that a constant code folds the table reads."""
     if view[V_BID + seat] == 0 and view[V_RULES + R_ZERO_BID] != ZERO_BID_ZERO:  # with zero_bid=zero, no Nil
         return nil_card(legal, view, deck)
+    cover = partner_nil_live(seat, view)
     if view[V_NPLAYED] == 0:
+        if cover:
+            return cover_lead(legal, deck)
         # lead: lowest card of the longest non-spade suit we may lead
         best_suit = -1
         best_len = 0
@@ -186,6 +244,10 @@ def play_in_deck(seat, hand, legal, view, deck):
         if best_suit < 0:
             return lowest_spade(legal, deck)
         return lowest_bit(legal & SUIT_MASKS[deck, best_suit])
+    if cover:
+        c = cover_follow(legal, view, seat ^ 2, deck)
+        if c >= 0:
+            return c
     ws = view[V_WINNING_SEAT]
     if ws == seat ^ 2 and view[V_RULES + R_PARTNERSHIPS] != 0:  # a partner (none in cutthroat) is winning
         return cheapest(legal, deck)
