@@ -54,9 +54,9 @@ _ahead: list[subprocess.Popen] = []
 
 
 def pytest_sessionstart(session):
-    """The kernels compiled on the other core while collecting compiles the strategies on this one: 3 minutes
-    less from a fresh install, nothing once compiled (docs/performance.md P59). Only for the whole suite:
-    a run of a few files would wait for none of them."""
+    """Compile the engine's kernels on the other core while this one collects (which compiles the strategies):
+    from a fresh install their minutes overlap collection's (docs/performance.md P59); once compiled it loads
+    them in seconds. Only for the whole suite: a run of a few files needs few of them."""
     config = session.config
     if (JIT_DISABLED or os.environ.get("TRICKSIM_COMPILE_AHEAD", "1") == "0"
             or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
