@@ -738,8 +738,8 @@ def test_excuse_spent_while_following_where_it_may_not_be_led():
 
 @pytest.mark.parametrize("seats,expected", [(3, (2, 2, 3)), (4, (2, 2, 2)), (5, (2, 3, 4))])
 def test_bidding_thresholds_move_with_the_table_size(seats, expected):
-    # Prise 78, Garde 81, Garde sans 111, Garde contre 121 at four players; Garde sans and contre 11 lower at
-    # three (100, 110); at five Prise 68, Garde 72, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
+    # Prise 76, Garde 79, Garde sans 111, Garde contre 121 at four players; Garde sans and contre 11 lower at
+    # three (100, 110); at five Prise 66, Garde 70, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
     got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0))
     assert got == expected
 
