@@ -496,21 +496,31 @@ def test_announced_chelem_keeps_the_excuse_for_the_last_lead():
     assert H.play(0, s, t, s, t, v, PARAMS, rng()) == EXCUSE
 
 
-def test_taker_draws_trumps_with_the_master_when_strong():
-    # nine trumps with the Monde against twelve out, no king to cash first
-    hand = cards("T21 T19 T18 T16 T14 T11 T8 T5 T1 DH 2H 5C 6C")
+def test_long_taker_draws_trumps_with_the_master_before_cashing_its_king():
+    # eleven trumps with the Monde against the ten out: the Monde is led before the king of spades; with nine trumps
+    # against twelve out the taker does not draw (draw_margin 0): it cashes the king
+    hand = cards("T21 T20 T19 T18 T16 T14 T11 T8 T5 T3 T1 RS 2H 5C")
     v = play_view(0, taker=0)
     assert play(0, hand, v) == card("T21")
+    assert play(0, cards("T21 T19 T18 T16 T14 T11 T8 T5 T1 RS 2H 5C"), v) == card("RS")
+
+
+def test_taker_leads_low_from_its_longest_suit():
+    # no king to cash, trumps too short to draw: a low card of the longest suit (to establish it), not the singleton
+    hand = cards("2H 3C 5C 7C 9C DC T4 T9 T12")
+    v = play_view(0, taker=0)
+    assert play(0, hand, v) == card("3C")
 
 
 def test_taker_keeps_the_petit_for_the_last_trick_when_nobody_has_trumps():
-    # every trump but the taker's is gone: it leads its other trump, the Petit waits for petit au bout
+    # every trump but the taker's is gone: it leads its loser while it holds another trump, the Petit waits for petit
+    # au bout; when a defender then leads a suit the taker is void in, it ruffs with the 7, not the Petit
     gone = [FIRST_TRUMP + n for n in range(1, 21) if n not in (6,)]
     hand = cards("T1 T7 3C")
     v = play_view(0, taker=0, played=gone + [EXCUSE], trick_no=15)
-    assert play(0, hand, v) == card("T7")
-    v = play_view(0, taker=0, played=gone + [EXCUSE] + cards("T7 4C 5C 6C"), trick_no=16)
-    assert play(0, cards("T1 3C"), v) == card("3C")
+    assert play(0, hand, v) == card("3C")
+    v = play_view(0, taker=0, trick=cards("4H"), played=gone + [EXCUSE] + cards("3C 4C 5C 6C"), trick_no=16)
+    assert play(0, cards("T1 T7"), v) == card("T7")
 
 
 def test_taker_cashes_a_king_in_a_suit_nobody_has_cut():
@@ -699,6 +709,17 @@ def test_taker_with_ten_trumps_and_the_petit_brings_it_home():
     assert all(PETIT not in trick for _, trick in tricks[:-1])
 
 
+def test_taker_keeping_the_petit_loses_its_losers_while_it_holds_other_trumps():
+    # every defender has shown it is out of trumps (the trumps 2 to 11 unseen are in the Garde sans chien nobody saw):
+    # the taker with the Petit, the 12 and a low club leads the club first, so that the 12 can take the lead back and
+    # the Petit comes last; without the Petit it leads its trump first (trumps before the rest)
+    out = {p: 1 << 4 for p in (1, 2, 3)}
+    gone = [FIRST_TRUMP + n - 1 for n in range(13, 22)] + [EXCUSE]
+    v = play_view(0, taker=0, played=gone, voids=out, trick_no=15)
+    assert play(0, cards("T1 T12 2C"), v) == card("2C")
+    assert play(0, cards("T5 T12 2C"), v) == card("T12")
+
+
 def rules_view(v, **flags):
     """``v`` with the rules record of cardavia with ``flags``."""
     v[V_RULES:] = build_rules("cardavia", [f"{k}={x}" for k, x in flags.items()]).to_kernel()
@@ -717,8 +738,8 @@ def test_excuse_spent_while_following_where_it_may_not_be_led():
 
 @pytest.mark.parametrize("seats,expected", [(3, (2, 2, 3)), (4, (2, 2, 2)), (5, (2, 3, 4))])
 def test_bidding_thresholds_move_with_the_table_size(seats, expected):
-    # Prise 78, Garde 81, Garde sans 111, Garde contre 121 at four players; Garde sans and contre 11 lower at
-    # three (100, 110); at five Prise 68, Garde 72, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
+    # Prise 76, Garde 79, Garde sans 111, Garde contre 121 at four players; Garde sans and contre 11 lower at
+    # three (100, 110); at five Prise 66, Garde 70, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
     got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0))
     assert got == expected
 

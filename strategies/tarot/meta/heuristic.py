@@ -23,8 +23,8 @@ PARAMS = (
           "[classic 5: 5, 7, 9 ...]", lo=0, hi=100),
     Param("void_points", 2.0, "hand points of a void suit [classic 6]", lo=0, hi=100),
     Param("singleton_points", 1.0, "hand points of a singleton suit [classic 3]", lo=0, hi=100),
-    Param("prise_threshold", 78.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
-    Param("garde_threshold", 81.0, "hand points to bid Garde [classic scale: 56]", lo=0, hi=1000),
+    Param("prise_threshold", 76.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
+    Param("garde_threshold", 79.0, "hand points to bid Garde [classic scale: 56]", lo=0, hi=1000),
     Param("garde_sans_threshold", 111.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
     Param("garde_contre_threshold", 121.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
@@ -32,11 +32,11 @@ PARAMS = (
     Param("defender_poignee", 1.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
           switch=True),
     # --- card play
-    Param("ruff_risk", 3.0, "a player not shown void may ruff a suit once fewer than this many of its cards are "
+    Param("ruff_risk", 4.0, "a player not shown void may ruff a suit once fewer than this many of its cards are "
           "unseen", lo=0, hi=14),
     Param("draw_min", 6.0, "the taker draws trumps only with at least this many trumps", lo=0, hi=22),
-    Param("draw_margin", -4.0, "the taker draws trumps (with a master trump) when it holds at least this many more "
-          "trumps than are out (-4: 9 trumps against 12 out)", lo=-21, hi=21),
+    Param("draw_margin", 0.0, "the taker draws trumps (with a master trump) when it holds at least this many more "
+          "trumps than are out (0: at least as many)", lo=-21, hi=21),
     Param("king_lead_unseen", 3.0, "cash a king (master) in a suit nobody has cut only while at least this many "
           "of its cards are unseen", lo=0, hi=14),
     Param("excuse_save", 5.0, "play the Excuse on a lost trick when the card it saves is worth at least this many "
@@ -45,7 +45,7 @@ PARAMS = (
           "side wins (2 cards left: always played)", lo=2, hi=18),
     Param("hunt_petit", 3.0, "a defender leads its highest trump to hunt the Petit with at least this many trumps "
           "(22 = never)", lo=0, hi=22),
-    Param("secure_value", 3.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
+    Param("secure_value", 1.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
           hi=200),
     Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1,
           switch=True),
