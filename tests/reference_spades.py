@@ -27,7 +27,9 @@ Card ids (as ``simulator/cards.py``): ``suit * 13 + rank``, suits clubs,
 diamonds, hearts, spades = 0..3, rank 0 = '2' ... 12 = 'A'; little joker 52
 and big joker 53 are spades above the ace. Teams: seats 0+2 = team 0, seats
 1+3 = team 1; in cutthroat (``partnerships`` false, a manifest without the flag has partnerships) each
-seat is a side of its own, and every per-side value (score, bags, total, winner) is per seat.
+seat is a side of its own, and every per-side value (score, bags, total, winner) is per seat. Three players
+(``seats`` 3, preset cutthroat3; a manifest without the field has four): seats 0..2, one card out of the
+deck (``three_removes``), 17 cards and 17 tricks a hand, bids up to 17, the rotation modulo 3.
 """
 from __future__ import annotations
 
@@ -53,6 +55,16 @@ SPADES_LOW_TO_HIGH = {
     "joker_deuce_ace": list(range(40, 52)) + [TWO_OF_SPADES, LITTLE_JOKER, BIG_JOKER],
     "joker_deuce_deuce": list(range(40, 52)) + [TWO_OF_DIAMONDS, TWO_OF_SPADES, LITTLE_JOKER, BIG_JOKER],
 }
+
+
+def n_seats(rules) -> int:
+    """The players: 4, or 3 (cutthroat3); a manifest from before the field has four."""
+    return int(getattr(rules, "seats", 4))
+
+
+def tricks_a_hand(rules) -> int:
+    """Tricks (and cards) a hand: 13 with four players, 17 with three (51 cards: docs/rules.md)."""
+    return {4: 13, 3: 17}[n_seats(rules)]
 
 
 def deck_of(rules) -> str:
@@ -146,7 +158,7 @@ def deck_for(rules) -> list[int]:
     """The deck, ascending: 52 cards, or with jokers two 2s out and both jokers in."""
     deck = deck_of(rules)
     if deck == "standard":
-        return list(range(52))
+        return _three_player_deck(rules, list(range(52)), deck)
     removed_by_choice = {
         "2h2d": {2 * 13 + 0, 1 * 13 + 0},  # 2♥ = 26, 2♦ = 13
         "2c2d": {0 * 13 + 0, 1 * 13 + 0},  # 2♣ = 0, 2♦ = 13
@@ -158,7 +170,23 @@ def deck_for(rules) -> list[int]:
     removed = removed_by_choice[choice]
     if any(c in SPADES_LOW_TO_HIGH[deck] for c in removed):
         raise ReplayError(f"joker_removes={choice} removes a spade of deck={deck}")
-    return [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER]
+    return _three_player_deck(rules, [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER], deck)
+
+
+#: three_removes -> the card that leaves a three-player deck; auto: the first of these still in the deck, no spade
+THIRD_CARDS = {"2c": 0, "2h": 26, "2d": 13, "3c": 1}
+
+
+def _three_player_deck(rules, cards: list[int], deck: str) -> list[int]:
+    """Four players: ``cards``. Three: less the card of ``three_removes`` (51 cards, 17 each)."""
+    if n_seats(rules) == 4:
+        return cards
+    choice = getattr(rules, "three_removes", "auto")
+    candidates = list(THIRD_CARDS.values()) if choice == "auto" else [THIRD_CARDS[choice]]
+    for card in candidates:
+        if card in cards and card not in SPADES_LOW_TO_HIGH[deck]:
+            return [c for c in cards if c != card]
+    raise ReplayError(f"three_removes={choice}: no such card in deck={deck} that is no spade")
 
 
 def shuffle(rng: Stream, deck: list[int]) -> None:
@@ -181,20 +209,21 @@ def shuffle(rng: Stream, deck: list[int]) -> None:
 
 
 def deal(rules, seed: int, game_id: int, hand_no: int, dealer: int) -> list[set[int]]:
-    """The four hands (sets of card ids) of one deal: shuffle, then deal from the left of the dealer."""
+    """The hands (sets of card ids, one a player) of one deal: shuffle, then deal from the left of the dealer."""
     deck = deck_for(rules)
     rng = Stream(stream_key(seed, game_id, hand_no, STREAM_DEAL))
     shuffle(rng, deck)
-    hands = [set(), set(), set(), set()]
+    n = n_seats(rules)
+    hands = [set() for _ in range(n)]
     for position, card in enumerate(deck):
-        hands[(dealer + 1 + position) % 4].add(card)
+        hands[(dealer + 1 + position) % n].add(card)
     return hands
 
 
 # ============================================================ bidding
-def bidding_order(dealer: int) -> list[int]:
-    """Seats in the order they bid: left of the dealer first, clockwise."""
-    return [(dealer + 1 + i) % 4 for i in range(4)]
+def bidding_order(dealer: int, n: int = 4) -> list[int]:
+    """Seats in the order they bid: left of the dealer first, clockwise, of ``n`` players."""
+    return [(dealer + 1 + i) % n for i in range(n)]
 
 
 def blind_nil_eligible(rules, seat: int, totals_before) -> bool:
@@ -226,6 +255,7 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before, hand=None):
     """
     partner = partner_of(seat)
     variant = bid_rule(rules)
+    most = tricks_a_hand(rules)  # a bid names at most every trick of the hand
     if blind:
         if bid != 0:
             return f"a Blind Nil must be a bid of 0, got {bid}"
@@ -254,8 +284,8 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before, hand=None):
     if not zero_is_nil(rules):
         # zero_bid=zero: 0 is an ordinary bid (allowed with nil=true), the team minimum applies to it
         lowest = 0 if rules.nil else 1
-        if not lowest <= bid <= 13:
-            return f"a bid must be {lowest}..13, got {bid}"
+        if not lowest <= bid <= most:
+            return f"a bid must be {lowest}..{most}, got {bid}"
         if rules.min_team_bid > 0 and partner in bids_so_far:
             lowest = max(lowest, rules.min_team_bid - bids_so_far[partner])
             if bid < lowest:
@@ -266,8 +296,8 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before, hand=None):
         if not rules.nil:
             return "Nil is not allowed (nil=false)"
         return None
-    if not 1 <= bid <= 13:
-        return f"a bid must be Nil or 1..13, got {bid}"
+    if not 1 <= bid <= most:
+        return f"a bid must be Nil or 1..{most}, got {bid}"
     if rules.min_team_bid > 0 and partner in bids_so_far:
         # this seat is its team's second bidder
         partner_bid = bids_so_far[partner]
@@ -282,11 +312,11 @@ def bid_problem(rules, seat, bid, blind, bids_so_far, totals_before, hand=None):
 # ============================================================ play
 def first_leader(rules, dealer: int, held: list[set[int]]) -> int:
     if rules.first_lead == "two_of_clubs":
-        for seat in range(4):
+        for seat in range(len(held)):
             if TWO_OF_CLUBS in held[seat]:
                 return seat
         raise ReplayError("first_lead=two_of_clubs but nobody holds the 2♣")
-    return (dealer + 1) % 4
+    return (dealer + 1) % len(held)
 
 
 def breaking(rules) -> bool:
@@ -313,14 +343,14 @@ def legal_cards(rules, hand: set[int], led_suit, spades_broken: bool, first_tric
 
 
 def trick_winner(leader: int, cards: list[int], deck: str = "standard") -> int:
-    """Seat winning a trick; ``cards[i]`` was played by seat ``(leader + i) % 4``."""
+    """Seat winning a trick; ``cards[i]`` was played by seat ``(leader + i) % len(cards)`` (one card a player)."""
     led_suit = suit_of(cards[0], deck)
     spades = [c for c in cards if suit_of(c, deck) == SPADES]
     if spades:
         best = max(spades, key=SPADES_LOW_TO_HIGH[deck].index)  # the deck's order of the spades
     else:
         best = max(c for c in cards if suit_of(c, deck) == led_suit)  # ids grow with rank in a side suit
-    return (leader + cards.index(best)) % 4
+    return (leader + cards.index(best)) % len(cards)
 
 
 # ============================================================ scoring
@@ -398,7 +428,7 @@ def sides_of(rules) -> list[tuple[int, ...]]:
     """The seats of each scoring side: the two teams, or in cutthroat each player alone."""
     if getattr(rules, "partnerships", True):
         return [(0, 2), (1, 3)]
-    return [(0,), (1,), (2,), (3,)]
+    return [(s,) for s in range(n_seats(rules))]
 
 
 def score_hand(rules, bids, blind, tricks, bags_before=None):
@@ -425,7 +455,7 @@ def score_hand(rules, bids, blind, tricks, bags_before=None):
 def game_end(rules, *totals: int):
     """(ended, winner, end) after a hand; end is 'target', 'mercy' or ''. Two totals: the teams'; four: the
     players' in cutthroat."""
-    if len(totals) == 4:
+    if len(totals) != 2:
         return _game_end_alone(rules, totals)
     total0, total1 = totals
 
@@ -510,7 +540,7 @@ def replay(rules, seed, mode, hand_limit, hands, games=None, count=None) -> Coun
             where = f"hand {row['game_id']} (hands mode)"
             _expect(where, "hand_no", row["hand_no"], 0)
             zeros = (0,) * len(sides_of(rules))
-            replay_hand(rules, seed, row, row["game_id"] % 4, zeros, zeros, stats, where)
+            replay_hand(rules, seed, row, row["game_id"] % n_seats(rules), zeros, zeros, stats, where)
             stats["hands"] += 1
         return stats
 
@@ -543,7 +573,7 @@ def replay(rules, seed, mode, hand_limit, hands, games=None, count=None) -> Coun
             where = f"game {g} hand {h}"
             if outcome is not None:
                 raise ReplayError(f"{where}: the game had already ended after hand {h - 1} ({outcome})")
-            totals, bags = replay_hand(rules, seed, row, (g + h) % 4, totals, bags, stats, where)
+            totals, bags = replay_hand(rules, seed, row, (g + h) % n_seats(rules), totals, bags, stats, where)
             stats["hands"] += 1
             ended, winner, end = game_end(rules, *totals)
             if ended:
@@ -576,20 +606,24 @@ def _expect(where, field, got, expected):
 def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, where):
     """Check one hand row; return (totals after, bags after)."""
     deck = deck_of(rules)
+    n = n_seats(rules)
     _expect(where, "dealer", row["dealer"], dealer)
+    for prefix in ("dealt", "held", "bid", "blind", "tricks", "strategy"):
+        if f"{prefix}_{n}" in row:  # three players: no column of a fourth seat
+            raise ReplayError(f"{where}: column {prefix}_{n} in a row of {n} players")
 
     # ---------------------------------------------------------------- deal
     dealt = deal(rules, seed, row["game_id"], row["hand_no"], dealer)
-    for s in range(4):
+    for s in range(n):
         got = cards_in(row[f"dealt_{s}"])
         if got != dealt[s]:
             raise ReplayError(f"{where}: dealt_{s} = {show(got)}, expected {show(dealt[s])}")
 
     # ---------------------------------------------------------------- bidding
-    bids = [row[f"bid_{s}"] for s in range(4)]
-    blind = [bool(row[f"blind_{s}"]) for s in range(4)]
+    bids = [row[f"bid_{s}"] for s in range(n)]
+    blind = [bool(row[f"blind_{s}"]) for s in range(n)]
     bids_so_far = {}
-    for seat in bidding_order(dealer):
+    for seat in bidding_order(dealer, n):
         problem = bid_problem(rules, seat, bids[seat], blind[seat], bids_so_far, totals_before, dealt[seat])
         if problem:
             raise ReplayError(f"{where}: bid_{seat}={bids[seat]} blind_{seat}={blind[seat]} is illegal: {problem}")
@@ -604,7 +638,7 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
             stats["blind_nil_bids" if blind[seat] else "nil_bids"] += 1
             if blind[seat] and rules.blind_nil_eligibility == "trailing":
                 stats["trailing_blind_nil_bids"] += 1
-    for team in (0, 1):
+    for team in (0, 1) if n == 4 else ():  # min_team_bid needs partnerships (three players have none)
         a, b = team, team + 2
         if rules.min_team_bid > 0 and bids[a] != 0 and bids[b] != 0:
             stats["team_bids_checked_for_minimum"] += 1
@@ -612,12 +646,12 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
                 stats["team_bids_at_minimum"] += 1
 
     # ---------------------------------------------------------------- blind nil exchange
-    held = [cards_in(row[f"held_{s}"]) for s in range(4)]
-    n = rules.blind_nil_exchange
+    held = [cards_in(row[f"held_{s}"]) for s in range(n)]
+    n_exchange = rules.blind_nil_exchange
     exchanging = set()
-    for team in (0, 1):
+    for team in (0, 1) if n == 4 else ():
         a, b = team, team + 2
-        if n > 0 and blind[a] != blind[b]:  # exactly one Blind Nil bidder
+        if n_exchange > 0 and blind[a] != blind[b]:  # exactly one Blind Nil bidder
             exchanging |= {a, b}
             bidder, partner = (a, b) if blind[a] else (b, a)
             if held[bidder] | held[partner] != dealt[bidder] | dealt[partner] or held[bidder] & held[partner]:
@@ -630,12 +664,12 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
                                       f"expected {len(dealt[s])}")
             to_partner = dealt[bidder] & held[partner]
             to_bidder = dealt[partner] & held[bidder]
-            if len(to_partner) > n or len(to_bidder) > n:
-                raise ReplayError(f"{where}: blind_nil_exchange={n} but {len(to_bidder)} cards moved to the "
+            if len(to_partner) > n_exchange or len(to_bidder) > n_exchange:
+                raise ReplayError(f"{where}: blind_nil_exchange={n_exchange} but {len(to_bidder)} cards moved to the "
                                   f"Blind Nil bidder (seat {bidder}) and {len(to_partner)} back to seat {partner}")
             stats["exchanges"] += 1
             stats["cards_exchanged"] += len(to_bidder) + len(to_partner)
-    for s in range(4):
+    for s in range(n):
         if s not in exchanging and held[s] != dealt[s]:
             raise ReplayError(f"{where}: held_{s} = {show(held[s])} differs from dealt_{s} = {show(dealt[s])} "
                               f"without a Blind Nil exchange")
@@ -648,14 +682,16 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
     leader = first_leader(rules, dealer, held)
     _expect(where, "first_leader", row["first_leader"], leader)
     in_hand = [set(h) for h in held]
-    tricks = [0, 0, 0, 0]
+    tricks = [0] * n
     broken = False
-    n_tricks = deck_size // 4
+    n_tricks = deck_size // n
+    if n_tricks != tricks_a_hand(rules):
+        raise ReplayError(f"{where}: a deck of {deck_size} cards for {n} players, expected {n * tricks_a_hand(rules)}")
     for t in range(n_tricks):
-        cards = plays[4 * t: 4 * t + 4]
+        cards = plays[n * t: n * t + n]
         led_suit = None
         for i, card in enumerate(cards):
-            seat = (leader + i) % 4
+            seat = (leader + i) % n
             legal = legal_cards(rules, in_hand[seat], led_suit, broken, first_trick=(t == 0))
             if card not in legal:
                 if card not in in_hand[seat]:
@@ -685,13 +721,13 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
             if card == TWO_OF_DIAMONDS and deck == "joker_deuce_deuce":
                 stats["two_of_diamonds_as_spade"] += 1
         winner = trick_winner(leader, cards, deck)
-        if deck != "standard" and suit_of(cards[(winner - leader) % 4], deck) == SPADES:
-            stats[f"tricks_won_by_{name_of(cards[(winner - leader) % 4])}"] += 1
+        if deck != "standard" and suit_of(cards[(winner - leader) % n], deck) == SPADES:
+            stats[f"tricks_won_by_{name_of(cards[(winner - leader) % n])}"] += 1
         tricks[winner] += 1
         leader = winner
     if rules.first_lead == "two_of_clubs":
         stats["two_of_clubs_leads"] += 1
-    for s in range(4):
+    for s in range(n):
         _expect(where, f"tricks_{s}", row[f"tricks_{s}"], tricks[s])
 
     # ---------------------------------------------------------------- scores
@@ -703,10 +739,10 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
     totals_after = tuple(t + p for t, p in zip(totals_before, scores))
     for side in range(len(sides)):
         _expect(where, f"total_{side}", row[f"total_{side}"], totals_after[side])
-    if len(sides) == 4:
-        for side in ("score", "bags", "total"):  # a cutthroat row has no fifth side, a partnership row no third
-            if f"{side}_4" in row:
-                raise ReplayError(f"{where}: column {side}_4 in a four-player row")
+    if len(sides) != 2:
+        for side in ("score", "bags", "total"):  # a cutthroat row has a side a player, a partnership row no third
+            if f"{side}_{len(sides)}" in row:
+                raise ReplayError(f"{where}: column {side}_{len(sides)} in a row of {len(sides)} players")
     elif "score_2" in row:
         raise ReplayError(f"{where}: a partnership row with per-player column score_2")
 

@@ -92,6 +92,7 @@ from tricksim.simulator.games.spades.policy import (
     R_BID_RULE,
     R_DECK,
     R_PARTNERSHIPS,
+    R_SEATS,
     R_ZERO_BID,
     V_BAG_LIMIT,
     V_BAGS,
@@ -391,6 +392,14 @@ def nil_danger(hand, deck_code=0):
     return d
 
 
+# Three players (cutthroat3): the bid's estimate and Nil danger were fitted to 13-card hands at a table of four. With
+# 17 cards the estimate falls 1.6 tricks short of the tricks taken and its Nils fail 92 % of the time: the estimate
+# gets THREE_PLAYER_BID_SHIFT before rounding, and no Nil is bid (the shift and the Nil off chosen by the hand score
+# in three-player self-play: docs/strategy-evidence.md "Cutthroat for three").
+THREE_PLAYER_BID_SHIFT = 0.5
+THREE_PLAYER_NIL = False
+
+
 # ------------------------------------------------------------------ policies
 @njit(BLIND_NIL_SIG, cache=True)
 def blind_nil(seat, view, params, rng):
@@ -401,8 +410,9 @@ def blind_nil(seat, view, params, rng):
         return np.int64(0)
     team = seat & 1
     deficit = view[V_SCORE + 1 - team] - view[V_SCORE + team]
-    if alone:
-        best = max(view[V_SCORE + ((seat + 1) & 3)], view[V_SCORE + ((seat + 2) & 3)], view[V_SCORE + ((seat + 3) & 3)])
+    if alone:  # the others: seats + 1, + 2 and + 3 of four; of three, + 1 and + 2 (+ 2 counted twice)
+        n = view[V_RULES + R_SEATS]
+        best = max(view[V_SCORE + (seat + 1) % n], view[V_SCORE + (seat + 2) % n], view[V_SCORE + (seat + n - 1) % n])
         deficit = best - view[V_SCORE + seat]
     return np.int64(1 if deficit >= params[P_BLIND_NIL_MARGIN] else 0)
 
@@ -483,6 +493,9 @@ def bid(seat, hand, view, params, rng):
     # V_SCORE + seat: the seat's team's total (the slots repeat the teams), or its own alone
     if view[V_TARGET] > 0 and view[V_SCORE + seat] >= view[V_TARGET] - params[P_NEAR_TARGET]:
         adjust -= params[P_TARGET_CAUTION]
+    if alone and view[V_RULES + R_SEATS] == 3:
+        adjust += THREE_PLAYER_BID_SHIFT
+        nil_ok = nil_ok and THREE_PLAYER_NIL
     return choose_bid(hand, deck, nil_ok, params[P_NIL_THRESHOLD], adjust, view[V_MIN_BID], params[P_LONG_SPADE],
                       params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
                       view[V_RULES + R_DECK])
@@ -720,8 +733,9 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
     ``*_card`` the card that seat played to this trick or -1; ``*_voids`` the suits each has shown void;
     ``unseen`` the cards still in the other hands, as far as this seat can tell; ``options`` the
     strategy parameters of play, one tuple so that the call stays under Python's 30-argument
-    limit for a plain call, which Numba needs to inline it)."""
-    mode, bag_guard, cover_nil, attack_nil, second_cash, alone = options
+    limit for a plain call, which Numba needs to inline it; ``lefty``, ``righty`` the seats of l_ and r_:
+    with three players, the next and the previous seat modulo 3)."""
+    mode, bag_guard, cover_nil, attack_nil, second_cash, alone, lefty, righty = options
     partner = seat ^ 2
     across_voids = partner_voids
     if alone:  # cutthroat: the seat across is an opponent (p_ its values), and no seat is a partner
@@ -736,11 +750,11 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
     nil_voids = np.int64(0)
     if attack_nil:
         if l_bid == 0 and l_tricks == 0:
-            nil_opp = (seat + 1) & 3
+            nil_opp = lefty
             nil_card = l_card
             nil_voids = left_voids
         elif r_bid == 0 and r_tricks == 0:
-            nil_opp = (seat + 3) & 3
+            nil_opp = righty
             nil_card = r_card
             nil_voids = right_voids
         elif alone and p_bid == 0 and p_tricks == 0:
@@ -898,20 +912,35 @@ def play(seat, hand, legal, view, params, rng):
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
     zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
+    remaining = 13 - view[V_TRICK_NO]
+    position = nplayed  # cards before this seat's: 3 is the last to play
     if alone:
         m_b = view[V_BID + seat]
         x_b = view[V_BID + partner]
         need = (m_b - view[V_TRICKS + seat]) * np.int64(m_b > 0)
         opp_need = opp_need + (x_b - view[V_TRICKS + partner]) * np.int64(x_b > 0)
-    return decide(seat, hand, legal, unseen, in_trick, nplayed, view[V_LED_SUIT], win_seat, win_card,
+        if view[V_RULES + R_SEATS] == 3:
+            # three players (cutthroat3): the two others are the opponents to the left and right; the fourth slot
+            # (no seat: bid -1, no card, no trick) stands in for the partner across, so that decide sees none.
+            # 17 tricks a hand; the second to play is the last (decide's position 3).
+            lefty = (seat + 1) % 3
+            righty = (seat + 2) % 3
+            partner = np.int64(3)
+            l_b, r_b = view[V_BID + lefty], view[V_BID + righty]
+            opp_need = ((l_b - view[V_TRICKS + lefty]) * np.int64(l_b > 0)
+                        + (r_b - view[V_TRICKS + righty]) * np.int64(r_b > 0))
+            remaining = 17 - view[V_TRICK_NO]
+            if nplayed == 2:
+                position = np.int64(3)
+    return decide(seat, hand, legal, unseen, in_trick, position, view[V_LED_SUIT], win_seat, win_card,
                   as_nil(view[V_BID + seat], zero), view[V_TRICKS + seat],
                   as_nil(view[V_BID + partner], zero), view[V_TRICKS + partner], view[V_TRICK + partner],
                   as_nil(view[V_BID + lefty], zero), view[V_TRICKS + lefty], view[V_TRICK + lefty],
                   as_nil(view[V_BID + righty], zero), view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
-                  need, opp_need, 13 - view[V_TRICK_NO], view[V_BAGS + seat], view[V_BAG_LIMIT],
+                  need, opp_need, remaining, view[V_BAGS + seat], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
-                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone))
+                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone, lefty, righty))
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)

@@ -37,7 +37,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import deck_of, lead, nil_bid, rule, sides
+from .outcomes import deck_of, lead, nil_bid, require_four_seats, rule, sides
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -149,6 +149,7 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
     """The sums behind :func:`nil_study` for one run (or some of its shards): ``bid[kind]`` {group: bids of
     that kind over seat-hands} and ``ok[kind]`` {group: successes over bids}, each a
     :class:`~tricksim.analysis.stats.ClusterRatio` over games; kind 0 = Nil, 1 = Blind Nil. Parts merge."""
+    require_four_seats(run, "the Nil study")
     bid: list[dict] = [{}, {}]
     ok: list[dict] = [{}, {}]
     dd: list[dict] | None = [{}, {}] if run.dd_files else None  # failed Nils: makeable double dummy?

@@ -42,9 +42,11 @@ __all__ = [
     "partnerships",
     "penalties_fresh",
     "per_game_columns",
+    "require_four_seats",
     "require_partnerships",
     "rule",
     "seat_columns",
+    "seats",
     "side_name",
     "sides",
     "team_outcomes",
@@ -75,9 +77,22 @@ def partnerships(rules: dict | None) -> bool:
     return bool((rules or {}).get("partnerships", True))
 
 
+def seats(rules: dict | None) -> int:
+    """The players of a run: 4, or 3 (cutthroat3; a manifest without the field has four)."""
+    return int((rules or {}).get("seats", 4))
+
+
 def sides(rules: dict | None) -> int:
-    """The scoring sides of a run: 2 teams, or 4 players alone (cutthroat); its score_k, bags_k, total_k."""
-    return 2 if partnerships(rules) else 4
+    """The scoring sides of a run: 2 teams, or each player alone (cutthroat: 4, cutthroat3: 3); its score_k,
+    bags_k, total_k."""
+    return 2 if partnerships(rules) else seats(rules)
+
+
+def require_four_seats(run, what: str) -> None:
+    """Refuse a three-player run (cutthroat3) in a study written for four seats: one line."""
+    if seats(run.rules) != 4:
+        raise AnalysisError(f"{what} reads four seats, and {run.path} has {seats(run.rules)} players (preset "
+                            f"{run.preset}); tricksim summary studies it per seat")
 
 
 def side_name(rules: dict | None, k: int) -> str:
@@ -99,8 +114,8 @@ def lead(totals, k: int) -> np.ndarray:
     return own - np.max([np.asarray(t, dtype=np.int64) for j, t in enumerate(totals) if j != k], axis=0)
 
 
-def seat_columns(prefix: str) -> list[str]:
-    return [f"{prefix}_{s}" for s in range(4)]
+def seat_columns(prefix: str, n: int = 4) -> list[str]:
+    return [f"{prefix}_{s}" for s in range(n)]
 
 
 OUTCOME_COLUMNS = seat_columns("bid") + seat_columns("tricks")

@@ -45,6 +45,7 @@ from .outcomes import (
     nil_bid,
     partnerships,
     penalties_fresh,
+    require_four_seats,
     rule,
     side_name,
     sides,
@@ -212,6 +213,7 @@ def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS,
     """Stream one run into a :class:`RunStats` (bounded memory: fixed bins and per-game arrays); with a
     Dask ``engine``, a few shards a worker, merged."""
     run = open_run(run)
+    require_four_seats(run, "the report")
     st = (engine or Engine()).map_run(partial(_collect_part, label=label or run.name, batch_rows=batch_rows), run)
     st.run = run
     if st.n_hands == 0:

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from ...parallel import map_run
 from ...stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
-from .outcomes import OUTCOME_COLUMNS, nil_bid, rule, side_name, sides, team_outcomes
+from .outcomes import nil_bid, rule, seat_columns, seats, side_name, sides, team_outcomes
 
 __all__ = ["interval_method", "summarize", "summary_numbers"]
 
@@ -23,11 +23,12 @@ def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
     :class:`~tricksim.analysis.stats.ClusterRatio` over games (in hands mode each hand is its own game). Per
     side: the two teams, or in a cutthroat run the four players (``outcomes.sides``)."""
     run = open_run(run_dir)
-    blind_cols = [f"blind_{s}" for s in range(4)]
-    has_blind = run.has_columns("hands", blind_cols)
     rules = run.rules
-    n_sides = sides(rules)
-    cols = ["game_id"] + OUTCOME_COLUMNS + [f"score_{k}" for k in range(n_sides)] + (blind_cols if has_blind else [])
+    n_seats, n_sides = seats(rules), sides(rules)
+    blind_cols = seat_columns("blind", n_seats)
+    has_blind = run.has_columns("hands", blind_cols)
+    cols = (["game_id"] + seat_columns("bid", n_seats) + seat_columns("tricks", n_seats)
+            + [f"score_{k}" for k in range(n_sides)] + (blind_cols if has_blind else []))
     r = {
         "run": run, "hands": 0, "made": [ClusterRatio() for _ in range(n_sides)],
         "score": [ClusterRatio() for _ in range(n_sides)], "bags": [ClusterRatio() for _ in range(n_sides)],
@@ -44,13 +45,14 @@ def summary_numbers(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict:
                 r["made"][t].update(gid, o["made"] & o["has_contract"], o["has_contract"])
                 r["score"][t].update(gid, a[f"score_{t}"])
                 r["bags"][t].update(gid, o["bags"])
-            nil = np.stack([nil_bid(a[f"bid_{s}"], rules) for s in range(4)])
-            blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
-            ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
-            four = np.full(n, 4, np.int64)
+            nil = np.stack([nil_bid(a[f"bid_{s}"], rules) for s in range(n_seats)])
+            blind = (np.stack([a[f"blind_{s}"] for s in range(n_seats)]) if has_blind
+                     else np.zeros((n_seats, n), bool))
+            ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(n_seats)])
+            per_hand = np.full(n, n_seats, np.int64)
             for bid_key, ok_key, sel in (("nil_bid", "nil_ok", nil & ~blind), ("blind_bid", "blind_ok", nil & blind)):
                 bids = sel.sum(axis=0)
-                r[bid_key].update(gid, bids, four)             # bids / seat-hands, four seat-hands a hand
+                r[bid_key].update(gid, bids, per_hand)         # bids / seat-hands, n_seats seat-hands a hand
                 r[ok_key].update(gid, (sel & ok).sum(axis=0), bids)  # successes / bids
     except ClusterOrderError as e:
         raise AnalysisError(f"{run.path}: {e}") from None
@@ -78,7 +80,7 @@ def interval_method(run) -> str:
     """How the hand-level intervals of ``run`` are built, as the outputs state it."""
     if run.is_games:
         return "95 % intervals clustered by game"
-    return "95 % intervals over independent hands, a hand's four seats clustered"
+    return f"95 % intervals over independent hands, a hand's {('three', 'four')[seats(run.rules) - 3]} seats clustered"
 
 
 def _mean(m, digits: int = 2) -> str:

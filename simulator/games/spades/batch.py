@@ -54,13 +54,15 @@ class Blocks(NamedTuple):
     cards: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3
     counts: np.ndarray   # int8[12, rows]: bid 0..3, blind 0..3, tricks 0..3
     scores: np.ndarray  # int32[12, rows]: score 0..3, bags 0..3, total 0..3 (of each side: 0..1 with partnerships)
-    plays: np.ndarray   # int8[rows, 52] (int8[1, 52] when the plays are not recorded)
+    plays: np.ndarray   # int8[rows, cards] (int8[1, cards] when the plays are not recorded): 52 cards, 51 with three
     games: np.ndarray   # int64[7, n_games]: hands, winner, end, total 0..3 (of each side)
 
-    def hands(self, sides: int) -> HandColumns:
+    def hands(self, sides: int, seats: int = 4) -> HandColumns:
+        """The columns of ``seats`` players (the kernel's rows of an absent fourth seat left out)."""
         ids, cards, counts, scores = self.ids, self.cards, self.counts, self.scores
-        return HandColumns(ids[0], ids[1], ids[2], ids[3], cards[:4], cards[4:], counts[:4], counts[4:8], counts[8:],
-                           scores[:sides], scores[4:4 + sides], scores[8:8 + sides])
+        return HandColumns(ids[0], ids[1], ids[2], ids[3], cards[:seats], cards[4:4 + seats], counts[:seats],
+                           counts[4:4 + seats], counts[8:8 + seats], scores[:sides], scores[4:4 + sides],
+                           scores[8:8 + sides])
 
     def game_columns(self, sides: int) -> GameColumns:
         g = self.games
@@ -79,6 +81,8 @@ class SeatFunctions(NamedTuple):
 
 
 def seat_functions(seats) -> SeatFunctions:
+    # the kernel's tuples hold four seats: three players leave the fourth slot to a copy of the last, never asked
+    seats = list(seats) + [seats[-1]] * (4 - len(seats))
     params = np.ascontiguousarray(np.stack([s.params for s in seats]), dtype=np.float64)
     functions = [tuple(s.functions) for s in seats]
     kind = kernel.policy_kind_of(functions, bool((params == params[0]).all()))
@@ -90,7 +94,8 @@ def compute(cfg, game_ids: np.ndarray, workers: int = 1) -> dict:
     raises PolicyFault when a strategy broke the rules."""
     blocks = play_blocks(cfg, seat_functions(cfg.seats), np.ascontiguousarray(game_ids, np.int64), workers)
     sides = cfg.rules.sides
-    hands = hands_table([s.spec for s in cfg.seats], blocks.hands(sides), blocks.plays if cfg.record_plays else None)
+    hands = hands_table([s.spec for s in cfg.seats], blocks.hands(sides, cfg.rules.seats),
+                        blocks.plays if cfg.record_plays else None)
     if cfg.mode != "games":
         return {"hands": hands}
     if game_ids.size and not np.array_equal(game_ids, np.arange(game_ids[0], game_ids[0] + game_ids.size)):
@@ -136,10 +141,11 @@ def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_
     # np.empty: every row the caller keeps is written by the kernel
     b = Blocks(ids=np.empty((4, rows), np.int64), cards=np.empty((8, rows), np.int64),
                counts=np.empty((12, rows), np.int8), scores=np.empty((12, rows), np.int32),
-               plays=np.empty((rows if cfg.record_plays else 1, 52), np.int8), games=np.zeros((7, n_games), np.int64))
+               plays=np.empty((rows if cfg.record_plays else 1, cfg.rules.seats * cfg.rules.tricks), np.int8),
+               games=np.zeros((7, n_games), np.int64))
     faults = np.zeros((4, n_games), np.int64)  # code, hand_no, seat, value
-    kernel.kernel_for(pol.kind)(
-        cfg.rules.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind,
+    kernel.kernel_for(pol.kind, cfg.rules.seats)(
+        cfg.rules.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind, cfg.rules.seats,
         kernel.deck_template(cfg.rules), np.int64(cfg.seed), game_ids, np.int64(hand_limit), cfg.mode == "games",
         cfg.record_plays, b.ids, b.cards, b.counts, b.scores, b.plays, b.games, faults)
     bad = np.flatnonzero(faults[0])

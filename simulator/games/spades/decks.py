@@ -11,7 +11,8 @@ which cards are dealt and which cards are spades, in what order. Every deck hold
   (for following suit, breaking and trumping).
 
 With a joker deck two standard cards leave it (the ``joker_removes`` flag); a card the deck promotes to
-a top spade may not leave it (``REMOVABLE``).
+a top spade may not leave it (``REMOVABLE``). With three players (``seats=3``) one more card leaves it, so
+that 51 cards deal 17 to each (the ``three_removes`` flag, ``THIRD_CARD``).
 
 The kernel reads the tables below by the deck's code (its index in ``DECKS``): ``SUIT_OF[deck, card]``,
 ``SUIT_MASKS[deck, suit]`` and ``BEATING[deck, card]`` (the cards that beat ``card`` winning a trick).
@@ -28,7 +29,7 @@ LITTLE_JOKER, BIG_JOKER = 52, 53
 DECKS = ("standard", "joker_ace", "joker_deuce_ace", "joker_deuce_deuce")
 STANDARD, JOKER_ACE, JOKER_DEUCE_ACE, JOKER_DEUCE_DEUCE = range(4)
 
-TWO_OF_DIAMONDS, TWO_OF_SPADES, ACE_OF_SPADES = 13, 39, 51
+TWO_OF_CLUBS, TWO_OF_DIAMONDS, TWO_OF_SPADES, ACE_OF_SPADES = 0, 13, 39, 51
 _NATURAL_SPADES = list(range(39, 52))  # 2♠ .. A♠, low to high
 
 #: each deck's spades, low to high
@@ -50,12 +51,18 @@ REMOVABLE = {
 }
 
 
-def deck_cards(deck: str, joker_removes: str) -> list[int]:
-    """The deck's card ids in ascending order (52 cards in every deck)."""
+#: three_removes value -> the card that leaves a three-player deck (auto: rules.SpadesRules.three_removed)
+THIRD_CARD = {"2c": 0, "2h": 26, "2d": 13, "3c": 1}
+
+
+def deck_cards(deck: str, joker_removes: str, third: int | None = None) -> list[int]:
+    """The deck's card ids in ascending order: 52 cards in every deck, less the card ``third`` (three players)."""
     if deck == "standard":
-        return list(range(52))
-    removed = REMOVED[joker_removes]
-    return [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER]
+        cards = list(range(52))
+    else:
+        removed = REMOVED[joker_removes]
+        cards = [c for c in range(52) if c not in removed] + [LITTLE_JOKER, BIG_JOKER]
+    return [c for c in cards if c != third]
 
 
 def _tables():

@@ -57,8 +57,8 @@ ERR_BID, ERR_EXCHANGE, ERR_PLAY = 1, 2, 3  # 0 = no fault
 
 
 def deck_template(rules: SpadesRules) -> np.ndarray:
-    """Card ids of the deck in ascending order (52 cards in every deck: decks.py)."""
-    return np.array(deck_cards(rules.deck, rules.removed_twos()), dtype=np.int64)
+    """Card ids of the deck in ascending order (52 cards in every deck, 51 with three players: decks.py)."""
+    return np.array(deck_cards(rules.deck, rules.removed_twos(), rules.three_removed()), dtype=np.int64)
 
 
 # ---------------------------------------------------------------- policy calls
@@ -169,11 +169,11 @@ def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, stream
 
 
 @njit(inline="always")  # inlined into simulate_block: a literal policy_kind reaches the trick loop
-def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, hand_no, dealer,
-              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, streams, row, ids, cards, counts,
-              scores, plays, record_plays, error, passed):
-    """Deal, bid, exchange, play and score one hand into output row ``row``: the phases (phases.py) with
-    the seat policies asked at each decision.
+def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, n_seats, seed, game_id, hand_no,
+              totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, streams, row, ids, cards,
+              counts, scores, plays, record_plays, error, passed):
+    """Deal, bid, exchange, play and score hand ``hand_no`` of game ``game_id`` into output row ``row``: the
+    phases (phases.py) with the seat policies asked at each decision.
 
     Updates ``totals`` and ``bags`` in place. Returns False (with ``error``
     filled) when a policy returned an illegal bid, exchange or card. ``passed[s]``: seat s's
@@ -181,10 +181,13 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
     ``policy_kind``: how to call the seat policies (see ``policy_kind_of``). ``streams[s]``: seat s's policy
     stream, the only one its policies are given; ``streams[phases.DEAL_STREAM]``: the deal's. (The deal's
     stream shares the seats' array because CPython passes more than 30 arguments as ``*args``, which
-    Numba cannot inline.)
+    Numba cannot inline; so the dealer is worked out here, not passed.) ``n_seats``: the players (4, or 3 in
+    cutthroat3), a compile-time constant; each deals ``52 // n_seats`` cards and plays as many tricks.
     """
-    phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams)
-    for s in range(4):
+    n_tricks = 52 // n_seats
+    dealer = phases.seat_mod(game_id + hand_no, n_seats)  # the first hand's dealer is game_id's seat, then clockwise
+    phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams, n_seats)
+    for s in range(4):  # with three seats, slot 3 holds no cards (0): the unused rows are never read
         cards[s, row] = hands[s]
     phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
     for s in range(4):
@@ -192,8 +195,8 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
-    for k in range(4):
-        s = phases.bidder(dealer, k)
+    for k in range(n_seats):
+        s = phases.bidder(dealer, k, n_seats)
         min_bid, offered = phases.start_bid(rules, view, totals, s)
         view[V_PASSED] = 0  # no cards passed yet
         blind = 0
@@ -216,7 +219,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                 error[2] = s
                 error[3] = b
                 return False
-        phases.record_bid(view, s, b, blind)
+        phases.record_bid(view, s, b, blind, n_seats)
     phases.end_bidding(view)
 
     # ---- Blind Nil exchange (a team with exactly one Blind Nil bidder)
@@ -231,15 +234,15 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
     for s in range(4):
         cards[4 + s, row] = hands[s]
 
-    # ---- play 13 tricks
-    leader = phases.first_leader(rules, dealer, hands)
+    # ---- play 13 tricks (17 with three players)
+    leader = phases.first_leader(rules, dealer, hands, n_seats)
     first_leader = leader
     broken = 0
     for s in range(4):
         tricks[s] = 0
-    for t in range(13):
+    for t in range(n_tricks):
         phases.start_trick(view, t, leader)
-        # the lead, then the three cards that follow it: the lead apart, with no test of k in the
+        # the lead, then the cards that follow it: the lead apart, with no test of k in the
         # loop, is faster than one loop over four cards (docs/performance.md P19)
         s = leader
         h = hands[s]
@@ -247,21 +250,22 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                        streams, error, True, passed)
         if c < 0:
             return False
-        led, broken = phases.apply_lead(rules, view, hands, t, s, c, broken)
+        led, broken = phases.apply_lead(rules, view, hands, t, s, c, broken, n_seats)
         win_seat = s
         win_card = c
         if record_plays:
-            plays[row, 4 * t] = c
-        for k in range(1, 4):
-            s = (leader + k) & 3
+            plays[row, n_seats * t] = c
+        for k in range(1, n_seats):
+            s = phases.seat_mod(leader + k, n_seats)
             h = hands[s]
             c = _next_card(play_fns, params, params0, policy_kind, s, h, phases.legal_follows(rules, h, led), view,
                            streams, error, False, passed)
             if c < 0:
                 return False
-            win_seat, win_card, broken = phases.apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken)
+            win_seat, win_card, broken = phases.apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken,
+                                                             n_seats)
             if record_plays:
-                plays[row, 4 * t + k] = c
+                plays[row, n_seats * t + k] = c
         leader = phases.end_trick(view, tricks, win_seat)
 
     # ---- score
@@ -286,9 +290,10 @@ _KR = typeof(KernelRules(*([0] * len(KernelRules._fields))))
 _I64_2D = types.int64[:, ::1]
 
 
-def kernel_signature(policy_kind: int):
+def kernel_signature(policy_kind: int, n_seats: int = 4):
     """simulate_block's signature: the policy kind is a compile-time constant, so each inlined
-    built-in gets a kernel of its own; PER_SEAT has the generic one."""
+    built-in gets a kernel of its own; PER_SEAT has the generic one. So is the seat count (``rules.seats``):
+    a kernel for four players and one for three, each with its seat arithmetic and trick count folded."""
     kind = types.int64 if policy_kind == PER_SEAT else types.IntegerLiteral(policy_kind)
     return types.void(
         _KR,
@@ -296,6 +301,7 @@ def kernel_signature(policy_kind: int):
         types.UniTuple(EXCHANGE_FN, 4), types.UniTuple(PLAY_FN, 4),
         types.float64[:, ::1],           # params (4, N_PARAMS)
         kind,                            # policy_kind (see policy_kind_of)
+        types.IntegerLiteral(n_seats),   # n_seats (rules.seats)
         types.int64[::1],                # deck template
         types.int64, types.int64[::1],   # seed, game ids
         types.int64,                     # hand_limit
@@ -309,41 +315,45 @@ _ENTRY_POINTS: dict = {}
 _COMPILE_LOCK = threading.Lock()
 
 
-def kernel_for(policy_kind: int):
-    """The compiled simulate_block for ``policy_kind``: loaded from Numba's cache, else compiled once.
-    Only explicit signatures are ever compiled, so every process finds them in the cache.
+def kernel_for(policy_kind: int, n_seats: int = 4):
+    """The compiled simulate_block for ``policy_kind`` and ``n_seats`` players: loaded from Numba's cache, else
+    compiled once. Only explicit signatures are ever compiled, so every process finds them in the cache.
     Under NUMBA_DISABLE_JIT: the plain Python simulate_block, for every kind."""
     if config.DISABLE_JIT:
         return getattr(simulate_block, "py_func", simulate_block)
-    if policy_kind not in _ENTRY_POINTS:
+    key = (policy_kind, n_seats)
+    if key not in _ENTRY_POINTS:
         with _COMPILE_LOCK:  # the run's worker threads ask at once: one compiles, the others then find it
-            if policy_kind not in _ENTRY_POINTS:
-                _compile_kind(policy_kind)
-    return _ENTRY_POINTS[policy_kind]
+            if key not in _ENTRY_POINTS:
+                _compile_kind(policy_kind, n_seats)
+    return _ENTRY_POINTS[key]
 
 
-def _compile_kind(policy_kind: int) -> None:
-    """Compile (or load from the cache) the kernel of ``policy_kind``, saying so when it takes long."""
+def _compile_kind(policy_kind: int, n_seats: int) -> None:
+    """Compile (or load from the cache) the kernel of ``policy_kind`` and ``n_seats``, saying so when it takes long."""
     name = _KIND_NAMES.get(policy_kind)
     what = f"the spades kernel for {name}" if name else "the spades kernel for mixed seats"
+    if n_seats != 4:
+        what += f" ({n_seats} players)"
     with warnings.catch_warnings(), announced(what):
         # Numba's pedantic SSA check misfires when one overload is inlined at two call sites (the
         # lead and the follow of the trick loop) on Python 3.11 (numba issue #9489); the kernel
         # still agrees with the reference engine hand for hand (tests/simulator/games/spades/test_reference_replay.py)
         warnings.simplefilter("ignore", NumbaIRAssumptionWarning)
-        _ENTRY_POINTS[policy_kind] = simulate_block.compile(kernel_signature(policy_kind))
+        _ENTRY_POINTS[(policy_kind, n_seats)] = simulate_block.compile(kernel_signature(policy_kind, n_seats))
 
 
 @njit(cache=True, nogil=True)
-def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, deck_tpl, seed, game_ids, hand_limit,
-                   games_mode, record_plays, ids, cards, counts, scores, plays, games, errors):
+def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, n_seats, deck_tpl, seed, game_ids,
+                   hand_limit, games_mode, record_plays, ids, cards, counts, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order); call it through ``kernel_for``.
 
     The hands go to consecutive rows of the column arrays from row 0, game
     after game. In hands mode every game is one hand from a fresh score
     (hand_limit = 1). ``games[:, i]`` gets (hands, winner, end code, total of
-    each side: 2 teams, or 4 players in cutthroat; ``scores`` likewise has 4
-    rows each of points, bags and totals). When the rows run out during a game,
+    each side: 2 teams, or each player in cutthroat; ``scores`` likewise has 4
+    rows each of points, bags and totals). ``n_seats`` (``rules.seats``) is a
+    compile-time constant (``kernel_signature``). When the rows run out during a game,
     that game and all after it get END_OVERFLOW (and hands 0): the caller plays
     them again with new rows.
     """
@@ -365,12 +375,11 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
     deck_mask = np.int64(0)  # the cards of this deck, for the view
     for c in deck_tpl:
         deck_mask |= np.int64(1) << c
-    n_sides = phases.sides(rules)  # totals and bags: one entry a side (2 teams, or 4 players alone)
+    n_sides = phases.sides(rules)  # totals and bags: one entry a side (2 teams, or each player alone)
     points[2] = points[3] = 0  # never written with partnerships: the kernel's unused score rows stay 0
     first_row = 0  # of the game being played
     for i in range(n_games):
         game_id = game_ids[i]
-        dealer = game_id & 3
         for k in range(4):
             totals[k] = 0
             bags[k] = 0
@@ -384,14 +393,13 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
             if row >= capacity:
                 end = END_OVERFLOW
                 break
-            ok = play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, seed, game_id, h, dealer,
-                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, streams, row, ids, cards,
-                           counts, scores, plays, record_plays, error, passed)
+            ok = play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, n_seats, seed, game_id, h,
+                           totals, bags, deck_tpl, deck_mask, deck, hands, tricks, points, view, streams, row, ids,
+                           cards, counts, scores, plays, record_plays, error, passed)
             if not ok:
                 error[1] = h
                 break
             n_hands += 1
-            dealer = (dealer + 1) & 3
             if games_mode:
                 w, e = game_end_of(rules, totals, n_sides)
                 if e != END_NONE:
@@ -419,23 +427,25 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
 # ------------------------------------------------------- Python-facing helpers
 def score_hand(rules: SpadesRules, bids, blind, tricks, bags_before=None):
     """Score one hand: ``(scores, bags_after)`` per side: per team (team 0 = seats 0+2), or in cutthroat
-    per seat (``bags_before`` likewise; default none)."""
+    per seat (``bags_before`` likewise; default none); ``bids``, ``blind``, ``tricks`` one a player (3 or 4)."""
     compiled_rules = rules.to_kernel()
     view = np.zeros(VIEW_SIZE, np.int64)
-    for s in range(4):
+    for s in range(rules.seats):
         view[V_BID + s] = int(bids[s])
         view[V_BLIND + s] = int(bool(blind[s]))
     n = rules.sides
     totals, points = np.zeros(4, np.int64), np.zeros(4, np.int64)
     bags = np.zeros(4, np.int64)
     bags[:n] = bags_before if bags_before is not None else [0] * n
-    phases.score(compiled_rules, view, np.array(tricks, np.int64), totals, bags, points)
+    taken = np.zeros(4, np.int64)
+    taken[:rules.seats] = tricks
+    phases.score(compiled_rules, view, taken, totals, bags, points)
     return tuple(int(x) for x in points[:n]), tuple(int(x) for x in bags[:n])
 
 
 def game_end(rules: SpadesRules, *totals: int):
-    """``(ended, winner, end)`` after a hand with these running totals: 2 (the teams') or, in cutthroat, 4
-    (the players')."""
+    """``(ended, winner, end)`` after a hand with these running totals: 2 (the teams') or, in cutthroat, one a
+    player (4, or 3 in cutthroat3)."""
     if len(totals) != rules.sides:
         raise ValueError(f"{len(totals)} totals given: the rules have {rules.sides} sides")
     w, e = game_end_of(rules.to_kernel(), np.array(totals, np.int64), len(totals))

@@ -10,6 +10,11 @@ and the score. Two drivers compose the same phases:
 * the step API (``state.SpadesState``), which calls them one action at a time
   from Python, for a person at the table, a search player and the tests.
 
+The seat count ``n`` (``rules.seats``: 4, or 3 in cutthroat3) is an argument of the phases whose seat
+arithmetic depends on it, 4 by default: the batch kernel passes a compile-time constant (its 4-seat code is
+what it was before three players existed: ``seat_mod`` is ``& 3`` there), the step API a plain integer.
+The arrays keep four seat slots with three players (the fourth unused: bid -1, no cards).
+
 The state of a hand is a handful of arrays (``state.HandArrays`` names them):
 ``hands[4]`` (each seat's cards), ``tricks[4]``, the public ``view``
 (``policy.py`` lays it out), the streams ``streams[5, 1]`` (each seat's, then the deal's), and the game's
@@ -34,9 +39,9 @@ from tricksim.simulator.games.spades.decks import SUIT_OF as DECK_SUIT_OF
 from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
-    N_SEATS,
     R_BID_RULE,
     R_DECK,
+    R_SEATS,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -85,22 +90,35 @@ ZERO_BID_ZERO = CHOICES["zero_bid"].index("zero")
 NO_NUMERIC_BID = 14  # view[V_MIN_BID] when the seat must bid Nil (Suicide)
 # the hand's streams are one (5, 1) array: rows 0..3 the seats' policy streams, this row the deal's
 DEAL_STREAM = 4
+MAX_BID = 17  # the most tricks a hand (three players); a bid above the hand's tricks is never legal
+# tricks (and cards) a hand by seat count, read at ``seats & 7``: 13 with four players, 17 with three (52 // seats);
+# a view with no rules record (seats 0: some hand-built test views) is of four players
+HAND_TRICKS = np.array([13, 0, 0, 17, 13, 0, 0, 0], dtype=np.int64)
+
+
+@njit(inline="always", cache=True)
+def seat_mod(x, n):
+    """``x`` modulo the seat count ``n`` (``x`` may be negative): ``& 3`` with four seats, a constant in the kernel."""
+    if n == 4:
+        return x & 3
+    return x % n
 
 
 # ------------------------------------------------------------------------ deal
 @njit(inline="always", cache=True)
-def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams):
+def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams, n=4):
     """Deal the hand from its deal stream (in ``streams[DEAL_STREAM]``), then start each seat's policy stream
     ``streams[s]``, s < 4 (rng.start_policy_streams): no policy is ever given the deal's stream."""
     rng = streams[DEAL_STREAM]
     rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
-    deal_cards(rng, dealer, deck_tpl, deck, hands)
+    deal_cards(rng, dealer, deck_tpl, deck, hands, n)
     start_policy_streams(seed, game_id, hand_no, streams[:DEAL_STREAM])
 
 
 @njit(inline="always", cache=True)
-def deal_cards(rng, dealer, deck_tpl, deck, hands):
-    """Shuffle the deck (Fisher-Yates on the stream ``rng``) and deal it: position p goes to seat dealer+1+p."""
+def deal_cards(rng, dealer, deck_tpl, deck, hands, n=4):
+    """Shuffle the deck (Fisher-Yates on the stream ``rng``) and deal it: position p goes to seat dealer+1+p
+    (modulo the ``n`` seats)."""
     n_cards = deck_tpl.shape[0]
     for i in range(n_cards):
         deck[i] = deck_tpl[i]
@@ -108,7 +126,7 @@ def deal_cards(rng, dealer, deck_tpl, deck, hands):
     for s in range(4):
         hands[s] = 0
     for p in range(n_cards):
-        hands[(dealer + 1 + p) & 3] |= np.int64(1) << deck[p]
+        hands[seat_mod(dealer + 1 + p, n)] |= np.int64(1) << deck[p]
 
 
 @njit(inline="always", cache=True)
@@ -141,9 +159,9 @@ def start_view(rules, view, dealer, hand_no, totals, bags, deck_mask):
 
 # --------------------------------------------------------------------- bidding
 @njit(inline="always", cache=True)
-def bidder(dealer, k):
-    """The seat that bids ``k``-th (left of the dealer first); the same order leads the exchange."""
-    return (dealer + 1 + k) & 3
+def bidder(dealer, k, n=4):
+    """The seat that bids ``k``-th (left of the dealer first) of ``n``; the same order leads the exchange."""
+    return seat_mod(dealer + 1 + k, n)
 
 
 @njit(inline="always", cache=True)
@@ -183,17 +201,19 @@ def start_bid(rules, view, totals, s):
 
 @njit(inline="always", cache=True)
 def legal_bids(view, hand):
-    """The seen-hand bids the seat being asked may make, as a mask (bit b: bid b, 0..13; 0 = Nil, or the
+    """The seen-hand bids the seat being asked may make, as a mask (bit b: bid b, 0..13, or 0..17 with three
+    players; 0 = Nil, or the
     zero-trick bid with ``zero_bid=zero``): from the view's bidding fields (``start_bid``) and, with
     ``bid_rule`` whiz or mirror, the number of spades in ``hand`` (jokers are spades). Every policy chooses
     in this mask; the kernel and the step API reject any other bid."""
     rule = view[V_RULES + R_BID_RULE]
-    if rule == BID_WHIZ or rule == BID_MIRROR:
+    if rule == BID_WHIZ or rule == BID_MIRROR:  # at most 17 spades in any deck: within the hand's tricks
         m = np.int64(1) << popcount(hand & DECK_SUIT_MASKS[view[V_RULES + R_DECK], SPADES])
         if rule == BID_WHIZ and view[V_NIL_ALLOWED] != 0:
             m |= np.int64(1)
         return m
-    m = ((np.int64(1) << 14) - 1) & ~((np.int64(1) << view[V_MIN_BID]) - 1)
+    top = HAND_TRICKS[view[V_RULES + R_SEATS] & 7]  # 0..13, or 0..17 with three players
+    m = ((np.int64(2) << top) - 1) & ~((np.int64(1) << view[V_MIN_BID]) - 1)
     if view[V_NIL_ALLOWED] != 0:
         m |= np.int64(1)
     return m
@@ -205,25 +225,27 @@ def nearest_legal_bid(legal, b):
     the higher bid); 0 when the mask is empty."""
     best = np.int64(0)
     gap = np.int64(99)
-    for k in range(14):
+    k = 0
+    while (legal >> k) != 0:  # up to the highest legal bid (13, or 17 with three players)
         if (legal >> k) & 1 and abs(k - b) <= gap:
             best = np.int64(k)
             gap = abs(k - b)
+        k += 1
     return best
 
 
 @njit(inline="always", cache=True)
 def bid_is_legal(view, hand, b):
     """A seen-hand bid ``b`` of the seat being asked is in ``legal_bids``."""
-    return 0 <= b <= 13 and ((legal_bids(view, hand) >> b) & 1) != 0
+    return 0 <= b <= MAX_BID and ((legal_bids(view, hand) >> b) & 1) != 0
 
 
 @njit(inline="always", cache=True)
-def record_bid(view, s, b, blind):
-    """Seat ``s`` bids ``b`` (``blind`` 1: Blind Nil): its fields, and the bid in speaking order."""
+def record_bid(view, s, b, blind, n=4):
+    """Seat ``s`` of ``n`` bids ``b`` (``blind`` 1: Blind Nil): its fields, and the bid in speaking order."""
     view[V_BID + s] = b
     view[V_BLIND + s] = blind
-    view[V_BID_ORDER + ((s - view[V_DEALER] - 1) & 3)] = b
+    view[V_BID_ORDER + seat_mod(s - view[V_DEALER] - 1, n)] = b
 
 
 @njit(inline="always", cache=True)
@@ -294,15 +316,15 @@ def apply_exchange(rules, view, hands, giver, receiver, passed):
 
 # ------------------------------------------------------------------------ play
 @njit(inline="always", cache=True)
-def first_leader(rules, dealer, hands):
-    """Who leads the first trick: left of the dealer, or the holder of the 2♣."""
+def first_leader(rules, dealer, hands, n=4):
+    """Who of the ``n`` seats leads the first trick: left of the dealer, or the holder of the 2♣."""
     if rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS:
         leader = 0
-        for s in range(4):
+        for s in range(n):
             if hands[s] & 1:
                 leader = s
         return leader
-    return (dealer + 1) & 3
+    return seat_mod(dealer + 1, n)
 
 
 @njit(inline="always", cache=True)
@@ -337,12 +359,12 @@ def legal_follows(rules, hand, led):
 
 
 @njit(inline="always", cache=True)
-def show_card(view, t, k, s, c, win_seat, win_card, broken):
-    """Card ``c`` of seat ``s``, the ``k``-th of trick ``t``, on the table: the view's trick fields as they
-    stand after it, and the card in the history."""
+def show_card(view, t, k, s, c, win_seat, win_card, broken, n):
+    """Card ``c`` of seat ``s``, the ``k``-th of trick ``t`` at a table of ``n``, on the table: the view's trick
+    fields as they stand after it, and the card in the history (entry ``n * t + k``)."""
     view[V_TRICK + s] = c
     view[V_PLAYED + s] |= np.int64(1) << c
-    i = N_SEATS * t + k
+    i = n * t + k
     view[V_PLAY_CARD + i] = c
     view[V_PLAY_SEAT + i] = s
     view[V_NPLAYED] = k + 1
@@ -352,7 +374,7 @@ def show_card(view, t, k, s, c, win_seat, win_card, broken):
 
 
 @njit(inline="always", cache=True)
-def apply_lead(rules, view, hands, t, s, c, broken):
+def apply_lead(rules, view, hands, t, s, c, broken, n=4):
     """Seat ``s`` leads ``c`` (legal) to trick ``t``; returns (suit led, broken). With ``breaking``, a spade led
     before spades are broken was forced (the leader holds nothing else), which the table sees, and breaks spades when
     ``forced_spade_lead_breaks`` says so. Without ``breaking`` any spade may be led, so whether a lead was
@@ -363,12 +385,12 @@ def apply_lead(rules, view, hands, t, s, c, broken):
     if led == SPADES and broken == 0 and rules.breaking != 0 and rules.forced_spade_lead_breaks != 0:
         broken = 1
     view[V_LED_SUIT] = led
-    show_card(view, t, 0, s, c, s, c, broken)
+    show_card(view, t, 0, s, c, s, c, broken, n)
     return led, broken
 
 
 @njit(inline="always", cache=True)
-def apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken):
+def apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken, n=4):
     """Seat ``s`` plays ``c`` (legal) as the ``k``-th card of trick ``t``; returns (winning seat, winning card,
     broken). A card off the suit led shows a void, and a spade so played breaks spades."""
     hands[s] ^= np.int64(1) << c
@@ -380,7 +402,7 @@ def apply_follow(rules, view, hands, t, k, s, c, led, win_seat, win_card, broken
     if (DECK_BEATING[rules.deck, win_card & 63] >> c) & 1:
         win_seat = s
         win_card = c
-    show_card(view, t, k, s, c, win_seat, win_card, broken)
+    show_card(view, t, k, s, c, win_seat, win_card, broken, n)
     return win_seat, win_card, broken
 
 
@@ -416,7 +438,7 @@ def score(rules, view, tricks, totals, bags, points):
 def score_alone(rules, view, tricks, totals, bags, points):
     """``score`` in cutthroat: each seat alone (a call, not inlined: the partnership kernel's code stays as
     it was, docs/performance.md P52)."""
-    for s in range(4):
+    for s in range(rules.seats):
         pts, bg, _, _, _ = team_hand(rules, view[V_BID + s], NO_PARTNER, view[V_BLIND + s], 0, tricks[s], 0, bags[s])
         totals[s] += pts
         bags[s] = bg
@@ -478,5 +500,5 @@ def game_end_of(rules, totals, n):
 
 @njit(inline="always", cache=True)
 def sides(rules):
-    """How many sides score: 2 teams, or 4 players alone (cutthroat)."""
-    return 2 if rules.partnerships != 0 else 4
+    """How many sides score: 2 teams, or each player alone (cutthroat: 4, cutthroat3: 3)."""
+    return 2 if rules.partnerships != 0 else rules.seats

@@ -18,9 +18,10 @@ for that seat just before each of its calls. It has three parts:
 
 * the state of the hand (``V_SEAT`` .. ``V_PASSED``);
 * the public history (``V_BID_ORDER``, ``V_PLAY_CARD``, ``V_PLAY_SEAT``): the bids in speaking order and
-  every card played so far, in play order, with the seat that played it. Card ``k`` (0..3) of trick
-  ``t`` is entry ``4 * t + k`` (``N_SEATS * t + k``: the layout of every seat count); an entry not yet
-  played is -1. The seat that bids ``k``-th is ``(dealer + 1 + k) & 3``;
+  every card played so far, in play order, with the seat that played it. Card ``k`` of trick ``t`` is
+  entry ``n * t + k`` with ``n`` the players (``rules.seats``: ``4 * t + k``, or ``3 * t + k`` in cutthroat3,
+  whose 17 tricks fill 51 of the 52 entries); an entry not yet played is -1. The seat that bids ``k``-th is
+  ``(dealer + 1 + k) % n``;
 * the rules record (``V_RULES``): the run's rules, one slot per field of ``rules.KernelRules`` in its
   field order (enums as their index in ``rules.CHOICES``, ``mercy`` none as ``rules.NO_MERCY``).
   ``view[V_RULES + R_BAG_PENALTY]`` reads one flag; ``rules_of(view)`` gives the whole record back as a
@@ -69,8 +70,8 @@ V_PASSED = 51       # the cards (bits 0..53) this seat passed in the Blind Nil e
 #                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere
 
 # ----------------------------------------------------------- public history
-N_SEATS = 4
-N_TRICKS = 13
+N_SEATS = 4         # seat slots of the view (three players leave slot 3 unused: bid -1, no cards)
+N_TRICKS = 13       # N_SEATS * N_TRICKS = 52 history entries: also 3 seats * 17 tricks
 V_BID_ORDER = 52    # V_BID_ORDER + k: the k-th bid in speaking order (seat (dealer + 1 + k) & 3), -1 before it;
 #                     0 = Nil (Blind Nil when V_BLIND of that seat is 1)
 V_PLAY_CARD = 56    # V_PLAY_CARD + N_SEATS * t + k: the k-th card played to trick t, -1 before it is played

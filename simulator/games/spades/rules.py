@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from tricksim.simulator.games.spades.decks import DECKS, REMOVABLE
+from tricksim.simulator.games.spades.decks import DECKS, REMOVABLE, SPADES, SUIT_OF, THIRD_CARD, TWO_OF_CLUBS, deck_cards
 from tricksim.simulator.errors import option
 from tricksim.simulator.rules import Flags, RulesError, RuleSet
 from tricksim.simulator.rules import build_rules as _build_rules
@@ -30,6 +30,7 @@ CHOICES = {
     "zero_bid": ("nil", "zero"),
     "big_bid_set": ("tens", "value"),
     "deck": DECKS,
+    "three_removes": ("auto", "2c", "2h", "2d", "3c"),
 }
 
 # integer flags: (minimum, maximum)
@@ -46,6 +47,7 @@ INT_RANGES = {
     "min_team_bid": (0, 13),
     "big_bid_threshold": (0, 13),
     "big_bid_value": (0, 10_000),
+    "seats": (3, 4),
 }
 
 HELP = {
@@ -88,10 +90,15 @@ HELP = {
             "joker_deuce_ace (BJ LJ 2♠ A♠ ...), joker_deuce_deuce (BJ LJ 2♠ 2♦ A♠ ...; the 2♦ is a spade)",
     "partnerships": "seats s and s + 2 play as a team (false: cutthroat, each player alone); set by the preset, "
                     "never overridden",
+    "three_removes": "[decision] three players (cutthroat3): the card that leaves the deck so that 17 go to each; auto: "
+                     "the first of 2♣, 2♥, 2♦, 3♣ still in the deck and no spade (the 2♣ but with a joker deck that "
+                     "removed it)",
+    "seats": "players at the table: 4, or 3 (cutthroat3: 17 cards and 17 tricks a hand, one card out of the deck); "
+             "set by the preset, never overridden",
 }
 
 # flags a preset sets and a --rule override may not: they change who plays with whom, not a rule of the table
-PRESET_ONLY = {"partnerships": "cutthroat"}
+PRESET_ONLY = {"partnerships": "cutthroat", "seats": "cutthroat3"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,6 +137,12 @@ class SpadesRules(RuleSet):
     # alone: contract, bags, Nil, score and target per player); left out of to_dict when true, so every run
     # with partnerships records (and hashes) its rules as before the flag existed
     partnerships: bool = True
+    # three players only (seats=3): left out of to_dict with four, so four-player runs record their rules as before
+    three_removes: str = "auto"
+    # The number of players (preset data, never overridden): the deal (52 // seats cards each, one card out with
+    # three), the tricks a hand, the bids' range and the rotation follow it; the kernel is compiled per seat count
+    # (kernel.kernel_for). Last, and left out of to_dict at 4, as partnerships.
+    seats: int = 4
 
     def check(self) -> None:
         # the deck decides: jokers=true is deck=joker_ace, and jokers reads true with every joker deck
@@ -169,6 +182,21 @@ class SpadesRules(RuleSet):
                 if (v == value) if value is not None else (v != 0):
                     raise RulesError(f"invalid combination {flag}={v} without partnerships (cutthroat): {why}; "
                                      f"set {flag}={getattr(SpadesRules, flag)}")
+        if self.seats == 3 and self.partnerships:
+            raise RulesError("invalid combination seats=3 with partnerships=true: three players play each alone; "
+                             f"use {option('preset', 'cutthroat3')}")
+        if self.seats == 4 and self.three_removes != "auto":
+            raise RulesError(f"invalid combination three_removes={self.three_removes} with seats=4: a card leaves the deck "
+                             "only with three players; set three_removes=auto")
+        if self.seats == 3:
+            card = self.three_removed()
+            if card is None:
+                raise RulesError(f"invalid combination three_removes={self.three_removes} with deck={self.deck}, "
+                                 f"joker_removes={self.removed_twos()}: that card is not in the deck or is a spade; "
+                                 f"allowed three_removes={' | '.join(self.three_removable())}")
+            if self.first_lead == "two_of_clubs" and card == TWO_OF_CLUBS:
+                raise RulesError(f"invalid combination first_lead=two_of_clubs with three_removes={self.three_removes}: "
+                                 "the 2♣ leaves the deck; use first_lead=left_of_dealer")
         if self.mercy is not None and self.mercy >= self.target:
             raise RulesError(f"invalid combination mercy={self.mercy} with target={self.target}: mercy must be below target")
 
@@ -177,6 +205,22 @@ class SpadesRules(RuleSet):
         if not self.jokers:
             return ""
         return REMOVABLE[self.deck][0] if self.joker_removes == "auto" else self.joker_removes
+
+    def three_removable(self) -> tuple[str, ...]:
+        """The three_removes values this deck allows: auto, and each card in it that is no spade."""
+        deck = deck_cards(self.deck, self.removed_twos())
+        return ("auto", *(v for v in CHOICES["three_removes"][1:] if THIRD_CARD[v] in deck
+                          and SUIT_OF[DECKS.index(self.deck), THIRD_CARD[v]] != SPADES))
+
+    def three_removed(self) -> int | None:
+        """The card out of a three-player deck (None with four players, or when the flag names a card the deck
+        lacks or a spade): three_removes, auto resolved."""
+        if self.seats != 3:
+            return None
+        allowed = self.three_removable()
+        if self.three_removes == "auto":
+            return THIRD_CARD[allowed[1]] if len(allowed) > 1 else None
+        return THIRD_CARD[self.three_removes] if self.three_removes in allowed else None
 
     def replace(self, **changes):
         # a new deck brings its own jokers value (else a joker deck's derived jokers=true would turn deck=standard
@@ -189,12 +233,19 @@ class SpadesRules(RuleSet):
         d = super().to_dict()
         if d["partnerships"]:
             del d["partnerships"]  # the default, omitted: partnership runs record their rules as before
+        if d["seats"] == 4:
+            del d["seats"], d["three_removes"]  # four players: recorded as before these fields existed
         return d
 
     @property
     def sides(self) -> int:
-        """Who scores: 2 teams (seat s in team s & 1), or 4 players each alone (cutthroat)."""
-        return 2 if self.partnerships else 4
+        """Who scores: 2 teams (seat s in team s & 1), or each player alone (cutthroat: 4, cutthroat3: 3)."""
+        return 2 if self.partnerships else self.seats
+
+    @property
+    def tricks(self) -> int:
+        """Tricks a hand, and cards a hand: 13 with four players, 17 with three."""
+        return 52 // self.seats
 
     def to_kernel(self) -> "KernelRules":
         return KernelRules(**self.kernel_values())
@@ -237,6 +288,8 @@ class KernelRules(NamedTuple):
     big_bid_set: int
     deck: int
     partnerships: int
+    three_removes: int
+    seats: int
 
 
 assert KernelRules._fields == tuple(f.name for f in fields(SpadesRules))
@@ -259,6 +312,8 @@ PRESETS: dict[str, SpadesRules] = {
     "mirror": SpadesRules(bid_rule="mirror"),
     # Cutthroat (issue #28): four players each alone, on the cardems base (docs/rules.md "Cutthroat").
     "cutthroat": SpadesRules(partnerships=False),
+    # Three-player cutthroat (issue #28): 17 cards each, the 2♣ out of the deck (docs/rules.md "Cutthroat for three").
+    "cutthroat3": SpadesRules(partnerships=False, seats=3),
 }
 
 

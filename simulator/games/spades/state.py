@@ -5,13 +5,13 @@ batch kernel inlines) one decision at a time: a person at the table, a search
 player and the tests stand on it. Each decision is an integer of one action
 space (OpenSpiel's lesson); every applied action is logged.
 
-Action space (``N_ACTIONS`` = 70):
+Action space (``N_ACTIONS`` = 74):
 
     0..53   a card id (cards.py): play it, or pass it in the Blind Nil exchange
             (an exchange of n cards is n actions, one card each)
-    54..67  bid 0..13 (54 = Nil) with the cards seen
-    68      Blind Nil (decided before the seat sees its cards)
-    69      no Blind Nil: look at the cards, then bid
+    54..71  bid 0..17 (54 = Nil) with the cards seen (above 13 only with three players)
+    72      Blind Nil (decided before the seat sees its cards)
+    73      no Blind Nil: look at the cards, then bid
 
 The same seed gives the same hand as the batch kernel: ``policy_action`` asks a
 seat's strategy exactly as the kernel does (same view, the seat's own random
@@ -43,9 +43,9 @@ from tricksim.simulator.games.spades.scoring import END_NAMES, END_NONE
 from tricksim.simulator.step import Event, StepState
 
 BID_0 = 54
-BLIND_NIL = 68
-NO_BLIND_NIL = 69
-N_ACTIONS = 70
+BLIND_NIL = BID_0 + phases.MAX_BID + 1
+NO_BLIND_NIL = BLIND_NIL + 1
+N_ACTIONS = NO_BLIND_NIL + 1
 
 
 class Phase(IntEnum):
@@ -77,8 +77,8 @@ class SpadesState(StepState):
     """One hand of Spades, from the deal to the score.
 
     ``dealer`` defaults to the dealer of hand ``hand_no`` of game ``game_id`` in a run
-    (``(game_id + hand_no) % 4``); ``totals`` and ``bags`` are the game's score before the hand, one entry a
-    side: the two teams', or in cutthroat (``rules.partnerships`` false) the four players' (default: zeros).
+    (``(game_id + hand_no) % seats``); ``totals`` and ``bags`` are the game's score before the hand, one entry a
+    side: the two teams', or in cutthroat (``rules.partnerships`` false) the players' (default: zeros).
     ``self.totals``, ``self.bags`` and ``self.points`` always have 4 entries, as the kernel's arrays: a
     partnership hand uses the first two (``[:rules.sides]``).
     """
@@ -88,7 +88,8 @@ class SpadesState(StepState):
         self.rules = rules
         self.compiled_rules = rules.to_kernel()
         self.seed, self.game_id, self.hand_no = int(seed), int(game_id), int(hand_no)
-        self.dealer = (self.game_id + self.hand_no) & 3 if dealer is None else int(dealer)
+        self.n = rules.seats  # players: 4, or 3 (cutthroat3)
+        self.dealer = (self.game_id + self.hand_no) % self.n if dealer is None else int(dealer)
         self.sides = rules.sides
         self.totals, self.bags = np.zeros(4, np.int64), np.zeros(4, np.int64)
         for name, given in (("totals", totals), ("bags", bags)):
@@ -105,7 +106,7 @@ class SpadesState(StepState):
         tpl = deck_template(rules)
         deck_mask = np.int64(mask_of(tpl))
         phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, np.zeros(64, np.int64), self.hands,
-                    self.streams)
+                    self.streams, self.n)
         self.dealt = self.hands.copy()
         phases.start_view(self.compiled_rules, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
         # each seat's view[V_PASSED]: the cards it passed in the exchange (policy.py)
@@ -126,7 +127,7 @@ class SpadesState(StepState):
             return [BLIND_NIL, NO_BLIND_NIL]
         if p == Phase.BID:
             legal = int(phases.legal_bids(self.view, self.hands[s]))
-            return [BID_0 + b for b in range(14) if legal >> b & 1]
+            return [BID_0 + b for b in range(phases.MAX_BID + 1) if legal >> b & 1]
         if p == Phase.EXCHANGE:
             return cards_of(self.hands[s] & ~self._passing)
         if p == Phase.PLAY:
@@ -152,7 +153,7 @@ class SpadesState(StepState):
         if end != "":
             return None
         return SpadesState(self.rules, seed=self.seed, game_id=self.game_id, hand_no=self.hand_no + 1,
-                           dealer=(self.dealer + 1) & 3, totals=tuple(self.totals[:self.sides]),
+                           dealer=(self.dealer + 1) % self.n, totals=tuple(self.totals[:self.sides]),
                            bags=tuple(self.bags[:self.sides]))
 
     def game_end(self) -> tuple[int, str]:
@@ -204,15 +205,15 @@ class SpadesState(StepState):
 
     # ------------------------------------------------------------- internals
     def _start_bid(self) -> None:
-        self._seat = int(phases.bidder(self.dealer, self._bidders))
+        self._seat = int(phases.bidder(self.dealer, self._bidders, self.n))
         min_bid, offered = phases.start_bid(self.compiled_rules, self.view, self.totals, self._seat)
         self._min_bid = int(min_bid)
         self._phase = Phase.BLIND_NIL if offered else Phase.BID
 
     def _record_bid(self, b: int, blind: int) -> None:
-        phases.record_bid(self.view, self._seat, b, blind)
+        phases.record_bid(self.view, self._seat, b, blind, self.n)
         self._bidders += 1
-        if self._bidders < 4:
+        if self._bidders < self.n:
             self._start_bid()
             return
         phases.end_bidding(self.view)
@@ -227,13 +228,13 @@ class SpadesState(StepState):
             self._n_pass = int(phases.start_exchange(self.compiled_rules, self.view, giver, role))
             return
         self.held = self.hands.copy()
-        self._leader = self.first_leader = int(phases.first_leader(self.compiled_rules, self.dealer, self.hands))
+        self._leader = self.first_leader = int(phases.first_leader(self.compiled_rules, self.dealer, self.hands, self.n))
         self._phase = Phase.PLAY
         phases.start_trick(self.view, 0, self._leader)
         self._turn()
 
     def _turn(self) -> None:
-        self._seat = (self._leader + self._k) & 3
+        self._seat = (self._leader + self._k) % self.n
         self.view[V_SEAT] = self._seat
 
     def _legalcards_of(self) -> int:
@@ -247,20 +248,20 @@ class SpadesState(StepState):
         self.plays.append(c)
         if self._k == 0:
             self._led, self._broken = phases.apply_lead(self.compiled_rules, self.view, self.hands, self._trick, s, c,
-                                                        self._broken)
+                                                        self._broken, self.n)
             self._win_seat, self._win_card = s, c
         else:
             self._win_seat, self._win_card, self._broken = phases.apply_follow(
                 self.compiled_rules, self.view, self.hands, self._trick, self._k, s, c, self._led, self._win_seat, self._win_card,
-                self._broken)
+                self._broken, self.n)
         self._k += 1
-        if self._k < 4:
+        if self._k < self.n:
             self._turn()
             return
         self._leader = int(phases.end_trick(self.view, self.tricks, self._win_seat))
         self._trick += 1
         self._k = 0
-        if self._trick < 13:
+        if self._trick < self.rules.tricks:
             phases.start_trick(self.view, self._trick, self._leader)
             self._turn()
             return
@@ -269,4 +270,4 @@ class SpadesState(StepState):
 
     def bids(self) -> tuple[tuple[int, int], ...]:
         """(bid, blind) of each seat; bid -1 before it has bid."""
-        return tuple((int(self.view[V_BID + s]), int(self.view[V_BLIND + s])) for s in range(4))
+        return tuple((int(self.view[V_BID + s]), int(self.view[V_BLIND + s])) for s in range(self.n))

@@ -33,18 +33,27 @@ TABLES = {True: 2, False: len(ROTATION_TABLES)}
 
 
 def default_variants() -> tuple[str, ...]:
-    """Every preset of the family, then :data:`FLAG_VARIANTS`."""
-    return (*common.presets(GAME), *FLAG_VARIANTS)
+    """Every preset of the family of four players (the rotation is of four seats: not yet cutthroat3), then
+    :data:`FLAG_VARIANTS`."""
+    return (*(p for p in common.presets(GAME) if common.parse_variant(GAME, p)[2].seats == 4), *FLAG_VARIANTS)
 
 
 def parse_variant(text: str):
-    """``PRESET[+flag=value...]`` -> (preset, [flag=value, ...], rules), checked (``jobs.atlas.parse_variant``)."""
-    return common.parse_variant(GAME, text)
+    """``PRESET[+flag=value...]`` -> (preset, [flag=value, ...], rules), checked (``jobs.atlas.parse_variant``);
+    three players (cutthroat3) refused: the atlas's rotation is of four seats."""
+    preset, flags, rules = common.parse_variant(GAME, text)
+    if rules.seats != 4:
+        raise JobError(f"variant {text!r}: the atlas plays four players (its rotation has four seats); "
+                                "three-player cutthroat3 is not in it yet")
+    return preset, flags, rules
 
 
 def parse_variants(items) -> list[str]:
     """A list (or comma-separated text) of variants, each checked, none twice; None: :func:`default_variants`."""
-    return common.parse_variants(GAME, items, default_variants())
+    names = common.parse_variants(GAME, items, default_variants())
+    for name in names:
+        parse_variant(name)
+    return names
 
 
 def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_limit: int = 1000, out=None,

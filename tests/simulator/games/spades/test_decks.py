@@ -30,7 +30,9 @@ def test_every_deck_on_every_preset(preset, deck):
     rules = build_rules(preset, [f"deck={deck}"])
     assert rules.deck == deck and rules.jokers == (deck != "standard")
     cards = deck_template(rules).tolist()
-    assert len(cards) == len(set(cards)) == 52 and cards == sorted(cards)
+    # 52 cards, or with three players (cutthroat3) 51: 17 each
+    assert len(cards) == len(set(cards)) == rules.seats * rules.tricks and cards == sorted(cards)
+    assert rules.seats * rules.tricks == (51 if preset == "cutthroat3" else 52)
 
 
 def test_jokers_true_is_deck_joker_ace():
