@@ -33,8 +33,8 @@ from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.state import SpadesState
 from tricksim.simulator.games.tarot import kernel as tarot_kernel
 from tricksim.simulator.games.tarot import layout as tarot_layout
-from tricksim.simulator.games.tarot import policy as tarot_policy
 from tricksim.simulator.games.tarot import phases as tarot_phases
+from tricksim.simulator.games.tarot import policy as tarot_policy
 from tricksim.simulator.games.tarot.policy import HAND_SIG
 from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
 from tricksim.strategies.registry import parse_spec

@@ -20,9 +20,8 @@ from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT
 from tricksim.simulator.games.tarot.policy import (
     MAX_SEATS,
     R_POIGNEE_EXCUSE,
-    V_CALLED,
-    V_PARTNER,
     V_BID,
+    V_CALLED,
     V_CHELEM,
     V_CHIEN_S,
     V_CHIEN_T,
@@ -34,6 +33,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_LED_SUIT,
     V_MIN_BID,
     V_NPLAYED,
+    V_PARTNER,
     V_PLAYED_S,
     V_PLAYED_T,
     V_POIGNEE_BASE,
