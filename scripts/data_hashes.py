@@ -44,7 +44,7 @@ RARE_RULES = ("jokers=true", "joker_removes=2h2d", "first_lead=two_of_clubs", "m
 # cutthroat's flags away from the preset (the team flags are refused without partnerships)
 CUTTHROAT_RARE_RULES = ("blind_nil=true", "jokers=true", "mercy=-200", "mercy_check=before_target", "target=300",
                         "nil_tricks=contract", "bag_overflow=reset", "bid_rule=whiz", "big_bid_threshold=6")
-TAROT_STRATEGIES = ("random", "heuristic", "legacy", "heuristic_pass2")  # legacy, heuristic_pass2: earlier heuristics, frozen
+TAROT_STRATEGIES = ("random", "heuristic", "legacy")  # legacy: the heuristic before issue #29, frozen
 TAROT_MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poignee=1,chelem_losers=2", "random")
 # every Tarot flag at its value other than the preset's (rules.py CHOICES)
 TAROT_RARE_RULES = ("petit_sec_redeal=false", "discard_trumps=free", "poignee_hand=as_dealt", "poignee_excuse=always",

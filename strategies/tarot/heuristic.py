@@ -17,7 +17,7 @@ scripts/tarot_evidence.py, docs/tarot-evidence.md): the taker keeps the Petit wh
 out; the Excuse is never kept to the last trick under ``excuse_lead=forbidden``; bidding thresholds per table
 size; defenders show their poignée; Garde sans / contre at four players from 111 / 121 (115 / 125 before: they
 succeeded 91 %); no Petit hunt into a taker known to be long; counting the shown chien and poignées. The taker-play
-pass, measured against ``heuristic_pass2`` (the heuristic before it, frozen): the taker leads low from its longest
+pass, measured against the heuristic before it (docs/tarot-evidence.md): the taker leads low from its longest
 suit (was: its shortest), draws trumps with a master before cashing kings when it holds at least as many trumps as
 are out (``draw_margin`` 0, was -4: it drew with fewer), counts the defenders out of trumps from their shown voids
 (a trump in an unseen chien is no threat), and, keeping the Petit, gives its losers while it holds other trumps;
