@@ -6,8 +6,8 @@
   heuristic against random, and against heuristic with one key parameter changed;
 * heuristic self-play: how often each contract is bid and the taker's success, with Wilson intervals;
 * issue #29: the heuristic against the frozen ``legacy`` (the heuristic before #29) in duplicate rotations at three,
-  four and five players, on a seed never used for tuning (TUNING_SEEDS are refused), the realism figures of self-play at each table size, and the log of
-  the changes as they were measured while tuning.
+  four and five players, on a seed never used for tuning (TUNING_SEEDS are refused), the realism figures of
+  self-play at each table size, and the log of the changes as they were measured while tuning.
 
 Usage::
 
