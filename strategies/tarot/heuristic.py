@@ -21,7 +21,9 @@ pass, measured against the heuristic before it (docs/tarot-evidence.md): the tak
 suit (was: its shortest), draws trumps with a master before cashing kings when it holds at least as many trumps as
 are out (``draw_margin`` 0, was -4: it drew with fewer), counts the defenders out of trumps from their shown voids
 (a trump in an unseen chien is no threat), and, keeping the Petit, gives its losers while it holds other trumps;
-``secure_value`` 1 and ``ruff_risk`` 4 (were 3 and 3); then Prise / Garde from 76 / 79 (were 78 / 81).
+``secure_value`` 1 and ``ruff_risk`` 4 (were 3 and 3); then Prise / Garde from 76 / 79 (were 78 / 81). The fourth
+pass: Chelem losers counted as the tricks the cards out may win, announced with at most 2 (was 0 of a cruder count);
+Garde sans / contre at three players from 94 / 107 (were 100 / 110, made 93 %).
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
