@@ -294,6 +294,48 @@ def test_discard_always_legal_on_random_pools(free):
 
 
 # ------------------------------------------------------------------ announcements
+def test_chelem_losers_count_what_the_cards_out_can_beat():
+    # hearts K Q J: the knight is out, so the jack may lose; not when the knight was in the shown chien (discarded)
+    s, t = words(cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX RH DH VH"))
+    assert H.chelem_losers(s, t, 0, 0) == 1
+    assert H.chelem_losers(s, t, words(cards("CH"))[0], 0) == 0
+    # trumps: the 21 to 18 and the 16 to 7 against the 17 and the 6 to the Petit out: the 17 beats one trump at
+    # most (the run of four would have counted three: 7 out, 4 drawn); diamonds K: no loser
+    s, t = words(cards("T21 T20 T19 T18 T16 T15 T14 T13 T12 T11 T10 T9 T8 T7 RD RC RS RH"))
+    assert H.chelem_losers(s, t, 0, 0) == 1
+    # more trumps out than held: each trump out beyond the taker's may ruff (14 out against the 21 to 15: 7 losers,
+    # though no trump out beats one of the taker's)
+    s, t = words(cards("T21 T20 T19 T18 T17 T16 T15 RC RD RH RS DC DD DH DS CC CD CH"))
+    assert H.chelem_losers(s, t, 0, 0) == 7
+
+
+def test_announced_chelem_made_on_a_chosen_deal():
+    """A chosen deal (Garde sans): the taker, seat 1, holds the trumps 8 to 21, the Excuse and three kings: no loser,
+    it announces, leads, and takes every trick (the Excuse led to the last)."""
+    gen = np.random.default_rng(5)
+    taker_hand = cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX RC RD RH")
+    rest = [c for c in gen.permutation(78).tolist() if c not in taker_hand]
+    deck = rest[:18] + taker_hand + rest[18:]
+    assert H.chelem(1, *words(taker_hand), hand_view(seat=1, taker=1), PARAMS, rng()) == 1
+    tricks = play_deal(gen, contract=3, deck=deck, dealer=0)
+    assert all((leader + trick_winner(trick)) % 4 == 1 for leader, trick in tricks[:-1])
+    assert tricks[-1] == (1, tricks[-1][1]) and tricks[-1][1][0] == EXCUSE
+
+
+def test_no_chelem_with_losers():
+    # the same trumps with three low hearts for the kings: the hearts out beat all three, no announcement (at most
+    # 2 losers); played out, the defence takes a trick
+    hand = cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX 2H 3H 4H")
+    s, t = words(hand)
+    assert H.chelem_losers(s, t, 0, 0) == 3
+    assert H.chelem(1, s, t, hand_view(seat=1, taker=1), PARAMS, rng()) == 0
+    assert H.chelem(1, s, t, hand_view(seat=1, taker=1), params(chelem_losers=3), rng()) == 1
+    gen = np.random.default_rng(5)
+    rest = [c for c in gen.permutation(78).tolist() if c not in hand]
+    tricks = play_deal(gen, contract=3, deck=rest[:18] + hand + rest[18:], dealer=0)
+    assert not all((leader + trick_winner(trick)) % 4 == 1 for leader, trick in tricks)
+
+
 def test_chelem_only_with_an_overwhelming_hand():
     s, t = words(cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T1 EX RH DH RS RC RD"))
     v = hand_view(seat=0, taker=0)
@@ -618,7 +660,9 @@ def play_deal(gen, p=PARAMS, contract=2, deck=None, dealer=None):
         assert discard_problem(pool, discarded) is None
         v[V_DISCARD_T] = words([c for c in discarded if c >= FIRST_TRUMP])[1]
         v[V_TO_DISCARD] = 0
-    leader = (dealer + 1) % 4
+    v[V_SEAT] = taker
+    v[V_CHELEM] = int(H.chelem(taker, *words(hands[taker]), v, p, rng()))
+    leader = taker if v[V_CHELEM] else (dealer + 1) % 4  # an announced Chelem: the taker leads
     tricks = []
     for trick_no in range(18):
         v[V_TRICK_NO] = trick_no
@@ -736,11 +780,11 @@ def test_excuse_spent_while_following_where_it_may_not_be_led():
     assert play(0, hand, rules_view(v, excuse_lead="allowed")) == card("DD")
 
 
-@pytest.mark.parametrize("seats,expected", [(3, (2, 2, 3)), (4, (2, 2, 2)), (5, (2, 3, 4))])
+@pytest.mark.parametrize("seats,expected", [(3, (2, 3, 3, 4)), (4, (2, 2, 2, 2)), (5, (2, 3, 4, 4))])
 def test_bidding_thresholds_move_with_the_table_size(seats, expected):
-    # Prise 76, Garde 79, Garde sans 111, Garde contre 121 at four players; Garde sans and contre 11 lower at
-    # three (100, 110); at five Prise 66, Garde 70, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
-    got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0))
+    # Prise 76, Garde 79, Garde sans 111, Garde contre 121 at four players; at three Garde sans 94 and Garde contre
+    # 107; at five Prise 66, Garde 70, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
+    got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0, 108.0))
     assert got == expected
 
 
