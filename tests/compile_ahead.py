@@ -139,6 +139,8 @@ class imported_on_use:
         self._name = name
 
     def __getattr__(self, attr):
+        if attr.startswith("__") or attr == "_mock_name":  # pytest's collection probes every module-level name
+            raise AttributeError(attr)
         return getattr(importlib.import_module(self._name), attr)
 
 
