@@ -555,6 +555,7 @@ def test_a_pimc_seat_reads_the_runs_rules():
     from numba import njit
 
     from tricksim.simulator.games.spades.policy import BID_SIG, R_BAG_PENALTY, R_BLIND_NIL_EXCHANGE, R_NIL_VALUE
+    from tricksim.strategies.spades import pimc  # the module itself: compiled code cannot call through the proxy
 
     rules = build_rules("classic", list(RULED))
     want = rules.to_kernel()
