@@ -1,4 +1,4 @@
-"""Fill the compile cache beside a whole-suite run, on the other core, never compiling one thing twice at once
+"""Fill the compile cache beside a whole-suite run, in two more processes, never compiling one thing twice at once
 (docs/performance.md P60, P64).
 
 Started by ``tests/conftest.py`` beside a whole-suite run (the README's test command): one process per lane of
@@ -25,7 +25,7 @@ from pathlib import Path
 
 try:
     import fcntl
-except ImportError:  # not on Windows: there the processes do not wait for each other (duplicated work at worst)
+except ImportError:  # Windows has no fcntl: there the processes do not wait for each other (duplicated work at worst)
     fcntl = None
 
 # Each lane's items in the order the suite first needs them: ("run", game, seats) plays a few games of that
