@@ -16,6 +16,7 @@ the ten test phases that compiled longest are printed at the end.
 from __future__ import annotations
 
 import os
+import resource
 import time
 from collections import defaultdict
 
@@ -59,6 +60,10 @@ def pytest_runtest_teardown(item):
 
 def pytest_terminal_summary(terminalreporter):
     total = sum(_seconds.values())
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    terminalreporter.write_line(f"CPU user + sys of this process {own.ru_utime + own.ru_stime:.0f} s, of its ended "
+                                f"subprocesses (compile_ahead.py's lanes, the command-line tests') "
+                                f"{children.ru_utime + children.ru_stime:.0f} s")
     terminalreporter.write_sep("=", f"compile time in this process: {total:.0f} s (per compile: {OUT})")
     for phase, seconds in sorted(_seconds.items(), key=lambda kv: -kv[1])[:10]:
         terminalreporter.write_line(f"{seconds:8.1f} s  {phase}")

@@ -11,8 +11,9 @@ The tests mirror the packages: ``tests/simulator`` (``games/spades``, ``games/ta
   kernel silently returns garbage. Set before anything imports numba; an
   explicit value in the environment wins.
 - Registers the ``slow`` marker (deselect with ``-m "not slow"``).
-- Beside a whole-suite run (no paths given: the README's command, CI's), compiles the engine's kernels in a
-  second process (``compile_ahead.py``) while this one collects; ``TRICKSIM_COMPILE_AHEAD=0`` turns it off.
+- Beside a whole-suite run (no paths given: the README's command, CI's), compiles the engine's kernels and the
+  search players in two more processes (``compile_ahead.py``) while this one collects and runs the first tests,
+  each compile under a lock all three take; ``TRICKSIM_COMPILE_AHEAD=0`` turns it off.
 - Registers ``needs_jit(reason)``: under ``NUMBA_DISABLE_JIT=1`` (the kernels
   as plain Python, for coverage and debugging) such a test is skipped, and the
   skip names its reason. For tests that time the compiled code or whose
@@ -54,19 +55,23 @@ _ahead: list[subprocess.Popen] = []
 
 
 def pytest_sessionstart(session):
-    """Compile the engine's kernels on the other core while this one collects (which compiles the strategies):
-    from a fresh install their minutes overlap collection's (docs/performance.md P60); once compiled it loads
-    them in seconds. Only for the whole suite: a run of a few files needs few of them."""
+    """Compile the kernels and the search players in two other processes while this one collects and runs the
+    first tests (docs/performance.md P60, P65): from a fresh install their minutes overlap the tests'; once compiled
+    they load them in seconds. Only for the whole suite: a run of a few files needs few of them."""
     config = session.config
     if (JIT_DISABLED or os.environ.get("TRICKSIM_COMPILE_AHEAD", "1") == "0"
             or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
         return
-    _ahead.append(subprocess.Popen([sys.executable, str(TESTS / "compile_ahead.py")], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL))
+    import compile_ahead
+
+    compile_ahead.guard_compiles()  # before the lanes start: no compile of theirs is then repeated here at once
+    for lane in range(len(compile_ahead.LANES)):
+        _ahead.append(subprocess.Popen([sys.executable, str(TESTS / "compile_ahead.py"), str(lane)],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
 
 def pytest_sessionfinish(session):
-    for proc in _ahead:  # done long before the tests, unless they stopped early (-x): then no longer needed
+    for proc in _ahead:  # done before the last tests, unless they stopped early (-x): then no longer needed
         if proc.poll() is None:
             proc.terminate()  # Numba writes a cache file under a temporary name, then renames it: nothing half-written
         proc.wait()

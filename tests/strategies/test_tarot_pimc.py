@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import reference_tarot as ref
+from compile_ahead import imported_on_use
 
 from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.tarot import batch, phases
@@ -19,7 +20,8 @@ from tricksim.simulator.games.tarot.policy import V_CHIEN_S, V_CHIEN_T, V_CONTRA
 from tricksim.simulator.games.tarot.rules import PRESETS
 from tricksim.simulator.games.tarot.state import Phase, TarotState
 from tricksim.strategies.registry import parse_spec
-from tricksim.strategies.tarot import pimc
+
+pimc = imported_on_use("tricksim.strategies.tarot.pimc")  # at first use: collection compiles nothing (P64)
 
 SMALL = "pimc:samples=4,playouts=40"
 PRESET_OF = {3: "fft3", 4: "cardavia", 5: "fft5"}
