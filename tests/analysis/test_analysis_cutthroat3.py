@@ -136,3 +136,25 @@ def test_the_report_page_names_three_seats(three_run, tmp_path):
     md = res.markdown.read_text(encoding="utf-8")
     assert "| seat 0 = heuristic; seat 1 = simple; seat 2 = simple |" in md
     assert "In a cutthroat run the lead is seat 0's over the best of the two others." in md
+
+
+def test_compare_plays_a_rotation_over_the_three_seats(tmp_path):
+    """``tricksim compare`` of a preset without partnerships: the first strategy alone in each of the table's
+    seats in turn against the second, and a field of the second, on the same deals (kept under ``out``)."""
+    import tricksim
+    from tricksim.analysis.games.spades.cutthroat import rotation_figures
+
+    lines = []
+    res = tricksim.compare("heuristic", "random", preset="cutthroat3", games=4, hand_limit=3, seed=2,
+                           out=tmp_path, echo=lines.append)
+    rot = res[("heuristic", "random")]
+    assert (rot.n_seats, rot.n_deals) == (3, 4)
+    runs = sorted(p.name for p in tmp_path.iterdir() if p.is_dir())
+    assert runs == ["rotation0-field", "rotation0-seat0", "rotation0-seat1", "rotation0-seat2"]
+    again = rotation_figures(tmp_path / "rotation0-field", [tmp_path / f"rotation0-seat{k}" for k in range(3)])
+    assert again.figures == rot.figures
+    # 4 deals from each of the 3 seats: 12 seat-games, an equal player's share a third
+    assert rot.figures["strong_win"].n == 12 and rot.figures["strong_all"].n == 4
+    text = "\n".join(lines)
+    assert "Rotation: heuristic alone in each of the three seats against two random (4 deals" in text
+    assert "33.3 % = no edge" in text and "(n=12" in text
