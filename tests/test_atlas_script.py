@@ -29,7 +29,7 @@ def test_the_atlas_page(tmp_path):
     assert "python scripts/atlas.py --games 30 --seed 4" in text and "## What it shows" in text
     for png in re.findall(r"\]\((atlas/[^)]+\.png)\)", text):
         assert (doc.parent / png).stat().st_size > 5000
-    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 5  # with cutthroat's and cutthroat3's skill charts
+    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 4  # with cutthroat's skill chart
     row = next(line for line in text.splitlines() if line.startswith("| stronger player's paired win rate"))
     header = next(line for line in text.splitlines() if line.startswith("| figure |"))
     names = [c.strip() for c in header.strip("|").split("|")][1:]
@@ -47,13 +47,6 @@ def test_the_atlas_page(tmp_path):
     cell = row.strip("|").split("|")[1].strip()
     assert float(cell.split(" %")[0]) == pytest.approx(100 * won / 120, abs=0.051) and "(n=120 seat-games" in cell
     assert "**Cutthroat**" in text
-    # cutthroat3, three players alone: counted from its three seat tables
-    row = next(line for line in text.splitlines() if line.startswith("| stronger player's games won (alone against two"))
-    won = sum(int((pd.read_parquet(tmp_path / "runs" / "runs" / f"cutthroat3-seat{k}" / "games")["winner"] == k).sum())
-              for k in range(3))
-    cell = row.strip("|").split("|")[1].strip()
-    assert float(cell.split(" %")[0]) == pytest.approx(100 * won / 90, abs=0.051) and "(n=90 seat-games" in cell
-    assert "alone against two simple wins" in text
 
 
 def test_the_published_page_and_its_charts():
