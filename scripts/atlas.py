@@ -30,6 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 import tricksim
 from tricksim.analysis.atlas import atlas_markdown
+from tricksim.analysis.games.spades.atlas import no_edge
+from tricksim.analysis.games.spades.cutthroat import luck_baseline
+from tricksim.analysis.games.spades.outcomes import NUMBER_WORDS
 from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
@@ -96,12 +99,6 @@ def tarot_reading(variants) -> list[str]:
     return lines
 
 
-def cards_blind(w: float) -> float:
-    """The share of a rotation's deals whose four tables the same seat would win if the winner did not depend on
-    the cards: the stronger wins its own table (w) and a weaker player the three others ((1 − w)/3 each)."""
-    return 4 * w * ((1 - w) / 3) ** 3
-
-
 def reading(variants) -> list[str]:
     """What the figures show, in a few sentences built from them (every number with its interval and n)."""
     by = {v.name: v for v in variants}
@@ -153,20 +150,20 @@ def reading(variants) -> list[str]:
             f"penalties come {fmt_estimate(n.figures['penalties'])} a game against "
             f"{fmt_estimate(z.figures['penalties'])}.")
     for v in alone:
-        f = v.figures
+        f, n = v.figures, v.n_seats
+        word, others, blind = NUMBER_WORDS[n], NUMBER_WORDS[n - 1], luck_baseline(f["strong_win"].value, n)
+        power = {1: "", 2: "²", 3: "³"}[n - 1]
         lines.append(
             f"* **Cutthroat** (`{v.name}`, each player alone: its own tables, the figures mean other things). "
-            f"{v.strong} alone against three {v.weak} wins {fmt_estimate(f['strong_win'])} of its games (n = "
-            f"seat-games, clustered by deal; an equal player wins 25 %), from every seat of the same deal in "
-            f"{fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points a "
-            f"hand more than {v.weak} in the same seat with the same cards. The same seat won all four tables of "
-            f"{fmt_estimate(f['same_cards'])} of the decided deals, where "
-            f"{100 * cards_blind(f['strong_win'].value):.2f} % would if the winner did not depend on the cards (at "
-            "this win rate w: 4·w·((1 − w)/3)³)"
-            + (": the cards still decide some games. " if f["same_cards"].lo > cards_blind(f["strong_win"].value)
-               else ". ") + "A game "
+            f"{v.strong} alone against {others} {v.weak} wins {fmt_estimate(f['strong_win'])} of its games (n = "
+            f"seat-games, clustered by deal; an equal player wins {no_edge(n)}), from every seat of the same deal "
+            f"in {fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points "
+            f"a hand more than {v.weak} in the same seat with the same cards. The same seat won all {word} tables "
+            f"of {fmt_estimate(f['same_cards'])} of the decided deals, where {100 * blind:.2f} % would if the "
+            f"winner did not depend on the cards (at this win rate w: {n}·w·((1 − w)/{n - 1}){power})"
+            + (": the cards still decide some games. " if f["same_cards"].lo > blind else ". ") + "A game "
             f"lasts {fmt_estimate(f['length'])} hands and takes {fmt_estimate(f['penalties'])} bag penalties "
-            "(four players' bags, each alone).")
+            f"({word} players' bags, each alone).")
     if "zone" in by and "cardems" in by:
         lines.append(
             "* `cardems` and `zone` differ only in what happens to the bags past the limit (`bag_overflow`): "
@@ -180,7 +177,8 @@ def reading(variants) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=GAMES, default="spades")
-    ap.add_argument("--games", type=int, default=None, help="deals a variant (spades: a pair of tables each, five without partnerships), whole games a table "
+    ap.add_argument("--games", type=int, default=None, help="deals a variant (spades: a pair of tables each, a rotation of n + 1 for n players without "
+                    "partnerships), whole games a table "
                     f"(tarot)  [default: {DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--variants", default=None, help="comma-separated variants (PRESET[+flag=value...]) "
@@ -217,7 +215,8 @@ def main(argv=None) -> int:
               + ("" if a.variants is None else f" --variants {a.variants}") + "`; how it is made: "
               f"[analysis.md](analysis.md#{anchor})."), "",
              *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
-    unit = ("deals a variant (a pair of tables; without partnerships a rotation of five)" if game == "spades"
+    unit = ("deals a variant (a pair of tables; without partnerships a rotation of one more table than players)"
+            if game == "spades"
             else "games a table")
     page = atlas_markdown(result, title=f"The {game.capitalize()} variant atlas (seed {a.seed}, {games:,} {unit})",
                           chart_prefix=f"{charts.name}/", intro=intro)

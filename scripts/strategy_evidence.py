@@ -6,7 +6,8 @@
   Blind Nil success (classic rules, games mode so Blind Nil situations arise);
 * bags per hand for bag_mode = take / avoid / set against the default player;
 * cutthroat (each player alone, issue #28): one heuristic against three of another player, on the same
-  deals as four of that player, the heuristic's seat rotated (``--cutthroat``: that section alone).
+  deals as four of that player, the heuristic's seat rotated (``--cutthroat``: that section alone); the same
+  with three players, preset cutthroat3 (``--cutthroat3``: that section alone).
 
 The section on the ``pimc`` search player comes from ``scripts/pimc_evidence.py`` (hours of computing): a
 rewrite of the file keeps it.
@@ -30,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from tricksim.analysis.games.spades.compare import duplicate_match_runs  # noqa: E402
 from tricksim.analysis.games.spades.cutthroat import rotation_figures  # noqa: E402
-from tricksim.analysis.games.spades.outcomes import OUTCOME_COLUMNS, team_outcomes  # noqa: E402
+from tricksim.analysis.games.spades.outcomes import NUMBER_WORDS, outcome_columns, team_outcomes  # noqa: E402
 from tricksim.analysis.io import open_run  # noqa: E402
 from tricksim.analysis.stats import fmt_estimate, fmt_rate, mean_ci  # noqa: E402
 from tricksim.jobs.spades.cutthroat import rotation_runs  # noqa: E402
@@ -80,36 +81,41 @@ def bags_per_hand(mode: str, hands_n: int, seed: int) -> str:
     """Bags per hand of team 0 playing bag_mode=MODE against the default heuristic (hands mode)."""
     seats = (parse_spec(f"heuristic:bag_mode={mode}"), parse_spec("heuristic")) * 2
     h = run_to_tables(RunConfig(rules=PRESETS["cardems"], seats=seats, seed=seed, count=hands_n))["hands"]
-    columns = {c: h[c].to_numpy() for c in OUTCOME_COLUMNS}
     rules = PRESETS["cardems"].to_dict()
+    columns = {c: h[c].to_numpy() for c in outcome_columns(rules)}
     own, opp = team_outcomes(columns, 0, rules), team_outcomes(columns, 1, rules)  # the simulator's own scoring
     bags, own_set, opp_set = own["bags"].astype(np.int64), own["set"], opp["set"]
     return (f"bags/hand {mean_ci(bags)}; own sets {fmt_rate(own_set.sum(), own_set.size)}; "
             f"opponents set {fmt_rate(opp_set.sum(), opp_set.size)}")
 
 
-def cutthroat_duplicate(a: str, b: str, games: int, seed: int, tmp: Path, hand_limit: int = 1000) -> list[str]:
+def cutthroat_duplicate(a: str, b: str, games: int, seed: int, tmp: Path, hand_limit: int = 1000,
+                        preset: str = "cutthroat") -> list[str]:
     """Cutthroat evidence: a rotation (``tricksim.jobs.spades.cutthroat``, the figures of
-    ``tricksim.analysis.games.spades.cutthroat``): ``a`` alone at seat k against three ``b`` (k = 0..3, the same
-    deals), and four ``b`` on the same deals (a hand's cards depend only on the seed, game and hand number).
-    Intervals clustered by game id (a deal: its four rotations and all their hands together)."""
-    field, seat_dirs = rotation_runs(parse_spec(a), parse_spec(b), rules=PRESETS["cutthroat"], preset="cutthroat",
-                                     games=games, seed=seed, base=tmp / f"cutthroat-{a}-{b}".replace(":", "_"),
+    ``tricksim.analysis.games.spades.cutthroat``) at the table of ``preset`` (n players: 4, or 3 in cutthroat3):
+    ``a`` alone at seat k against n − 1 ``b`` (k = 0..n-1, the same deals), and n ``b`` on the same deals (a
+    hand's cards depend only on the seed, game and hand number). Intervals clustered by game id (a deal: its n
+    rotations and all their hands together)."""
+    rules = PRESETS[preset]
+    n = rules.seats
+    all_b, others = NUMBER_WORDS[n], NUMBER_WORDS[n - 1]
+    field, seat_dirs = rotation_runs(parse_spec(a), parse_spec(b), rules=rules, preset=preset,
+                                     games=games, seed=seed, base=tmp / f"{preset}-{a}-{b}".replace(":", "_"),
                                      hand_limit=hand_limit)
     rot = rotation_figures(field, seat_dirs)
     f = rot.figures
     base_games = open_run(field).games(["hands", "end"])
     ends = ", ".join(f"{k} {v:,}" for k, v in base_games["end"].value_counts().items() if v)
-    head = (f"### {a} alone against three {b} ({games:,} games to 500, the {a} at each seat in turn: "
-            f"{4 * games:,} games; seed {seed})")
+    head = (f"### {a} alone against {others} {b} ({games:,} games to 500, the {a} at each seat in turn: "
+            f"{n * games:,} games; seed {seed})")
     per_hand = (f"- points a hand of the {a}'s seat, {a} there minus {b} there (the same cards, the hands both "
                 f"tables played): {fmt_estimate(f['strong_points'])}")
-    length = (f"- game length with the {a}: {mean_ci(rot.lengths)} hands; four {b}: "
+    length = (f"- game length with the {a}: {mean_ci(rot.lengths)} hands; {all_b} {b}: "
               f"{mean_ci(base_games['hands'].to_numpy())} hands (their ends: {ends})")
-    return [head, "", f"- {a}'s games won: {fmt_estimate(f['strong_win'])} (an equal player: 25 %)",
+    return [head, "", f"- {a}'s games won: {fmt_estimate(f['strong_win'])} (an equal player: {100 / n:.3g} %)",
             f"- deals {a} won from every seat: {fmt_estimate(f['strong_all'])}",
-            f"- {a}'s final lead over the best of the three others: {fmt_estimate(f['margin'])}", per_hand, length,
-            ""]
+            f"- {a}'s final lead over the best of the {others} others: {fmt_estimate(f['margin'])}", per_hand,
+            length, ""]
 
 
 def main():
@@ -119,11 +125,14 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, help="write the Markdown here")
     ap.add_argument("--cutthroat", action="store_true", help="print the cutthroat section alone (--games games)")
+    ap.add_argument("--cutthroat3", action="store_true", help="print the three-player cutthroat section alone "
+                    "(--games games)")
     a = ap.parse_args()
     t0 = time.time()
-    if a.cutthroat:
+    if a.cutthroat or a.cutthroat3:
+        section = cutthroat_section if a.cutthroat else cutthroat3_section
         with tempfile.TemporaryDirectory() as tmp:
-            print("\n".join(cutthroat_section(a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
+            print("\n".join(section(a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
         return
     lines = ["# Strategy evidence", "",
              f"Produced by `python scripts/strategy_evidence.py --games {a.games} --hands {a.hands} --seed {a.seed}`"
@@ -146,6 +155,7 @@ def main():
         lines.append(f"- `bag_mode={mode}`: {bags_per_hand(mode, a.hands, a.seed)}")
     with tempfile.TemporaryDirectory() as tmp:
         lines += [""] + cutthroat_section(deals, a.seed, Path(tmp))
+        lines += [""] + cutthroat3_section(deals, a.seed, Path(tmp))
     lines += ["", f"(took {time.time() - t0:.0f} s)"]
     text = "\n".join(lines) + "\n"
     print(text)
@@ -158,6 +168,14 @@ def cutthroat_section(games: int, seed: int, tmp: Path) -> list[str]:
              f"`python scripts/strategy_evidence.py --cutthroat --games {games} --seed {seed}`", ""]
     for other in ("random", "simple"):
         lines += cutthroat_duplicate("heuristic", other, games, seed, tmp)
+    return lines
+
+
+def cutthroat3_section(games: int, seed: int, tmp: Path) -> list[str]:
+    lines = ["## Cutthroat for three: heuristic alone against two of another player (issue #28)", "",
+             f"`python scripts/strategy_evidence.py --cutthroat3 --games {games} --seed {seed}`", ""]
+    for other in ("random", "simple"):
+        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset="cutthroat3")
     return lines
 
 

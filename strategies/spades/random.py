@@ -1,7 +1,9 @@
 """``random``: a uniformly random legal card; bids from a sensible distribution.
 
 Bids are Binomial(13, bid_p) (one uniform draw, inverted) clamped to the legal range (mean 3.25 tricks with
-the default bid_p = 0.25, the average share of a player); Nil with
+the default bid_p = 0.25, the average share of a player at four); at a table of n players and hands of H cards
+(``phases.HAND_TRICKS``: 17 with three) Binomial(H, bid_p · 4/n), the same share of that table's tricks (mean
+17/3 with three players); Nil with
 probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``. In a bidding variant (``bid_rule`` other than free) the same draws choose
 among the variant's legal bids (``phases.legal_bids``): the only one when there is one, Nil with ``nil_prob`` when
 it is legal, else the legal number nearest the binomial draw.
@@ -11,9 +13,10 @@ from numba import njit
 
 from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.games.spades.kernel import compile_in
-from tricksim.simulator.games.spades.phases import BID_FREE, legal_bids, nearest_legal_bid
+from tricksim.simulator.games.spades.phases import BID_FREE, HAND_TRICKS, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
     R_BID_RULE,
+    R_SEATS,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_SIG,
@@ -49,6 +52,36 @@ def binomial13(u, p):
     return k
 
 
+@njit(cache=True)
+def binomial(u, p, n):
+    """Binomial(n, p) by inverting its CDF at the uniform ``u``: :func:`binomial13` for n = 13 (the same draws
+    as before other hand sizes existed)."""
+    if n == 13:
+        return binomial13(u, p)
+    if p >= 1.0:
+        return n
+    q = 1.0 - p
+    pk = q ** n
+    odds = p / q
+    cdf = pk
+    k = 0
+    while u >= cdf and k < n:
+        pk *= (n - k) / (k + 1) * odds
+        k += 1
+        cdf += pk
+    return k
+
+
+@njit(cache=True)
+def table_bid(u, view, params):
+    """The binomial bid of the table in ``view`` (module docstring): Binomial(H, bid_p · 4/n), H the hand's
+    tricks and n the players (a view without rules, seats 0, is of four)."""
+    n = view[V_RULES + R_SEATS]
+    tricks = HAND_TRICKS[n & 7]
+    p = params[P_BID_P] if n == 4 or n == 0 else min(1.0, params[P_BID_P] * 4.0 / n)
+    return binomial(u, p, tricks), tricks
+
+
 @njit(BLIND_NIL_SIG, cache=True)
 def blind_nil(seat, view, params, rng):
     return np.int64(rand_float(rng) < params[P_BLIND_NIL_PROB])
@@ -62,10 +95,11 @@ def bid(seat, hand, view, params, rng):
             return lowest_bit(legal)
         if legal & 1 and rand_float(rng) < params[P_NIL_PROB]:
             return np.int64(0)
-        return nearest_legal_bid(legal & ~np.int64(1), binomial13(rand_float(rng), params[P_BID_P]))
+        return nearest_legal_bid(legal & ~np.int64(1), table_bid(rand_float(rng), view, params)[0])
     if view[V_NIL_ALLOWED] == 1 and rand_float(rng) < params[P_NIL_PROB]:
         return np.int64(0)
-    return np.int64(min(13, max(binomial13(rand_float(rng), params[P_BID_P]), view[V_MIN_BID])))
+    b, tricks = table_bid(rand_float(rng), view, params)
+    return np.int64(min(tricks, max(b, view[V_MIN_BID])))
 
 
 

@@ -2,7 +2,9 @@
 
 Bid: expected tricks from aces, guarded kings, twice-guarded queens, top
 spades, spades beyond the third and ruffable short suits, rounded; Nil when
-it is below 1/2 and no spade is above the 9. Play: duck under a
+it is below 1/2 and no spade is above the 9. At a table other than four players of 13 cards (cutthroat3:
+three of 17) a player's share of the tricks, H/n for hands of H cards at n players, differs from 13/4: the
+estimate (fitted to 13 cards at four) gets :data:`TABLE_SHARE_GAIN` of that difference. Play: duck under a
 partner who is winning (no partner in cutthroat), otherwise win as cheaply as possible, otherwise throw
 the lowest card; lead the lowest card of the longest non-spade suit. As a Nil
 bidder: the highest card that loses. In a bidding variant (``bid_rule``): the
@@ -15,7 +17,7 @@ from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES
 from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, STANDARD, SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
-from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
+from tricksim.simulator.games.spades.phases import BID_FREE, HAND_TRICKS, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -25,6 +27,7 @@ from tricksim.simulator.games.spades.policy import (
     R_BID_RULE,
     R_DECK,
     R_PARTNERSHIPS,
+    R_SEATS,
     R_ZERO_BID,
     V_BID,
     V_EXCHANGE_N,
@@ -45,6 +48,11 @@ P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)
 BID_SHIFT = 0.5  # added before rounding: contracts made 81 %, games about 15 hands (cardems self-play)
 NINE_OF_SPADES = 46
+# the tricks a bid gains for each trick a player's share at the table (H/n) exceeds four players' 13/4: the
+# estimate falls that short with three players of 17 cards (self-play, docs/strategy-evidence.md "Cutthroat for
+# three"); other tables are extrapolated
+TABLE_SHARE_GAIN = 0.5
+FOUR_SHARE = 13 / 4
 
 
 @njit(cache=True)
@@ -191,7 +199,12 @@ def free_bid(hand, view, params):
     high_spades = hand & BEATING[deck, NINE_OF_SPADES]  # the spades above the 9♠
     if params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1 and est < NIL_BELOW and high_spades == 0:
         return np.int64(0)
-    return np.int64(min(13, max(np.int64(est + BID_SHIFT + 0.5), view[V_MIN_BID])))
+    n = view[V_RULES + R_SEATS]
+    if n == 4 or n == 0:  # four players (a view without rules: seats 0): 13 cards, the estimate as fitted
+        return np.int64(min(13, max(np.int64(est + BID_SHIFT + 0.5), view[V_MIN_BID])))
+    tricks = HAND_TRICKS[n & 7]
+    est += TABLE_SHARE_GAIN * (tricks / n - FOUR_SHARE)
+    return np.int64(min(tricks, max(np.int64(est + BID_SHIFT + 0.5), view[V_MIN_BID])))
 
 
 @njit(BID_SIG, cache=True)

@@ -21,12 +21,13 @@ Per variant (:func:`variant_figures`):
 
 A variant without partnerships (cutthroat, each player alone) has no teams to swap: it is played as a
 rotation (:mod:`~tricksim.analysis.games.spades.cutthroat`: the stronger player alone in each seat in turn
-against three weaker, and a field of four weaker on the same deals), and :func:`alone_variant_figures` gives
-the same pooled figures over its four seat tables per *seat*-hand (a player's score, bags and contract), with
-the rotation's skill and luck (:data:`ALONE_FIGURES`): the stronger's games won against its 25 % share, the
+against the weaker others, and a field of weaker players on the same deals, at the table of the rules'
+``seats``), and :func:`alone_variant_figures` gives the same pooled figures over its seat tables per
+*seat*-hand (a player's score, bags and contract), with the rotation's skill and luck
+(:func:`alone_figures`): the stronger's games won against its 1/n share (25 % at four), the
 deals it won from every seat, the deals the same seat won on every table (luck), its final lead over the best
 other seat, and its points a hand over the weaker in the same seat on the same cards. These are not the
-partnership figures: the page shows them in tables of their own.
+partnership figures: the page shows them in tables of their own, one a seat count.
 
 :func:`write_atlas` draws the charts (hand score, final margin and game length on bins shared by every
 variant; the rates; skill and luck) and writes ``atlas.html`` and ``atlas.md`` into a folder.
@@ -45,18 +46,18 @@ from ...io import AnalysisError, open_run
 from ...plots import Charts, plot_rate_bars
 from ...stats import Estimate, fmt_int, proportion
 from .compare import DuplicateResult, duplicate_match_runs
-from .cutthroat import SEATS, by_deal, cluster_ratio, rotation_figures
-from .outcomes import PerGame, nil_bid, per_game_columns, sides, team_outcomes
+from .cutthroat import by_deal, cluster_ratio, luck_baseline, rotation_figures
+from .outcomes import NUMBER_WORDS, PerGame, nil_bid, others_text, per_game_columns, seats, sides, team_outcomes
 
-__all__ = ["ALONE_FIGURES", "FIGURES", "AtlasResult", "VariantFigures", "alone_variant_figures", "atlas_markdown",
-           "atlas_table", "variant_figures", "write_atlas"]
+__all__ = ["ALONE_FIGURES", "FIGURES", "AtlasResult", "VariantFigures", "alone_figures", "alone_variant_figures",
+           "atlas_markdown", "atlas_table", "variant_figures", "write_atlas"]
 
 ENDS = ("target", "mercy", "limit")
 
 
-def hand_columns(n_sides: int) -> list[str]:
+def hand_columns(n_sides: int, n_seats: int = 4) -> list[str]:
     return (["game_id", "hand_no", *(f"score_{k}" for k in range(n_sides))]
-            + [f"{p}_{s}" for p in ("bid", "blind", "tricks", "dealt") for s in SEATS])
+            + [f"{p}_{s}" for p in ("bid", "blind", "tricks", "dealt") for s in range(n_seats)])
 
 
 def game_columns(n_sides: int) -> list[str]:
@@ -82,19 +83,31 @@ FIGURES = {
     "margin": ("final margin, stronger − weaker (pair mean)", "pairs"),
 }
 SKILL = ("strong_win", "strong_both", "same_cards", "margin")
-#: the figures of a variant without partnerships (cutthroat): the pooled ones a seat's, then the rotation's
-ALONE_FIGURES = {
-    **{k: v for k, v in FIGURES.items() if k != "strong_both"},
-    "hand_score": ("hand score (per seat-hand)", "seat-hands"),
-    "bags": ("bags per seat-hand", "seat-hands"),
-    "penalties": ("bag penalties per game (all four seats)", "games"),
-    "contract": ("contract made (seat-hands with a contract)", "seat-hands"),
-    "strong_win": ("stronger player's games won (alone against three weaker; 25 % = no edge)", "seat-games"),
-    "strong_all": ("deals the stronger player won from every seat", "deals"),
-    "same_cards": ("decided deals the same seat won on all four tables", "decided deals"),
-    "margin": ("stronger player's final lead over the best other seat", "seat-games"),
-    "strong_points": ("points a hand, stronger − weaker in the same seat and cards", "seat-hands"),
-}
+def no_edge(n: int) -> str:
+    """An equal player's share of the games at a table of ``n`` alone: '25 %', '33.3 %', '50 %'."""
+    return f"{100 / n:.3g} %"
+
+
+def alone_figures(n: int) -> dict:
+    """The figures of a variant without partnerships at a table of ``n`` (cutthroat 4, cutthroat3 3): the
+    pooled ones a seat's, then the rotation's."""
+    word, others = NUMBER_WORDS.get(n, str(n)), NUMBER_WORDS.get(n - 1, str(n - 1))
+    return {
+        **{k: v for k, v in FIGURES.items() if k != "strong_both"},
+        "hand_score": ("hand score (per seat-hand)", "seat-hands"),
+        "bags": ("bags per seat-hand", "seat-hands"),
+        "penalties": (f"bag penalties per game (all {word} seats)", "games"),
+        "contract": ("contract made (seat-hands with a contract)", "seat-hands"),
+        "strong_win": (f"stronger player's games won (alone against {others} weaker; {no_edge(n)} = no edge)",
+                       "seat-games"),
+        "strong_all": ("deals the stronger player won from every seat", "deals"),
+        "same_cards": (f"decided deals the same seat won on all {word} tables", "decided deals"),
+        "margin": ("stronger player's final lead over the best other seat", "seat-games"),
+        "strong_points": ("points a hand, stronger − weaker in the same seat and cards", "seat-hands"),
+    }
+
+
+ALONE_FIGURES = alone_figures(4)  # cutthroat: four players
 ALONE_SKILL = ("strong_win", "strong_all", "same_cards", "margin", "strong_points")
 
 
@@ -117,7 +130,8 @@ class VariantFigures:
     hand_scores: np.ndarray = field(repr=False)   # every side-hand's score (team, or seat alone), every table
     margins: np.ndarray = field(repr=False)       # every game's final margin of the stronger
     lengths: np.ndarray = field(repr=False)       # every game's hands
-    alone: bool = False         # no partnerships (cutthroat): ALONE_FIGURES
+    alone: bool = False         # no partnerships (cutthroat): alone_figures(n_seats)
+    n_seats: int = 4
 
 
 def _penalties(run, games: pd.DataFrame) -> np.ndarray:
@@ -130,7 +144,7 @@ def _penalties(run, games: pd.DataFrame) -> np.ndarray:
 def _same_deals(first: pd.DataFrame, others: list[pd.DataFrame], paths: str) -> float:
     """The share of the hands played on the first table and another that were dealt the same cards; raises
     AnalysisError when one was not (not a duplicate design)."""
-    dealt = [f"dealt_{s}" for s in SEATS]
+    dealt = [c for c in first.columns if c.startswith("dealt_")]
     same = []
     for h in others:
         both = first[["game_id", "hand_no", *dealt]].merge(h[["game_id", "hand_no", *dealt]], on=["game_id", "hand_no"])
@@ -143,7 +157,7 @@ def _same_deals(first: pd.DataFrame, others: list[pd.DataFrame], paths: str) -> 
 
 
 def _pooled(runs, hands: list[pd.DataFrame], games: list[pd.DataFrame], conf: float):
-    """The figures that pool every table's hands and games, clustered by deal, for two teams or four players
+    """The figures that pool every table's hands and games, clustered by deal, for two teams or every player
     alone (``outcomes.sides``): hand score, length, ends, Nil, bags, penalties, contracts. Returns the figures,
     the side-hand scores and the games of every table (a deal's together)."""
     rules = runs[0].rules
@@ -160,10 +174,11 @@ def _pooled(runs, hands: list[pd.DataFrame], games: list[pd.DataFrame], conf: fl
     for end in ENDS:
         f[f"end_{end}"] = cluster_ratio(gd, g["end"] == end).rate(conf)
 
-    seat_deal = np.repeat(deal, 4)
-    bid = np.stack([h[f"bid_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
-    tricks = np.stack([h[f"tricks_{s}"].to_numpy(np.int64) for s in SEATS], axis=1).ravel()
-    blind = (np.stack([h[f"blind_{s}"].to_numpy(bool) for s in SEATS], axis=1).ravel() if "blind_0" in h
+    n = seats(rules)
+    seat_deal = np.repeat(deal, n)
+    bid = np.stack([h[f"bid_{s}"].to_numpy(np.int64) for s in range(n)], axis=1).ravel()
+    tricks = np.stack([h[f"tricks_{s}"].to_numpy(np.int64) for s in range(n)], axis=1).ravel()
+    blind = (np.stack([h[f"blind_{s}"].to_numpy(bool) for s in range(n)], axis=1).ravel() if "blind_0" in h
              else np.zeros(bid.size, bool))
     nil, bnil = nil_bid(bid, rules) & ~blind, nil_bid(bid, rules) & blind
     f["nil_bid"] = cluster_ratio(seat_deal, nil).rate(conf)
@@ -222,38 +237,43 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
 
 def alone_variant_figures(name: str, field_run, seat_runs, *, strong: str | None = None, weak: str | None = None,
                           conf: float = 0.95) -> VariantFigures:
-    """The atlas figures (:data:`ALONE_FIGURES`) of a variant without partnerships from its rotation: the field
-    run (the weaker player in every seat) and the four seat runs (the stronger alone in seat 0, 1, 2, 3). The
-    pooled figures are over the four seat tables; raises AnalysisError when the runs are not one rotation."""
+    """The atlas figures (:func:`alone_figures`) of a variant without partnerships from its rotation: the field
+    run (the weaker player in every seat) and the n seat runs (the stronger alone in seat 0 .. n-1). The
+    pooled figures are over the seat tables; raises AnalysisError when the runs are not one rotation."""
     rot = rotation_figures(field_run, seat_runs, conf)  # checks the rotation
     base = open_run(field_run)
+    n = rot.n_seats
     tables = [open_run(r) for r in seat_runs]
-    cols = [c for c in hand_columns(4) if base.has_columns("hands", [c])]
+    cols = [c for c in hand_columns(n, n) if base.has_columns("hands", [c])]
     hands = [t.hands(cols) for t in tables]
     same_deals = _same_deals(base.hands(cols), hands, f"{base.path} and its seat tables")
-    f, scores, g, n_hands = _pooled(tables, hands, [t.games(game_columns(4)) for t in tables], conf)
+    f, scores, g, n_hands = _pooled(tables, hands, [t.games(game_columns(n)) for t in tables], conf)
     f.update(rot.figures)
     return VariantFigures(name=name, preset=base.preset, rules=dict(base.rules), rules_text=base.rules_text(),
                           strong=strong or tables[0].seat_labels[0], weak=weak or base.seat_labels[0],
                           n_pairs=rot.n_deals, n_games=len(g), n_hands=n_hands, same_deals=same_deals, figures=f,
-                          duplicate=None, hand_scores=scores, margins=rot.margins, lengths=rot.lengths, alone=True)
+                          duplicate=None, hand_scores=scores, margins=rot.margins, lengths=rot.lengths, alone=True,
+                          n_seats=n)
 
 
 # ------------------------------------------------------------------ tables
 def atlas_table(variants: list[VariantFigures], keys=None) -> pd.DataFrame:
     """One row a figure, one column a variant: 'value [lo, hi] (n=… unit, … deals)'; the variants with
-    partnerships (:data:`FIGURES`) or those without (:data:`ALONE_FIGURES`), not both."""
-    kinds = {v.alone for v in variants}
+    partnerships (:data:`FIGURES`) or those without at one table size (:func:`alone_figures`), not both."""
+    kinds = {(v.alone, v.n_seats if v.alone else 4) for v in variants}
     if len(kinds) > 1:
-        raise AnalysisError("a table of figures holds the variants with partnerships or those without, not both")
-    return _atlas_table(variants, ALONE_FIGURES if kinds == {True} else FIGURES, keys)
+        raise AnalysisError("a table of figures holds the variants with partnerships or those without at one table "
+                            "size, not both")
+    alone, n = next(iter(kinds), (False, 4))
+    return _atlas_table(variants, alone_figures(n) if alone else FIGURES, keys)
 
 
 def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
     """What each variant is and what was played."""
     return pd.DataFrame([{"variant": v.name, "rules": v.rules_text, "players (stronger vs weaker)":
                           f"{v.strong} vs {v.weak}",
-                          "design": "rotation: 4 seat tables + field" if v.alone else "duplicate pair: 2 tables",
+                          "design": f"rotation: {v.n_seats} seat tables + field" if v.alone else
+                          "duplicate pair: 2 tables",
                           "deals": fmt_int(v.n_pairs), "games": fmt_int(v.n_games), "hands": fmt_int(v.n_hands),
                           "hands dealt alike on every table": f"{100 * v.same_deals:.1f} %"} for v in variants])
 
@@ -293,13 +313,30 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
             axes[0], _rate_frame(teams, ("strong_win", "strong_both", "same_cards")),
             title=f"Skill and luck in duplicate pairs ({teams[0].strong} vs {teams[0].weak}; n = pairs)")}
         charts.save("atlas_skill", fig, "Skill and luck by variant", drawn)
-    alone = [v for v in variants if v.alone]
-    if alone:
+    for n, alone in _alone_by_seats(variants).items():
         fig, axes = charts.figure(1, width=9, height=4.6)
         drawn = {"skill and luck alone": plot_rate_bars(
-            axes[0], rate_frame(alone, ALONE_FIGURES, ("strong_win", "strong_all", "same_cards")),
-            title=f"Cutthroat rotations ({alone[0].strong} alone vs three {alone[0].weak}; 25 % = no edge)")}
-        charts.save("atlas_skill_alone", fig, "Skill and luck without partnerships (cutthroat)", drawn)
+            axes[0], rate_frame(alone, alone_figures(n), ("strong_win", "strong_all", "same_cards")),
+            title=f"Cutthroat rotations ({alone[0].strong} alone vs {NUMBER_WORDS.get(n - 1, n - 1)} "
+                  f"{alone[0].weak}; {no_edge(n)} = no edge)")}
+        charts.save("atlas_skill_alone" + _suffix(n), fig, "Skill and luck without partnerships (cutthroat"
+                    + ("" if n == 4 else f", {NUMBER_WORDS.get(n, n)} players") + ")", drawn)
+
+
+def _alone_by_seats(variants) -> dict[int, list[VariantFigures]]:
+    """The variants without partnerships by their table size, four first (each size has tables of its own: an
+    equal player's share of the games differs)."""
+    out: dict[int, list] = {}
+    for v in variants:
+        if v.alone:
+            out.setdefault(v.n_seats, []).append(v)
+    return dict(sorted(out.items(), reverse=True))
+
+
+def _suffix(n: int) -> str:
+    """The table and chart names of the cutthroat variants at a table of ``n``: 'alone_skill' at four (as before
+    other sizes existed), 'alone3_skill' at three."""
+    return "" if n == 4 else str(n)
 
 
 # ------------------------------------------------------------------ the report
@@ -309,9 +346,9 @@ METHOD = ("Each variant is a duplicate match: every deal is played on two tables
           "freedom); the paired figures take the deal pair as the unit (win rate: t interval over pairs; shares "
           "of pairs: Wilson). 95 % intervals; n counts the unit named in each cell, with the deals it rests on.")
 ALONE_METHOD = ("A variant without partnerships (cutthroat) has no teams to swap: it is a rotation, every deal "
-                "(a game id: the cards of a whole game) played on five tables, four weaker players (the field) and, "
-                "on table k, the stronger player alone in seat k against three weaker. Its pooled figures are over "
-                "the four seat tables, per seat-hand, clustered by deal.")
+                "(a game id: the cards of a whole game) played on {tables} tables, {n} weaker players (the field) "
+                "and, on table k, the stronger player alone in seat k against {others} weaker. Its pooled figures "
+                "are over the {n} seat tables, per seat-hand, clustered by deal.")
 
 READING = ("How to read skill and luck: the stronger player's paired win rate is the share of games it wins when "
            "both tables are counted (50 % = no edge). A pair whose two games the same cards won (the team holding "
@@ -319,15 +356,34 @@ READING = ("How to read skill and luck: the stronger player's paired win rate is
            "such pairs among the decided ones measures how much the deal alone decides a game between these "
            "players. A variant that rewards skill has a higher win rate and a lower same-cards share.")
 ALONE_READING = ("Each player alone, so these figures do not compare with the partnership tables': the stronger "
-                 "player wins a game against three weaker players alone, and an equal player would win a quarter "
-                 "of them (not a half); its win rate is over seat-games (a deal from each of the four seats), "
-                 "clustered by deal. Luck is the share of decided deals whose four tables the same seat won: the "
+                 "player wins a game against {others} weaker {players} alone, and an equal player would win {share} "
+                 "of them{not_half}; its win rate is over seat-games (a deal from each of the {n} seats), "
+                 "clustered by deal. Luck is the share of decided deals whose {n} tables the same seat won: the "
                  "cards of that seat decided the game whoever held them (the stronger won from it once, the weaker "
-                 "three times); 0 when the stronger player always wins. If the winner did not depend on the cards, "
-                 "a stronger player winning a share w of its games would leave 4·w·((1 − w)/3)³ (1.6 % between equal "
-                 "players, w = 1/4; 0.18 % at w = 75 %): a share above that is the cards'. Its margin is its final lead over the best of the three "
-                 "others (a partnership's: over the other team), and its points a hand are its own seat's against "
-                 "a weaker player's in the same seat with the same cards (the field table).")
+                 "{others_times}); 0 when the stronger player always wins. If the winner did not depend on the "
+                 "cards, a stronger player winning a share w of its games would leave {formula} ({equal} between "
+                 "equal players, w = 1/{k}; {strong} at w = 75 %): a share above that is the cards'. Its margin is "
+                 "its final lead over {best_other} (a partnership's: over the other team), and "
+                 "its points a hand are its own seat's against a weaker player's in the same seat with the same "
+                 "cards (the field table).")
+SUPERSCRIPTS = {1: "", 2: "²", 3: "³", 4: "⁴"}
+SHARES = {2: "a half", 3: "a third", 4: "a quarter"}
+
+
+def alone_reading(n: int) -> str:
+    """How to read the skill and luck of the rotations at a table of ``n`` (:data:`ALONE_READING`)."""
+    word, others = NUMBER_WORDS.get(n, str(n)), NUMBER_WORDS.get(n - 1, str(n - 1))
+    return ALONE_READING.format(
+        n=word, others=others, players="player" if n == 2 else "players",
+        not_half="" if n == 2 else " (not a half)", best_other=others_text(n), share=SHARES.get(n, f"1/{n}"), k=n,
+        others_times="twice" if n == 3 else "once" if n == 2 else f"{others} times",
+        formula=f"{n}·w·((1 − w)/{n - 1}){SUPERSCRIPTS.get(n - 1, f'^{n - 1}')}",
+        equal=f"{100 * luck_baseline(1 / n, n):.2g} %", strong=f"{100 * luck_baseline(0.75, n):.2g} %")
+
+
+def alone_method(n: int) -> str:
+    return ALONE_METHOD.format(tables=NUMBER_WORDS.get(n + 1, n + 1), n=NUMBER_WORDS.get(n, n),
+                               others=NUMBER_WORDS.get(n - 1, n - 1))
 
 
 def _captions(variants) -> dict[str, str]:
@@ -339,7 +395,7 @@ def write_atlas(variants: list[VariantFigures], out_dir, *, title: str = "Spades
     """Charts (PNG and SVG), ``atlas.html`` (self-contained), ``atlas.md`` and ``atlas.csv`` of ``variants`` into
     ``out_dir``: the partnership variants' figures and the cutthroat variants' (rotations) in tables of their own."""
     teams = [v for v in variants if not v.alone]
-    alone = [v for v in variants if v.alone]
+    alone = _alone_by_seats(variants)
     tables = {"variants": variants_table(variants)} if variants else {}
     sections = [Section("Variants", "", "variants")]
     if teams:
@@ -347,13 +403,15 @@ def write_atlas(variants: list[VariantFigures], out_dir, *, title: str = "Spades
                                                                                     if k not in SKILL]))
         sections += [Section("Skill and luck", READING, "skill"),
                      Section("Scores, bidding and game ends", "", "figures")]
-    if alone:
-        tables.update(alone_skill=atlas_table(alone, ALONE_SKILL),
-                      alone_figures=atlas_table(alone, [k for k in ALONE_FIGURES if k not in ALONE_SKILL]))
-        sections += [Section("Cutthroat (each player alone): skill and luck", ALONE_READING, "alone_skill"),
-                     Section("Cutthroat: scores, bidding and game ends (per seat-hand: a player's own)", "",
-                             "alone_figures")]
-    method = METHOD + (" " + ALONE_METHOD if alone else "")
+    for n, vs in alone.items():
+        name, who = f"alone{_suffix(n)}", "" if n == 4 else f", {NUMBER_WORDS.get(n, n)} players"
+        tables.update({f"{name}_skill": atlas_table(vs, ALONE_SKILL),
+                       f"{name}_figures": atlas_table(vs, [k for k in alone_figures(n) if k not in ALONE_SKILL])})
+        sections += [Section(f"Cutthroat (each player alone{who}): skill and luck", alone_reading(n),
+                             f"{name}_skill"),
+                     Section(f"Cutthroat{who}: scores, bidding and game ends (per seat-hand: a player's own)", "",
+                             f"{name}_figures")]
+    method = METHOD + "".join(" " + alone_method(n) for n in alone)
     return write_page(variants, out_dir, title=title, captions=_captions(variants),
                       draw=lambda charts: draw_atlas(charts, variants), tables=tables, method=method,
                       sections=tuple(sections))

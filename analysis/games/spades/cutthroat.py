@@ -1,9 +1,10 @@
-"""Cutthroat rotations: one player alone against three of another, on the same deals, from every seat.
+"""Cutthroat rotations: one player alone against the others of another, on the same deals, from every seat.
 
-``tricksim compare`` plays two teams; cutthroat (preset ``cutthroat``: four players each alone) has no teams,
-so its duplicate design is a rotation (``tricksim.jobs.spades.cutthroat`` plays it): the **field** table with
-the weaker player in every seat, then one table per seat ``k`` with the stronger player in seat ``k`` and the
-weaker in the three others. A hand's cards depend only on the seed, the game id and the hand number, never on
+A partnership duplicate match swaps two teams; cutthroat (presets ``cutthroat``: four players each alone,
+``cutthroat3``: three) has no teams, so its duplicate design is a rotation (``tricksim.jobs.spades.cutthroat``
+plays it): the **field** table with the weaker player in every seat, then one table per seat ``k`` with the
+stronger player in seat ``k`` and the weaker in the others. Written for the ``n`` seats of the run's rules
+(``outcomes.seats``); the figures below are given for four. A hand's cards depend only on the seed, the game id and the hand number, never on
 the players, so game ``g`` of every table is dealt the same cards as long as the tables play it (the games
 end after different hands). The tables' rows of a game id (a *deal* below: the cards of a whole game) are not
 independent: every figure is clustered by it.
@@ -31,12 +32,11 @@ import numpy as np
 import pandas as pd
 
 from ...io import AnalysisError, open_run
-from ...stats import ClusterRatio, Estimate, proportion
-from .outcomes import lead
+from ...stats import ClusterRatio, Estimate, fmt_estimate, proportion
+from .outcomes import NUMBER_WORDS, lead, partnerships, seats
 
-__all__ = ["SEATS", "RotationFigures", "by_deal", "check_rotation", "cluster_ratio", "rotation_figures"]
-
-SEATS = range(4)
+__all__ = ["RotationFigures", "by_deal", "check_rotation", "cluster_ratio", "format_rotation", "luck_baseline",
+           "rotation_figures"]
 
 
 @dataclass
@@ -47,23 +47,32 @@ class RotationFigures:
     figures: dict[str, Estimate]
     margins: np.ndarray = field(repr=False)   # every seat-game's margin, the stronger's lead at the end
     lengths: np.ndarray = field(repr=False)   # every seat table's games' hands (the field's are not counted)
+    n_seats: int = 4
+
+
+def luck_baseline(w: float, n: int) -> float:
+    """The share of deals whose ``n`` seat tables the same seat wins if the winner did not depend on the cards
+    and the stronger player won a share ``w`` of its games: n·w·((1 − w)/(n − 1))^(n − 1)."""
+    return n * w * ((1 - w) / (n - 1)) ** (n - 1)
 
 
 def check_rotation(field_run, seat_runs) -> None:
-    """Raises AnalysisError unless ``seat_runs`` (seat 0..3) and ``field_run`` are one rotation: cutthroat, the
+    """Raises AnalysisError unless ``seat_runs`` (seat 0..n-1) and ``field_run`` are one rotation: cutthroat, the
     same rules and seed, one player alone in seat k on table k and the field's player everywhere else."""
     runs = [open_run(field_run), *(open_run(r) for r in seat_runs)]
-    if len(runs) != 5:
-        raise AnalysisError(f"a cutthroat rotation is a field table and 4 seat tables: got {len(runs) - 1}")
     base = runs[0]
-    if base.rules.get("partnerships", True):
+    if partnerships(base.rules):
         raise AnalysisError(f"{base.path}: a rotation is played without partnerships (preset cutthroat)")
+    n = seats(base.rules)
+    if len(runs) != n + 1:
+        raise AnalysisError(f"a cutthroat rotation of {n} players is a field table and {n} seat tables: "
+                            f"got {len(runs) - 1}")
     for k, r in enumerate(runs[1:]):
         if r.rules != base.rules or r.manifest.get("seed") != base.manifest.get("seed"):
             raise AnalysisError(f"{r.path} and {base.path} are not tables of one rotation (their rules or seeds "
                                 "differ)")
         others = [s for j, s in enumerate(r.seats) if j != k]
-        if others != [base.seats[j] for j in SEATS if j != k] or r.seats[k] == base.seats[k]:
+        if others != [base.seats[j] for j in range(n) if j != k] or r.seats[k] == base.seats[k]:
             raise AnalysisError(f"{r.path}: seat {k} is not the one seat played by another player than the field "
                                 f"{base.path} ({r.seats} against {base.seats})")
 
@@ -80,13 +89,14 @@ def cluster_ratio(cluster, y, n=None) -> ClusterRatio:
 
 
 def rotation_figures(field_run, seat_runs, conf: float = 0.95) -> RotationFigures:
-    """Skill and luck of a rotation (module docstring) from its field run and its four seat runs (seat 0..3)."""
+    """Skill and luck of a rotation (module docstring) from its field run and its n seat runs (seat 0..n-1)."""
     check_rotation(field_run, seat_runs)
     base = open_run(field_run)
+    n = seats(base.rules)
     tables = [open_run(r) for r in seat_runs]
-    totals = [f"total_{s}" for s in SEATS]
+    totals = [f"total_{s}" for s in range(n)]
     games = [t.games(["game_id", "hands", "winner", *totals]) for t in tables]
-    base_hands = base.hands(["game_id", "hand_no", *(f"score_{s}" for s in SEATS)])
+    base_hands = base.hands(["game_id", "hand_no", *(f"score_{s}" for s in range(n))])
 
     per_seat, diffs = [], []
     for k, (t, g) in enumerate(zip(tables, games)):
@@ -105,7 +115,7 @@ def rotation_figures(field_run, seat_runs, conf: float = 0.95) -> RotationFigure
     winners = w.pivot(index="game_id", columns="seat", values="winner")  # a deal's winner on each seat table
     if winners.isna().any().any():
         raise AnalysisError(f"{base.path}: the seat tables do not play the same game ids")
-    won_all = (winners.to_numpy() == np.arange(4)).all(axis=1)
+    won_all = (winners.to_numpy() == np.arange(n)).all(axis=1)
     f["strong_all"] = proportion(int(won_all.sum()), len(winners), conf)
     decided = (winners >= 0).all(axis=1).to_numpy()
     same = (winners.nunique(axis=1) == 1).to_numpy() & decided
@@ -114,4 +124,25 @@ def rotation_figures(field_run, seat_runs, conf: float = 0.95) -> RotationFigure
     d = by_deal(diffs)
     f["strong_points"] = cluster_ratio(d["game_id"], d["d"]).estimate(conf)
     return RotationFigures(n_deals=len(winners), figures=f, margins=w["margin"].to_numpy(np.int64),
-                           lengths=w["hands"].to_numpy(np.int64))
+                           lengths=w["hands"].to_numpy(np.int64), n_seats=n)
+
+
+def format_rotation(rot: RotationFigures, strong: str, weak: str) -> str:
+    """Plain-text report of a rotation (``tricksim compare`` of a preset without partnerships): ``strong`` alone
+    in each seat in turn against the others ``weak``, each figure with its interval and n."""
+    n = rot.n_seats
+    f = rot.figures
+    others = NUMBER_WORDS.get(n - 1, str(n - 1))
+    head = (f"Rotation: {strong} alone in each of the {NUMBER_WORDS.get(n, n)} seats against {others} {weak} "
+            f"({rot.n_deals:,} deals, each played on {n + 1} tables: {n} seat tables and the field, all {weak}; "
+            "95 % intervals clustered by deal)")
+    luck = (f"decided deals the same seat won on all {n} tables (luck; "
+            f"{100 * luck_baseline(1 / n, n):.2g} % between equal players if the cards did not matter)")
+    won = f"{strong} games won, n = seat-games ({100 / n:.3g} % = no edge)"
+    rows = [(won, f["strong_win"]),
+            ("deals it won from every seat, n = deals", f["strong_all"]),
+            (luck, f["same_cards"]),
+            ("final lead over the best other seat, n = seat-games", f["margin"]),
+            (f"points a hand, {strong} − {weak} in the same seat and cards, n = seat-hands", f["strong_points"])]
+    w = max(len(k) for k, _ in rows) + 2
+    return "\n".join([head] + [f"{k:<{w}}{fmt_estimate(v)}" for k, v in rows])

@@ -198,6 +198,7 @@ def score_bucket_labels(margin: int = 100) -> tuple[str, str, str]:
     return (f"behind ≥{margin}", "close", f"ahead ≥{margin}")
 
 
-def bid_position(seat, dealer) -> np.ndarray:
-    """Bidding order of ``seat``: 0 = first to bid (left of the dealer) … 3 = the dealer."""
-    return ((np.asarray(seat, dtype=np.int64) - np.asarray(dealer, dtype=np.int64) - 1) % 4).astype(np.int8)
+def bid_position(seat, dealer, n_seats: int = 4) -> np.ndarray:
+    """Bidding order of ``seat`` at a table of ``n_seats``: 0 = first to bid (left of the dealer) …
+    ``n_seats - 1`` = the dealer."""
+    return ((np.asarray(seat, dtype=np.int64) - np.asarray(dealer, dtype=np.int64) - 1) % n_seats).astype(np.int8)

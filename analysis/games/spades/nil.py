@@ -37,7 +37,7 @@ from ...parallel import Engine, merge
 from ...plots import group_x, rate_bars, save_figure
 from ...stats import ClusterOrderError, fmt_int, fmt_rate_interval, update_by_key
 from . import features as F
-from .outcomes import deck_of, lead, nil_bid, require_four_seats, rule, sides
+from .outcomes import NUMBER_WORDS, deck_of, lead, nil_bid, partnerships, rule, seats, sides
 
 __all__ = ["FEATURES", "HANDS", "HAND_FEATURES", "HAND_TEXT", "KINDS", "display_names", "format_nil_table",
            "group_label", "needed_columns", "nil_report", "nil_study", "plot_nil", "save_nil_chart", "save_table",
@@ -66,16 +66,23 @@ FEATURES = (
 KINDS = ("Nil", "Blind Nil")
 #: the groupings that are features of a seat's hand
 HAND_FEATURES = ("spades", "high_spade", "honours", "shortest", "longest", "void")
-_POSITION_LABELS = ("1st", "2nd", "3rd", "4th (dealer)")
+_ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
+def position_label(key: int, n_seats: int) -> str:
+    """Bidding position ``key`` (0 = first to bid) at a table of ``n_seats``: '1st' .. '4th (dealer)' with four
+    players, '3rd (dealer)' with three."""
+    return _ORDINALS[key] + (" (dealer)" if key == n_seats - 1 else "")
 
 
 def needed_columns(run: Run, by: str | None, hand: str) -> list[str]:
     """The hand columns a study of ``run`` grouped ``by`` reads (bids, tricks, Blind Nil flags, the grouping's)."""
-    cols = ["game_id"] + [f"bid_{s}" for s in range(4)] + [f"tricks_{s}" for s in range(4)]
-    if run.has_columns("hands", [f"blind_{s}" for s in range(4)]):
-        cols += [f"blind_{s}" for s in range(4)]
+    n = seats(run.rules)
+    cols = ["game_id"] + [f"bid_{s}" for s in range(n)] + [f"tricks_{s}" for s in range(n)]
+    if run.has_columns("hands", [f"blind_{s}" for s in range(n)]):
+        cols += [f"blind_{s}" for s in range(n)]
     if by in HAND_FEATURES:
-        cols += [f"{hand}_{s}" for s in range(4)]
+        cols += [f"{hand}_{s}" for s in range(n)]
     elif by == "position":
         cols += ["dealer"]
     elif by == "score":
@@ -104,7 +111,7 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
     if by == "seat":
         return seat
     if by == "position":
-        return F.bid_position(np.full(len(a[f"bid_{seat}"]), seat), a["dealer"])
+        return F.bid_position(np.full(len(a[f"bid_{seat}"]), seat), a["dealer"], seats(run.rules))
     if by == "score":
         return F.score_bucket(lead_before(a, run.rules, seat), margin)
     if by == "preset":
@@ -118,15 +125,16 @@ def seat_keys(a: dict, run: Run, seat: int, by: str | None, hand: str, margin: i
 
 def lead_before(a: dict, rules: dict | None, seat: int) -> np.ndarray:
     """The lead of ``seat``'s side before each hand (``outcomes.lead``: its team's over the other team, or in a
-    cutthroat run the seat's own over the best of the three others'); the rows hold the totals after the hand."""
+    cutthroat run the seat's own over the best other seat's); the rows hold the totals after the hand."""
     k = sides(rules)
-    side = seat % 2 if k == 2 else seat
+    side = seat % 2 if partnerships(rules) else seat
     return lead([a[f"total_{j}"].astype(np.int64) - a[f"score_{j}"] for j in range(k)], side)
 
 
-def group_label(by: str | None, key, margin: int, decks=("standard",)) -> str:
+def group_label(by: str | None, key, margin: int, decks=("standard",), n_seats=(4,)) -> str:
     """What tables and charts call the group ``key`` of a study grouped ``by`` (of runs on ``decks``: a highest
-    spade is named as each deck ranks it, 'LJ/2♠' where two decks of the study differ)."""
+    spade is named as each deck ranks it, 'LJ/2♠' where two decks of the study differ; of runs at tables of
+    ``n_seats``: a position likewise, '3rd/3rd (dealer)' where three and four players mix)."""
     if by is None:
         return "all"
     if isinstance(key, str):
@@ -138,7 +146,7 @@ def group_label(by: str | None, key, margin: int, decks=("standard",)) -> str:
     if by == "seat":
         return f"seat {key}"
     if by == "position":
-        return _POSITION_LABELS[key]
+        return "/".join(dict.fromkeys(position_label(key, n) for n in n_seats if key < n))
     if by == "score":
         return F.score_bucket_labels(margin)[key]
     return str(key)
@@ -149,17 +157,17 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
     """The sums behind :func:`nil_study` for one run (or some of its shards): ``bid[kind]`` {group: bids of
     that kind over seat-hands} and ``ok[kind]`` {group: successes over bids}, each a
     :class:`~tricksim.analysis.stats.ClusterRatio` over games; kind 0 = Nil, 1 = Blind Nil. Parts merge."""
-    require_four_seats(run, "the Nil study")
     bid: list[dict] = [{}, {}]
     ok: list[dict] = [{}, {}]
     dd: list[dict] | None = [{}, {}] if run.dd_files else None  # failed Nils: makeable double dummy?
     cols = needed_columns(run, by, hand)
+    n_seats = seats(run.rules)
     parts = run.iter_shards_with_dd(cols) if dd is not None else \
         (batch_arrays(b, cols) for b in run.iter_hands(cols, batch_rows))
     try:
         for a in parts:
             n = len(a["game_id"])
-            keys = [seat_keys(a, run, s, by, hand, score_margin) for s in range(4)]
+            keys = [seat_keys(a, run, s, by, hand, score_margin) for s in range(n_seats)]
             name = None
             if isinstance(keys[0], str):  # a property of the run: one label per seat, numbered here
                 names = list(dict.fromkeys(keys))
@@ -167,13 +175,13 @@ def nil_counts(run: Run, by: str | None = None, *, hand: str = "dealt", score_ma
                 name = names.__getitem__
             # one row per seat-hand, hand by hand (a game's rows stay together, games in order)
             K = np.stack([np.broadcast_to(np.asarray(k, dtype=np.int64), (n,)) for k in keys], axis=1).ravel()
-            G = np.repeat(a["game_id"].astype(np.int64), 4)
-            nil = np.stack([nil_bid(a[f"bid_{s}"], run.rules) for s in range(4)], axis=1).ravel()
-            blind = (np.stack([a[f"blind_{s}"] for s in range(4)], axis=1).ravel() if "blind_0" in a
-                     else np.zeros(4 * n, bool))
-            made = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)], axis=1).ravel()
+            G = np.repeat(a["game_id"].astype(np.int64), n_seats)
+            nil = np.stack([nil_bid(a[f"bid_{s}"], run.rules) for s in range(n_seats)], axis=1).ravel()
+            blind = (np.stack([a[f"blind_{s}"] for s in range(n_seats)], axis=1).ravel() if "blind_0" in a
+                     else np.zeros(n_seats * n, bool))
+            made = np.stack([a[f"tricks_{s}"] == 0 for s in range(n_seats)], axis=1).ravel()
             if dd is not None:
-                makeable = np.stack([a[f"dd_nil_{s}"] == 1 for s in range(4)], axis=1).ravel()
+                makeable = np.stack([a[f"dd_nil_{s}"] == 1 for s in range(n_seats)], axis=1).ravel()
             for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
                 update_by_key(bid[kind], K, G, sel, key_of=name)
                 update_by_key(ok[kind], K[sel], G[sel], made[sel], key_of=name)
@@ -197,9 +205,14 @@ def interval_text(runs: list[Run], conf: float = 0.95) -> str:
     """How the study's intervals are made, as its outputs state it."""
     games = [r.is_games for r in runs]
     how = ("clustered by game" if all(games) else
-           "clustered by hand (its four seats together)" if not any(games) else
+           f"clustered by hand (its {_seat_words(runs)} seats together)" if not any(games) else
            "clustered by game (by hand in hands-mode runs)")
     return f"{round(conf * 100)} % Wilson intervals {how}"
+
+
+def _seat_words(runs: list[Run]) -> str:
+    """'four', or 'three' (cutthroat3), or 'three or four' where the runs' tables differ."""
+    return " or ".join(NUMBER_WORDS[n] for n in sorted({seats(r.rules) for r in runs}))
 
 
 def display_names(runs: list[Run], by: str | None) -> dict:
@@ -268,13 +281,14 @@ def nil_study(
     codes = {key: (i if isinstance(key, str) else key) for i, key in enumerate(groups)}
     names = display_names(runs, by)
     decks = list(dict.fromkeys(deck_of(r.rules) for r in runs))
+    tables = sorted({seats(r.rules) for r in runs}, reverse=True)
     rows = []
     for kind in _kinds(runs, bid):
         for key in sorted(groups, key=codes.get):
             b = bid[kind][key].rate(conf)
             k = ok[kind][key].rate(conf) if key in ok[kind] else None
             rows.append({
-                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin, decks)),
+                "kind": KINDS[kind], "group": names.get(key, group_label(by, key, score_margin, decks, tables)),
                 "code": codes[key],
                 "seat_hands": b.n, "bids": b.k, "bid_rate": b.value, "bid_lo": b.lo, "bid_hi": b.hi,
                 "successes": k.k if k else 0, "rate": k.value if k else np.nan,

@@ -32,17 +32,18 @@ from tricksim.simulator.rules import RulesError
 from ...io import AnalysisError, batch_arrays
 
 __all__ = [
-    "OUTCOME_COLUMNS",
+    "NUMBER_WORDS",
     "RULE_DEFAULTS",
     "GameIndex",
     "PerGame",
     "deck_of",
     "lead",
     "nil_bid",
+    "others_text",
+    "outcome_columns",
     "partnerships",
     "penalties_fresh",
     "per_game_columns",
-    "require_four_seats",
     "require_partnerships",
     "rule",
     "seat_columns",
@@ -78,21 +79,24 @@ def partnerships(rules: dict | None) -> bool:
 
 
 def seats(rules: dict | None) -> int:
-    """The players of a run: 4, or 3 (cutthroat3; a manifest without the field has four)."""
+    """The players of a run: the rules' ``seats`` (preset data: 3 in cutthroat3); a manifest without the field
+    has four."""
     return int((rules or {}).get("seats", 4))
 
 
 def sides(rules: dict | None) -> int:
-    """The scoring sides of a run: 2 teams, or each player alone (cutthroat: 4, cutthroat3: 3); its score_k,
-    bags_k, total_k."""
+    """The scoring sides of a run: 2 teams, or each player alone (one side a seat: cutthroat 4, cutthroat3 3);
+    its score_k, bags_k, total_k."""
     return 2 if partnerships(rules) else seats(rules)
 
 
-def require_four_seats(run, what: str) -> None:
-    """Refuse a three-player run (cutthroat3) in a study written for four seats: one line."""
-    if seats(run.rules) != 4:
-        raise AnalysisError(f"{what} reads four seats, and {run.path} has {seats(run.rules)} players (preset "
-                            f"{run.preset}); tricksim summary studies it per seat")
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}  # seat counts as printed: "a hand's four seats"
+
+
+def others_text(n: int) -> str:
+    """Whom a player alone at a table of ``n`` is measured against: 'the best of the three others' (four
+    players), 'the best of the two others' (three), 'the other' (two)."""
+    return "the other" if n == 2 else f"the best of the {NUMBER_WORDS.get(n - 1, n - 1)} others"
 
 
 def side_name(rules: dict | None, k: int) -> str:
@@ -118,7 +122,10 @@ def seat_columns(prefix: str, n: int = 4) -> list[str]:
     return [f"{prefix}_{s}" for s in range(n)]
 
 
-OUTCOME_COLUMNS = seat_columns("bid") + seat_columns("tricks")
+def outcome_columns(rules: dict | None) -> list[str]:
+    """Every seat's bid and tricks columns in a run of ``rules`` (:func:`seats` of them)."""
+    n = seats(rules)
+    return seat_columns("bid", n) + seat_columns("tricks", n)
 
 
 def team_outcomes(a: dict[str, np.ndarray], team: int, rules: dict | None = None) -> dict[str, np.ndarray]:
@@ -194,7 +201,7 @@ class GameIndex:
 
 def per_game_columns(rules: dict | None) -> list[str]:
     """The hand columns :class:`PerGame` needs for a run of ``rules``: the running bags of each side."""
-    return ["game_id", "hand_no"] + [f"bags_{k}" for k in range(sides(rules))] + OUTCOME_COLUMNS
+    return ["game_id", "hand_no"] + [f"bags_{k}" for k in range(sides(rules))] + outcome_columns(rules)
 
 
 class PerGame:

@@ -8,9 +8,10 @@ Its tables (:func:`key_table`, :func:`win_prob_table`) and charts (hand scores, 
 bags per game, win probability vs lead, contract-made rate, Nil rates) go into the report that
 :mod:`tricksim.analysis.report` assembles (:func:`report_part`).
 
-Every per-team figure is a per-side one (``outcomes.sides``): the two teams, or in a cutthroat run the four
-players alone, each with its own score, bags, contract and wins. The lead of the win-probability curve is
-side 0's (``outcomes.lead``): team 0's over team 1, or seat 0's over the best of the three other seats.
+Every per-team figure is a per-side one (``outcomes.sides``): the two teams, or in a cutthroat run every
+player alone (as many as the rules' ``seats``), each with its own score, bags, contract and wins. The lead of
+the win-probability curve is side 0's (``outcomes.lead``): team 0's over team 1, or seat 0's over the best
+other seat's.
 """
 from __future__ import annotations
 
@@ -39,14 +40,16 @@ from ...stats import (
     update_by_key,
 )
 from .outcomes import (
-    OUTCOME_COLUMNS,
+    NUMBER_WORDS,
     PerGame,
     lead,
     nil_bid,
+    others_text,
+    outcome_columns,
     partnerships,
     penalties_fresh,
-    require_four_seats,
     rule,
+    seats,
     side_name,
     sides,
     team_outcomes,
@@ -58,11 +61,11 @@ LEAD_BIN = 50          # width of the score-lead bins of the win-probability cur
 LEAD_BINS = 10         # bins of LEAD_BIN on each side of 0, then one open-ended bin each side
 N_LEAD = 2 * LEAD_BINS + 2
 TEAMS = ("team 0 (seats 0+2)", "team 1 (seats 1+3)")
-MAX_SIDES = 4  # the per-side lists hold four: two teams use the first two, cutthroat's four players all
+MAX_SIDES = 4  # the per-side lists hold four: two teams use the first two, cutthroat's players one each
 WIN_NOTE = ("The hand that decides the game and games tied at the hand limit are excluded; bins of "
             f"{LEAD_BIN} points, the end bins open; intervals clustered by game (n = hands; the games they "
             "come from after it).")
-ALONE_WIN_NOTE = " In a cutthroat run the lead is seat 0's over the best of the three others."
+ALONE_WIN_NOTE = " In a cutthroat run the lead is seat 0's over {others}."
 
 
 def side_label(run: Run, k: int) -> str:
@@ -205,7 +208,7 @@ def lead_bin_x(i: int) -> float:
 def hand_columns(rules: dict | None) -> list[str]:
     """The hand columns the report reads from a run of ``rules``: each side's score, bags and total."""
     return (["game_id", "hand_no"] + [f"{c}_{k}" for c in ("score", "bags", "total") for k in range(sides(rules))]
-            + OUTCOME_COLUMNS)
+            + outcome_columns(rules))
 
 
 def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS, *,
@@ -213,7 +216,6 @@ def collect(run, label: str | None = None, batch_rows: int = DEFAULT_BATCH_ROWS,
     """Stream one run into a :class:`RunStats` (bounded memory: fixed bins and per-game arrays); with a
     Dask ``engine``, a few shards a worker, merged."""
     run = open_run(run)
-    require_four_seats(run, "the report")
     st = (engine or Engine()).map_run(partial(_collect_part, label=label or run.name, batch_rows=batch_rows), run)
     st.run = run
     if st.n_hands == 0:
@@ -225,7 +227,7 @@ def _collect_part(run: Run, label: str, batch_rows: int) -> RunStats:
     """:func:`collect` over the shards of ``run`` (all, or a subset: a game's hands are in its game's shard)."""
     st = RunStats(run=run, label=label)
     rules = run.rules
-    blind_cols = [f"blind_{s}" for s in range(4)]
+    blind_cols = [f"blind_{s}" for s in range(seats(rules))]
     has_blind = run.has_columns("hands", blind_cols)
     cols = hand_columns(rules) + (blind_cols if has_blind else [])
     n_sides = sides(rules)
@@ -306,13 +308,14 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
             st.tricks_taken[t].update(games, a[f"tricks_{t}"].astype(np.int64) + a[f"tricks_{t + 2}"])
             dd0 = a["dd_tricks_0"].astype(np.int64)
             st.tricks_dd[t].update(games, dd0 if t == 0 else 13 - dd0)
-    st.seat_hands += 4 * n
-    nil = np.stack([nil_bid(a[f"bid_{s}"], rules) for s in range(4)])
-    blind = np.stack([a[f"blind_{s}"] for s in range(4)]) if has_blind else np.zeros((4, n), bool)
-    ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(4)])
+    n_seats = seats(rules)
+    st.seat_hands += n_seats * n
+    nil = np.stack([nil_bid(a[f"bid_{s}"], rules) for s in range(n_seats)])
+    blind = np.stack([a[f"blind_{s}"] for s in range(n_seats)]) if has_blind else np.zeros((n_seats, n), bool)
+    ok = np.stack([a[f"tricks_{s}"] == 0 for s in range(n_seats)])
     for kind, sel in ((0, nil & ~blind), (1, nil & blind)):
         bids = sel.sum(axis=0)
-        st.nil_bid[kind].update(games, bids, np.full(n, 4))
+        st.nil_bid[kind].update(games, bids, np.full(n, n_seats))
         st.nil_ok[kind].update(games, (sel & ok).sum(axis=0), bids)
     if per_game is not None:
         per_game.add(a)
@@ -381,13 +384,14 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
             put("Blind Nil bid rate (per seat-hand)", L, crate(s.nil_bid[1]))
             put("Blind Nil success", L, crate(s.nil_ok[1]))
         if s.is_games:
-            for t in sides if s.sides > 2 else (0,):  # two teams: team 1's wins are the rest but the ties
+            for t in sides if not partnerships(s.run.rules) else (0,):  # two teams: team 1's wins are the rest but the ties
                 put(f"{side(t)} wins", L, rate(s.wins[t], s.n_games))
             put("tied games (hand limit)", L, fmt_int(s.ties))
             put("game length (hands)", L, mean(s.length))
             for t in sides:
                 put(f"final total, {side(t)}", L, mean(s.totals[t], 1))
-            put("final margin (team 0 − team 1)" if s.sides == 2 else "final margin (seat 0 − the best other seat)",
+            put("final margin (team 0 − team 1)" if partnerships(s.run.rules) else
+                "final margin (seat 0 − the best other seat)",
                 L, mean(s.margin, 1))
             for t in sides:
                 put(f"bags per game, {side(t)}", L, mean(s.bags_game[t]))
@@ -454,11 +458,11 @@ def _side0(stats: list[RunStats]) -> str:
 
 def _side_noun(stats: list[RunStats]) -> str:
     """What a side is in these runs: 'team', 'player' (cutthroat, each alone) or 'team or player'."""
-    return " or ".join(dict.fromkeys("team" if s.sides == 2 else "player" for s in stats))
+    return " or ".join(dict.fromkeys("team" if partnerships(s.run.rules) else "player" for s in stats))
 
 
 def _team_panels(charts, stats, attr: str, xlabel: str, name: str, title: str, *, runs, bins: int = 40):
-    """One panel per run with the sides' histograms ``s.<attr>`` (two teams, or four players alone), all on the
+    """One panel per run with the sides' histograms ``s.<attr>`` (two teams, or every player alone), all on the
     same bin edges."""
     fig, axes = charts.figure(len(stats), sharey=True, runs=runs)
     lo, hi, w = common_bins([h for s in stats for h in getattr(s, attr)[:s.sides]], bins)
@@ -559,7 +563,8 @@ def _method(stats: list[RunStats]) -> list[str]:
                      "effective sample size n/deff. Game-level rows (wins, length, totals, bags and penalties per game) "
                      "have one observation per game.")
     if any(not s.is_games for s in stats):
-        parts.append("Hands-mode runs: every hand is dealt and played on its own, so hands are independent; the four "
+        counts = " or ".join(NUMBER_WORDS[n] for n in sorted({seats(s.run.rules) for s in stats if not s.is_games}))
+        parts.append(f"Hands-mode runs: every hand is dealt and played on its own, so hands are independent; the {counts} "
                      "seat-hands of one hand are clustered together in the Nil rates.")
     return parts
 
@@ -569,7 +574,8 @@ def report_part(runs: list[tuple[Run, str]], *, batch_rows: int = DEFAULT_BATCH_
     """The Spades runs' share of the report: ``runs`` are (run, label) pairs."""
     stats = [collect(r, label=label, batch_rows=batch_rows, engine=engine) for r, label in runs]
     wp = win_prob_table(stats, conf)
-    note = WIN_NOTE + (ALONE_WIN_NOTE if any(s.sides > 2 for s in stats) else "")
+    alone = sorted({seats(s.run.rules) for s in stats if not partnerships(s.run.rules)}, reverse=True)
+    note = WIN_NOTE + (ALONE_WIN_NOTE.format(others=" or ".join(others_text(n) for n in alone)) if alone else "")
     return ReportPart(
         stats=stats, captions=variant_caption(stats).splitlines(),
         cells=[{"seats": _seats_text(s.run), "hands": fmt_int(s.n_hands),

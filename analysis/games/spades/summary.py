@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from ...parallel import map_run
 from ...stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
-from .outcomes import nil_bid, rule, seat_columns, seats, side_name, sides, team_outcomes
+from .outcomes import NUMBER_WORDS, nil_bid, rule, seat_columns, seats, side_name, sides, team_outcomes
 
 __all__ = ["interval_method", "summarize", "summary_numbers"]
 
@@ -80,7 +80,7 @@ def interval_method(run) -> str:
     """How the hand-level intervals of ``run`` are built, as the outputs state it."""
     if run.is_games:
         return "95 % intervals clustered by game"
-    return f"95 % intervals over independent hands, a hand's {('three', 'four')[seats(run.rules) - 3]} seats clustered"
+    return f"95 % intervals over independent hands, a hand's {NUMBER_WORDS[seats(run.rules)]} seats clustered"
 
 
 def _mean(m, digits: int = 2) -> str:

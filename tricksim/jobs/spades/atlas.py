@@ -4,8 +4,9 @@ the same two players, one report side by side (the figures: ``analysis/games/spa
 The variants are data (``tricksim.jobs.atlas``): every preset of the family and the flag variants of
 :data:`FLAG_VARIANTS` (a new variant joins by a line there). Each variant's two runs are kept under
 ``OUT/runs/<variant>-ab`` and ``-ba``: a run already there with the same plan is reused, an interrupted one
-finished. A variant without partnerships (``cutthroat``: each player alone) has no teams to swap: it is a
-rotation (``jobs.spades.cutthroat``), five runs ``OUT/runs/<variant>-field``, ``-seat0`` ... ``-seat3``.
+finished. A variant without partnerships (``cutthroat``, ``cutthroat3``: each player alone) has no teams to
+swap: it is a rotation (``jobs.spades.cutthroat``), n + 1 runs ``OUT/runs/<variant>-field``, ``-seat0`` ...
+``-seat<n-1>`` (n the rules' ``seats``).
 """
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ from pathlib import Path
 
 from tricksim.jobs import JobError, run_kept
 from tricksim.jobs import atlas as common
-from tricksim.jobs.spades.cutthroat import TABLES as ROTATION_TABLES
-from tricksim.jobs.spades.cutthroat import rotation_runs
+from tricksim.jobs.spades.cutthroat import rotation_runs, tables
 
 GAME = "spades"
 
@@ -28,24 +28,23 @@ FLAG_VARIANTS = (
 )
 #: the two players of every duplicate match: the stronger, then the weaker
 PLAYERS = ("heuristic", "simple")
-#: tables a variant plays: a duplicate pair, or without partnerships a rotation (the field and one a seat)
-TABLES = {True: 2, False: len(ROTATION_TABLES)}
+
+
+def n_tables(rules) -> int:
+    """Tables a variant plays: a duplicate pair, or without partnerships a rotation (the field and one a seat)."""
+    return 2 if rules.partnerships else len(tables(rules.seats))
 
 
 def default_variants() -> tuple[str, ...]:
-    """Every preset of the family of four players (the rotation is of four seats: not yet cutthroat3), then
-    :data:`FLAG_VARIANTS`."""
+    """Every preset of the family of four players, then :data:`FLAG_VARIANTS`: the published atlas (docs/atlas.md,
+    15 minutes on 2 cores at most) is timed with these; a preset at another table size (cutthroat3) plays when
+    named in ``variants``."""
     return (*(p for p in common.presets(GAME) if common.parse_variant(GAME, p)[2].seats == 4), *FLAG_VARIANTS)
 
 
 def parse_variant(text: str):
-    """``PRESET[+flag=value...]`` -> (preset, [flag=value, ...], rules), checked (``jobs.atlas.parse_variant``);
-    three players (cutthroat3) refused: the atlas's rotation is of four seats."""
-    preset, flags, rules = common.parse_variant(GAME, text)
-    if rules.seats != 4:
-        raise JobError(f"variant {text!r}: the atlas plays four players (its rotation has four seats); "
-                                "three-player cutthroat3 is not in it yet")
-    return preset, flags, rules
+    """``PRESET[+flag=value...]`` -> (preset, [flag=value, ...], rules), checked (``jobs.atlas.parse_variant``)."""
+    return common.parse_variant(GAME, text)
 
 
 def parse_variants(items) -> list[str]:
@@ -80,10 +79,10 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
     echo(f"atlas: {many} ({', '.join(names)}), each a duplicate match of {games:,} deals "
          f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}"
          + (f"; without partnerships ({', '.join(alone)}) a rotation of {games:,} deals: {labels[0]} alone in each "
-            f"seat against three {labels[1]}, and four {labels[1]}" if alone else ""))
+            f"seat against the others {labels[1]}, and a field all {labels[1]}" if alone else ""))
     t0 = time.perf_counter()
     figures = []
-    total = games * sum(TABLES[rules.partnerships] for _name, _preset, _flags, rules in plan)
+    total = games * sum(n_tables(rules) for _name, _preset, _flags, rules in plan)
     try:
         with common.progress_bar(total, "game", progress) as bar, Engine(engine, scheduler) as cluster:
             for name, preset, _flags, rules in plan:

@@ -1,4 +1,5 @@
-"""Duplicate matches between strategies: the same deals, seats swapped, whole games to the target."""
+"""Duplicate matches between strategies: the same deals, seats swapped, whole games to the target; without
+partnerships (cutthroat, cutthroat3: each player alone) a rotation over the table's seats."""
 from __future__ import annotations
 
 import itertools
@@ -43,9 +44,9 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
     if not rule_set.partnerships:
-        raise JobError(f"tricksim compare plays the strategies as teams, and preset {preset} has none (each player "
-                       "alone): give each seat its strategy (tricksim simulate spades --preset cutthroat --seat N=SPEC) "
-                       "and read tricksim summary RUN, per seat")
+        return _rotations(seat_list, labels, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
+                          games=games, hand_limit=hand_limit, out=out, threads=threads, engine=engine,
+                          scheduler=scheduler, echo=echo)
     seats = dict(zip(labels, seat_list))
     for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=games, unit="games per match, each played twice with the seats swapped",
@@ -87,3 +88,40 @@ def duplicate_matches(specs, *, games: int, preset: str | None = None, rules=(),
         echo(f"wrote {base / 'round_robin.png'}")
     return results
 
+
+
+def _rotations(seat_list, labels, *, preset, preset_given, rule_set, seed, games, hand_limit, out, threads, engine,
+               scheduler, echo) -> dict:
+    """``duplicate_matches`` for rules without partnerships: every pair (A, B) of the specs, in the order given,
+    plays a rotation (``jobs.spades.cutthroat``: A alone in each of the table's seats in turn against B in the
+    others, and a field all B, on the same deals) kept under ``out``; returns {(a, b): RotationFigures}. No
+    round-robin standings: a rotation's figures are A's against a field of B, not a paired win rate."""
+    from tricksim.analysis.games.spades.cutthroat import format_rotation, rotation_figures
+    from tricksim.analysis.io import AnalysisError
+    from tricksim.analysis.parallel import Engine
+    from tricksim.jobs.spades.cutthroat import rotation_runs
+
+    n = rule_set.seats
+    for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
+                             count=games, unit=f"games per rotation, each played on {n + 1} tables (each player "
+                             f"alone: the first strategy alone in each of the {n} seats in turn, and a field)",
+                             seats=seat_list):
+        echo(line)
+    echo("")
+    seats = dict(zip(labels, seat_list))
+    base = Path(out or f"data/compare/{preset}-seed{seed}")
+    results = {}
+    try:
+        with Engine(engine, scheduler) as cluster:
+            for i, (a, b) in enumerate(itertools.combinations(labels, 2)):
+                field, seat_dirs = rotation_runs(seats[a], seats[b], rules=rule_set, preset=preset, games=games,
+                                                 seed=seed, base=base / f"rotation{i}", hand_limit=hand_limit,
+                                                 threads=threads, engine=engine, scheduler=cluster.scheduler_address)
+                results[(a, b)] = rot = rotation_figures(field, seat_dirs)
+                echo(format_rotation(rot, a, b))
+                echo("")
+    except AnalysisError as e:
+        raise JobError(str(e)) from None
+    if len(labels) > 2:
+        echo("no standings: each rotation measures its first strategy alone against a field of the second")
+    return results

@@ -1,7 +1,8 @@
 """Cutthroat rotations (Spades without partnerships, issue #28): the tables of one rotation played and kept.
 
-A rotation (its figures: ``analysis/games/spades/cutthroat.py``) is five tables on the same deals: the field,
-the weaker player in every seat, then table k with the stronger player alone in seat k against three weaker.
+A rotation (its figures: ``analysis/games/spades/cutthroat.py``) is n + 1 tables on the same deals (n the
+rules' ``seats``: five tables for cutthroat, four for cutthroat3): the field, the weaker player in every seat,
+then table k with the stronger player alone in seat k against the n - 1 weaker.
 The atlas (``tricksim atlas spades``, variant ``cutthroat``) and ``scripts/strategy_evidence.py --cutthroat``
 play it here.
 """
@@ -12,24 +13,29 @@ from pathlib import Path
 
 from tricksim.jobs import run_kept
 
-__all__ = ["TABLES", "rotation_runs"]
+__all__ = ["rotation_runs", "tables"]
 
-TABLES = ("field", "seat0", "seat1", "seat2", "seat3")  # the folder suffix of each table, in the order played
+
+def tables(n_seats: int) -> tuple[str, ...]:
+    """The folder suffix of each table of a rotation at a table of ``n_seats``, in the order played: 'field',
+    'seat0' .. 'seat<n-1>'."""
+    return ("field", *(f"seat{k}" for k in range(n_seats)))
 
 
 def rotation_runs(strong, weak, *, rules, preset: str, games: int, seed: int, base, hand_limit: int = 1000,
                   threads: int | None = None, engine: str = "local", scheduler: str | None = None,
                   on_table: Callable[[str], None] | None = None) -> tuple[Path, list[Path]]:
     """Play (or reuse, ``run_kept``) the five tables of a rotation of ``games`` whole games between the seat
-    strategies ``strong`` and ``weak`` under ``rules`` (without partnerships) into ``base-field``,
-    ``base-seat0`` ... ``base-seat3``; ``on_table(tag)`` after each. Returns the field's folder and the four
-    seat tables'."""
+    strategies ``strong`` and ``weak`` under ``rules`` (without partnerships; ``rules.seats`` players) into
+    ``base-field``, ``base-seat0`` ... ``base-seat<n-1>``; ``on_table(tag)`` after each. Returns the field's
+    folder and the seat tables'."""
     from tricksim.simulator.engine import RunConfig
 
+    n = rules.seats
     dirs = []
-    for r, tag in zip((None, 0, 1, 2, 3), TABLES):
+    for r, tag in zip((None, *range(n)), tables(n)):
         d = Path(f"{base}-{tag}")
-        cfg = RunConfig(rules=rules, preset=preset, seats=tuple(strong if s == r else weak for s in range(4)),
+        cfg = RunConfig(rules=rules, preset=preset, seats=tuple(strong if s == r else weak for s in range(n)),
                         seed=seed, mode="games", count=games, hand_limit=hand_limit)
         run_kept(cfg, d, threads, engine=engine, scheduler=scheduler)
         dirs.append(d)

@@ -304,8 +304,6 @@ def test_team_studies_refuse_a_cutthroat_run_and_the_others_are_per_seat(cutthro
     from tricksim.simulator.errors import TricksimError
 
     for call, match in ((lambda: tricksim.dd(cutthroat_run), r"a cutthroat run .*tricksim summary"),
-                        (lambda: tricksim.compare("heuristic", "random", preset="cutthroat", games=2),
-                         r"tricksim compare plays the strategies as teams, and preset cutthroat has none"),
                         (lambda: tricksim.simulate(preset="cutthroat", teams={0: "random"}, hands=2,
                                                    out=tmp_path / "t"), r"preset cutthroat has no teams")):
         with pytest.raises((AnalysisError, JobError, TricksimError), match=match) as e:
