@@ -6,7 +6,8 @@ it is below 1/2 and no spade is above the 9. Play: duck under a
 partner who is winning (no partner in cutthroat), otherwise win as cheaply as possible, otherwise throw
 the lowest card; lead the lowest card of the longest non-spade suit. As a Nil
 bidder: the highest card that loses. In a bidding variant (``bid_rule``): the
-legal bid nearest that bid (``phases.nearest_legal_bid``).
+legal bid nearest that bid (``phases.nearest_legal_bid``). The draw of two-handed Spades: keep a spade or a
+queen, king or ace (DRAW_KEEP_RANK), discard anything else.
 """
 import numpy as np
 from numba import njit
@@ -19,6 +20,7 @@ from tricksim.simulator.games.spades.phases import BID_FREE, ZERO_BID_ZERO, lega
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
+    EXCHANGE_DRAW,
     EXCHANGE_GIVE_FIRST,
     EXCHANGE_SIG,
     PLAY_SIG,
@@ -27,6 +29,7 @@ from tricksim.simulator.games.spades.policy import (
     R_PARTNERSHIPS,
     R_ZERO_BID,
     V_BID,
+    V_DRAW_CARD,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
     V_LED_SUIT,
@@ -45,6 +48,7 @@ P_NIL, P_FORCE_NIL = 0, 1
 NIL_BELOW = 0.5  # Nil when the expected tricks are below this (and no spade above the 9)
 BID_SHIFT = 0.5  # added before rounding: contracts made 81 %, games about 15 hands (cardems self-play)
 NINE_OF_SPADES = 46
+DRAW_KEEP_RANK = 10  # the draw (two-handed): a side card is kept from the queen up (RANK: 0 = '2' ... 12 = 'A')
 
 
 @njit(cache=True)
@@ -204,8 +208,13 @@ def bid(seat, hand, view, params, rng):
 
 @njit(EXCHANGE_SIG, cache=True)
 def exchange(seat, hand, view, params, rng):
-    """Partner passes its lowest cards to the Blind Nil bidder; the bidder passes its highest back."""
+    """Partner passes its lowest cards to the Blind Nil bidder; the bidder passes its highest back. The draw
+    (two-handed): keep a spade or a side card from the queen up."""
     deck = view[V_RULES + R_DECK]
+    if view[V_EXCHANGE_ROLE] == EXCHANGE_DRAW:
+        c = view[V_DRAW_CARD]
+        keep = (SUIT_MASKS[deck, SPADES] >> c) & 1 or RANK[deck, c] >= DRAW_KEEP_RANK
+        return np.int64(1) << c if keep else np.int64(0)
     out = np.int64(0)
     for _ in range(view[V_EXCHANGE_N]):
         best = -1
