@@ -29,7 +29,10 @@ and big joker 53 are spades above the ace. Teams: seats 0+2 = team 0, seats
 1+3 = team 1; in cutthroat (``partnerships`` false, a manifest without the flag has partnerships) each
 seat is a side of its own, and every per-side value (score, bags, total, winner) is per seat. Three players
 (``seats`` 3, preset cutthroat3; a manifest without the field has four): seats 0..2, one card out of the
-deck (``three_removes``), 17 cards and 17 tricks a hand, bids up to 17, the rotation modulo 3.
+deck (``three_removes``), 17 cards and 17 tricks a hand, bids up to 17, the rotation modulo 3. Two
+players (``seats`` 2, preset twohanded): no deal; the shuffled deck is the stock, and the row's draw record ``drawn``
+(bit i: the drawer of turn i kept the top card shown) gives both hands and both players' discards (``draw_hands``);
+13 tricks, the rotation modulo 2.
 """
 from __future__ import annotations
 
@@ -58,13 +61,14 @@ SPADES_LOW_TO_HIGH = {
 
 
 def n_seats(rules) -> int:
-    """The players: 4, or 3 (cutthroat3); a manifest from before the field has four."""
+    """The players: 4, 3 (cutthroat3) or 2 (twohanded); a manifest from before the field has four."""
     return int(getattr(rules, "seats", 4))
 
 
 def tricks_a_hand(rules) -> int:
-    """Tricks (and cards) a hand: 13 with four players, 17 with three (51 cards: docs/rules.md)."""
-    return {4: 13, 3: 17}[n_seats(rules)]
+    """Tricks (and cards) a hand: 13 with four players, 17 with three (51 cards: docs/rules.md), 13 with two (who
+    discard 26 cards in the draw)."""
+    return {4: 13, 3: 17, 2: 13}[n_seats(rules)]
 
 
 def deck_of(rules) -> str:
@@ -178,8 +182,8 @@ THIRD_CARDS = {"2c": 0, "2h": 26, "2d": 13, "3c": 1}
 
 
 def _three_player_deck(rules, cards: list[int], deck: str) -> list[int]:
-    """Four players: ``cards``. Three: less the card of ``three_removes`` (51 cards, 17 each)."""
-    if n_seats(rules) == 4:
+    """Four or two players: ``cards``. Three: less the card of ``three_removes`` (51 cards, 17 each)."""
+    if n_seats(rules) != 3:
         return cards
     choice = getattr(rules, "three_removes", "auto")
     candidates = list(THIRD_CARDS.values()) if choice == "auto" else [THIRD_CARDS[choice]]
@@ -218,6 +222,33 @@ def deal(rules, seed: int, game_id: int, hand_no: int, dealer: int) -> list[set[
     for position, card in enumerate(deck):
         hands[(dealer + 1 + position) % n].add(card)
     return hands
+
+
+def stock(rules, seed: int, game_id: int, hand_no: int) -> list[int]:
+    """Two players: the stock, top card first: the deck shuffled exactly as for a deal."""
+    deck = deck_for(rules)
+    shuffle(Stream(stream_key(seed, game_id, hand_no, STREAM_DEAL)), deck)
+    return deck
+
+
+def draw_hands(rules, seed: int, game_id: int, hand_no: int, dealer: int, drawn: int):
+    """Two players (docs/rules.md "Two-handed Spades"): (hands, discards), a set of cards each, from the stock and
+    the draw record ``drawn``. Turn i (0..25) is the non-dealer's when i is even: the drawer looks at the next card
+    of the stock and keeps it (bit i set; the card after it is looked at and discarded) or discards it (bit i clear;
+    the card after it is kept). Refuses a record with any bit beyond the 26 turns."""
+    cards = stock(rules, seed, game_id, hand_no)
+    turns = len(cards) // 2
+    if not 0 <= drawn < 1 << turns:
+        raise ReplayError(f"draw record {drawn:#x} has bits beyond the {turns} turns of the draw")
+    hands = [set(), set()]
+    discards = [set(), set()]
+    for i in range(turns):
+        seat = (dealer + 1 + i) % 2
+        top, second = cards[2 * i], cards[2 * i + 1]
+        kept, thrown = (top, second) if (drawn >> i) & 1 else (second, top)
+        hands[seat].add(kept)
+        discards[seat].add(thrown)
+    return hands, discards
 
 
 # ============================================================ bidding
@@ -455,7 +486,7 @@ def score_hand(rules, bids, blind, tricks, bags_before=None):
 def game_end(rules, *totals: int):
     """(ended, winner, end) after a hand; end is 'target', 'mercy' or ''. Two totals: the teams'; four: the
     players' in cutthroat."""
-    if len(totals) != 2:
+    if len(totals) != 2 or not getattr(rules, "partnerships", True):
         return _game_end_alone(rules, totals)
     total0, total1 = totals
 
@@ -612,8 +643,19 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
         if f"{prefix}_{n}" in row:  # three players: no column of a fourth seat
             raise ReplayError(f"{where}: column {prefix}_{n} in a row of {n} players")
 
-    # ---------------------------------------------------------------- deal
-    dealt = deal(rules, seed, row["game_id"], row["hand_no"], dealer)
+    # ---------------------------------------------------------------- deal (two players: the draw)
+    if n == 2:
+        if "drawn" not in row:
+            raise ReplayError(f"{where}: a two-player row without its draw record (column drawn)")
+        dealt, discards = draw_hands(rules, seed, row["game_id"], row["hand_no"], dealer, row["drawn"])
+        stats["draw_turns"] += 26
+        stats["draw_kept_top"] += row["drawn"].bit_count()
+        stats["draw_spades_kept"] += sum(1 for h in dealt for c in h if suit_of(c, deck) == SPADES)
+        stats["draw_spades_discarded"] += sum(1 for d in discards for c in d if suit_of(c, deck) == SPADES)
+    else:
+        if "drawn" in row:
+            raise ReplayError(f"{where}: a draw record (column drawn) in a row of {n} players")
+        dealt = deal(rules, seed, row["game_id"], row["hand_no"], dealer)
     for s in range(n):
         got = cards_in(row[f"dealt_{s}"])
         if got != dealt[s]:
@@ -677,15 +719,16 @@ def replay_hand(rules, seed, row, dealer, totals_before, bags_before, stats, whe
     # ---------------------------------------------------------------- play
     plays = list(row["plays"])
     deck_size = len(deck_for(rules))
-    if len(plays) != deck_size:
-        raise ReplayError(f"{where}: plays has {len(plays)} cards, expected {deck_size}")
+    played = n * tricks_a_hand(rules)  # the deck, less the 26 cards discarded in a two-player draw
+    if len(plays) != played:
+        raise ReplayError(f"{where}: plays has {len(plays)} cards, expected {played}")
     leader = first_leader(rules, dealer, held)
     _expect(where, "first_leader", row["first_leader"], leader)
     in_hand = [set(h) for h in held]
     tricks = [0] * n
     broken = False
-    n_tricks = deck_size // n
-    if n_tricks != tricks_a_hand(rules):
+    n_tricks = tricks_a_hand(rules)
+    if n != 2 and deck_size != n * n_tricks:
         raise ReplayError(f"{where}: a deck of {deck_size} cards for {n} players, expected {n * tricks_a_hand(rules)}")
     for t in range(n_tricks):
         cards = plays[n * t: n * t + n]

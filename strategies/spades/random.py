@@ -6,7 +6,8 @@ the default bid_p = 0.25, the average share of a player at four); at a table of 
 17/3 with three players); Nil with
 probability ``nil_prob`` when allowed, Blind Nil with ``blind_nil_prob``. In a bidding variant (``bid_rule`` other than free) the same draws choose
 among the variant's legal bids (``phases.legal_bids``): the only one when there is one, Nil with ``nil_prob`` when
-it is legal, else the legal number nearest the binomial draw.
+it is legal, else the legal number nearest the binomial draw. The draw of two-handed Spades: keeps the card shown
+or not with even odds.
 """
 import numpy as np
 from numba import njit
@@ -19,9 +20,12 @@ from tricksim.simulator.games.spades.policy import (
     R_SEATS,
     BID_SIG,
     BLIND_NIL_SIG,
+    EXCHANGE_DRAW,
     EXCHANGE_SIG,
     PLAY_SIG,
+    V_DRAW_CARD,
     V_EXCHANGE_N,
+    V_EXCHANGE_ROLE,
     V_MIN_BID,
     V_NIL_ALLOWED,
     V_RULES,
@@ -105,6 +109,8 @@ def bid(seat, hand, view, params, rng):
 
 @njit(EXCHANGE_SIG, cache=True)
 def exchange(seat, hand, view, params, rng):
+    if view[V_EXCHANGE_ROLE] == EXCHANGE_DRAW:  # two-handed: keep the card shown, or not, at even odds
+        return np.int64(1) << view[V_DRAW_CARD] if rand_float(rng) < 0.5 else np.int64(0)
     out = np.int64(0)
     for _ in range(view[V_EXCHANGE_N]):
         out |= np.int64(1) << random_card(rng, hand & ~out)

@@ -8,7 +8,8 @@ estimate (fitted to 13 cards at four) gets :data:`TABLE_SHARE_GAIN` of that diff
 partner who is winning (no partner in cutthroat), otherwise win as cheaply as possible, otherwise throw
 the lowest card; lead the lowest card of the longest non-spade suit. As a Nil
 bidder: the highest card that loses. In a bidding variant (``bid_rule``): the
-legal bid nearest that bid (``phases.nearest_legal_bid``).
+legal bid nearest that bid (``phases.nearest_legal_bid``). The draw of two-handed Spades: keep a spade or a
+queen, king or ace (DRAW_KEEP_RANK), discard anything else.
 """
 import numpy as np
 from numba import njit
@@ -21,6 +22,7 @@ from tricksim.simulator.games.spades.phases import BID_FREE, HAND_TRICKS, ZERO_B
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
+    EXCHANGE_DRAW,
     EXCHANGE_GIVE_FIRST,
     EXCHANGE_SIG,
     PLAY_SIG,
@@ -30,6 +32,7 @@ from tricksim.simulator.games.spades.policy import (
     R_SEATS,
     R_ZERO_BID,
     V_BID,
+    V_DRAW_CARD,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
     V_LED_SUIT,
@@ -53,6 +56,7 @@ NINE_OF_SPADES = 46
 # three"); other tables are extrapolated
 TABLE_SHARE_GAIN = 0.5
 FOUR_SHARE = 13 / 4
+DRAW_KEEP_RANK = 10  # the draw (two-handed): a side card is kept from the queen up (RANK: 0 = '2' ... 12 = 'A')
 
 
 @njit(cache=True)
@@ -217,8 +221,13 @@ def bid(seat, hand, view, params, rng):
 
 @njit(EXCHANGE_SIG, cache=True)
 def exchange(seat, hand, view, params, rng):
-    """Partner passes its lowest cards to the Blind Nil bidder; the bidder passes its highest back."""
+    """Partner passes its lowest cards to the Blind Nil bidder; the bidder passes its highest back. The draw
+    (two-handed): keep a spade or a side card from the queen up."""
     deck = view[V_RULES + R_DECK]
+    if view[V_EXCHANGE_ROLE] == EXCHANGE_DRAW:
+        c = view[V_DRAW_CARD]
+        keep = (SUIT_MASKS[deck, SPADES] >> c) & 1 or RANK[deck, c] >= DRAW_KEEP_RANK
+        return np.int64(1) << c if keep else np.int64(0)
     out = np.int64(0)
     for _ in range(view[V_EXCHANGE_N]):
         best = -1

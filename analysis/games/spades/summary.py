@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 from ...io import DEFAULT_BATCH_ROWS, AnalysisError, batch_arrays, open_run
 from ...parallel import map_run
 from ...stats import ClusterOrderError, ClusterRatio, Clusters, Moments, fmt_estimate, fmt_int, fmt_rate
-from .outcomes import NUMBER_WORDS, nil_bid, rule, seat_columns, seats, side_name, sides, team_outcomes
+from .outcomes import NUMBER_WORDS, nil_bid, partnerships, rule, seat_columns, seats, side_name, sides, team_outcomes
 
 __all__ = ["interval_method", "summarize", "summary_numbers"]
 
@@ -102,7 +102,7 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
     r = map_run(partial(summary_numbers, batch_rows=batch_rows), run_dir, engine=engine, scheduler=scheduler)
     run = r["run"]
     n_sides = len(r["score"])
-    if n_sides == 2:
+    if partnerships(run.rules):
         t0, t1 = run.team_strategies()
         seats = f"team 0 = {t0}; team 1 = {t1}"
     else:  # cutthroat: each seat its own side
@@ -131,7 +131,7 @@ def summarize(run_dir, *, batch_rows: int = DEFAULT_BATCH_ROWS, engine: str = "l
     if r["blind_bid"].k or rule(run.rules, "blind_nil"):
         lines.append(f"{'Blind Nil':<{w}}bid {_rate(r['blind_bid'])} of seat-hands   made {_rate(r['blind_ok'])}")
     ties = f"   ({fmt_int(r['ties'])} tied at the hand limit)" if run.is_games and r["ties"] else ""
-    if run.is_games and n_sides == 2:
+    if run.is_games and partnerships(run.rules):
         lines.append(f"{'team 0 wins':<{w}}{fmt_rate(r['wins0'], r['games'])}" + ties)
     elif run.is_games:  # games are independent: a Wilson interval a seat
         lines.append(f"{'wins':<{w}}" + "   ".join(f"seat {k} {fmt_rate(r['wins'][k], r['games'])}"

@@ -38,6 +38,7 @@ class HandColumns(NamedTuple):
     score: np.ndarray         # int32[sides, rows]: each side's points this hand (2 teams, or 4 players alone)
     bags: np.ndarray          # int32[sides, rows]: running bags after the hand
     total: np.ndarray         # int32[sides, rows]: running totals after the hand
+    drawn: np.ndarray | None = None  # int64[rows]: two-handed, the draw record (tables.TWO_HANDS_SCHEMA); else None
 
 
 class GameColumns(NamedTuple):
@@ -51,7 +52,7 @@ class Blocks(NamedTuple):
     """The kernel's output arrays as allocated (it writes them by position: kernel.simulate_block)."""
 
     ids: np.ndarray     # int64[4, rows]: game_id, hand_no, dealer, first_leader
-    cards: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3
+    cards: np.ndarray   # int64[8, rows]: dealt 0..3, held 0..3 (two-handed: dealt 2 is the draw record)
     counts: np.ndarray   # int8[12, rows]: bid 0..3, blind 0..3, tricks 0..3
     scores: np.ndarray  # int32[12, rows]: score 0..3, bags 0..3, total 0..3 (of each side: 0..1 with partnerships)
     plays: np.ndarray   # int8[rows, cards] (int8[1, cards] when the plays are not recorded): 52 cards, 51 with three
@@ -62,7 +63,7 @@ class Blocks(NamedTuple):
         ids, cards, counts, scores = self.ids, self.cards, self.counts, self.scores
         return HandColumns(ids[0], ids[1], ids[2], ids[3], cards[:seats], cards[4:4 + seats], counts[:seats],
                            counts[4:4 + seats], counts[8:8 + seats], scores[:sides], scores[4:4 + sides],
-                           scores[8:8 + sides])
+                           scores[8:8 + sides], cards[2] if seats == 2 else None)
 
     def game_columns(self, sides: int) -> GameColumns:
         g = self.games
@@ -153,7 +154,7 @@ def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_
         i = bad[0]
         code, hand_no, seat, value = faults[:, i]
         what = {kernel.ERR_BID: f"illegal bid {value}", kernel.ERR_EXCHANGE: "an illegal exchange",
-                kernel.ERR_PLAY: f"illegal card {value}"}[int(code)]
+                kernel.ERR_PLAY: f"illegal card {value}", kernel.ERR_DRAW: f"an illegal draw ({value})"}[int(code)]
         raise PolicyFault(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made {what} "
                           f"in game {int(game_ids[i])}, hand {hand_no}")
     return b

@@ -53,7 +53,7 @@ from tricksim.simulator.games.spades.scoring import (  # noqa: F401 (END_* are t
 )
 
 # policy faults reported back to the engine (errors[0])
-ERR_BID, ERR_EXCHANGE, ERR_PLAY = 1, 2, 3  # 0 = no fault
+ERR_BID, ERR_EXCHANGE, ERR_PLAY, ERR_DRAW = 1, 2, 3, 4  # 0 = no fault
 
 
 def deck_template(rules: SpadesRules) -> np.ndarray:
@@ -146,6 +146,29 @@ def _exchange(rules, giver, receiver, role, hands, view, exch_fns, params, strea
     return ok
 
 
+@njit(cache=True)
+def _draw(exch_fns, params, dealer, n_cards, deck, hands, view, streams, discards, error):
+    """Two-handed Spades: the draw from the shuffled stock ``deck`` (``phases.shuffle_stock``), turn by turn, the
+    non-dealer first; each turn the drawer's exchange policy is shown the top card (policy.EXCHANGE_DRAW) and keeps
+    it or not. Returns the draw record (bit ``i``: turn ``i``'s drawer kept the card shown), or -1 (with ``error``
+    filled) when a policy answered neither the card's bit nor 0."""
+    drawn = np.int64(0)
+    for i in range(n_cards // 2):  # 52 cards in every deck: 26 turns, 13 each
+        s = phases.drawer(dealer, i)
+        top = deck[2 * i]
+        phases.start_draw(view, s, top)
+        view[V_PASSED] = discards[s]
+        keep = exch_fns[s](np.int64(s), hands[s], view, params[s], streams[s])
+        if not phases.apply_draw(view, hands, discards, s, top, deck[2 * i + 1], keep):
+            error[0] = ERR_DRAW
+            error[2] = s
+            error[3] = keep
+            return np.int64(-1)
+        if keep != 0:
+            drawn |= np.int64(1) << i
+    return drawn
+
+
 @njit(inline="always")
 def _next_card(play_fns, params, params0, policy_kind, s, h, legal, view, streams, error, lead, passed):
     """The card seat ``s`` plays: its policy's choice, or the only legal card without asking;
@@ -184,21 +207,33 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
     Numba cannot inline; so the dealer is worked out here, not passed.) ``n_seats``: the players (4, or 3 in
     cutthroat3), a compile-time constant; each deals ``52 // n_seats`` cards and plays as many tricks.
     """
-    n_tricks = 52 // n_seats
+    n_tricks = 13 if n_seats == 2 else 52 // n_seats  # two players discard half the deck in the draw
     dealer = phases.seat_mod(game_id + hand_no, n_seats)  # the first hand's dealer is game_id's seat, then clockwise
-    phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams, n_seats)
-    for s in range(4):  # with three seats, slot 3 holds no cards (0): the unused rows are never read
-        cards[s, row] = hands[s]
-    phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
-    for s in range(4):
-        passed[s] = 0
+    if n_seats == 2:  # two-handed: no deal, each hand drawn from the stock; passed[s]: seat s's discards
+        phases.shuffle_stock(seed, game_id, hand_no, deck_tpl, deck, hands, streams)
+        phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
+        for s in range(4):
+            passed[s] = 0
+        drawn = _draw(exch_fns, params, dealer, deck_tpl.shape[0], deck, hands, view, streams, passed, error)
+        if drawn < 0:
+            return False
+        cards[0, row] = hands[0]
+        cards[1, row] = hands[1]
+        cards[2, row] = drawn  # the draw record, in the unused dealt slot of seat 2 (batch.Blocks)
+    else:
+        phases.deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams, n_seats)
+        for s in range(4):  # with three seats, slot 3 holds no cards (0): the unused rows are never read
+            cards[s, row] = hands[s]
+        phases.start_view(rules, view, dealer, hand_no, totals, bags, deck_mask)
+        for s in range(4):
+            passed[s] = 0
 
     # ---- bidding, left of the dealer first
     params0 = params[0]  # every seat's parameters when a built-in strategy is inlined
     for k in range(n_seats):
         s = phases.bidder(dealer, k, n_seats)
         min_bid, offered = phases.start_bid(rules, view, totals, s)
-        view[V_PASSED] = 0  # no cards passed yet
+        view[V_PASSED] = passed[s] if n_seats == 2 else 0  # no cards passed yet (two-handed: the seat's discards)
         blind = 0
         if offered:
             if policy_kind == PER_SEAT:
@@ -231,7 +266,7 @@ def play_hand(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind
                 error[0] = ERR_EXCHANGE
                 error[2] = view[V_SEAT]
                 return False
-    for s in range(4):
+    for s in range(4):  # two-handed: slots 2, 3 hold no cards (0)
         cards[4 + s, row] = hands[s]
 
     # ---- play 13 tricks (17 with three players)

@@ -37,6 +37,7 @@ from tricksim.simulator.games.spades.decks import BEATING as DECK_BEATING
 from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
 from tricksim.simulator.games.spades.decks import SUIT_OF as DECK_SUIT_OF
 from tricksim.simulator.games.spades.policy import (
+    EXCHANGE_DRAW,
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
     R_BID_RULE,
@@ -51,6 +52,7 @@ from tricksim.simulator.games.spades.policy import (
     V_BROKEN,
     V_DEALER,
     V_DECK,
+    V_DRAW_CARD,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
     V_HAND_NO,
@@ -91,9 +93,10 @@ NO_NUMERIC_BID = 14  # view[V_MIN_BID] when the seat must bid Nil (Suicide)
 # the hand's streams are one (5, 1) array: rows 0..3 the seats' policy streams, this row the deal's
 DEAL_STREAM = 4
 MAX_BID = 17  # the most tricks a hand (three players); a bid above the hand's tricks is never legal
-# tricks (and cards) a hand by seat count, read at ``seats & 7``: 13 with four players, 17 with three (52 // seats);
-# a view with no rules record (seats 0: some hand-built test views) is of four players
-HAND_TRICKS = np.array([13, 0, 0, 17, 13, 0, 0, 0], dtype=np.int64)
+# tricks (and cards) a hand by seat count, read at ``seats & 7``: 13 with four players, 17 with three (52 // seats),
+# 13 with two (who discard half the deck in the draw); a view with no rules record (seats 0: some hand-built test
+# views) is of four players
+HAND_TRICKS = np.array([13, 0, 13, 17, 13, 0, 0, 0], dtype=np.int64)
 
 
 @njit(inline="always", cache=True)
@@ -129,13 +132,65 @@ def deal_cards(rng, dealer, deck_tpl, deck, hands, n=4):
         hands[seat_mod(dealer + 1 + p, n)] |= np.int64(1) << deck[p]
 
 
+# ------------------------------------------------------------------------ draw (two-handed Spades only)
+@njit(inline="always", cache=True)
+def shuffle_stock(seed, game_id, hand_no, deck_tpl, deck, hands, streams):
+    """Two players: no deal. The stock is the deck shuffled from the deal stream exactly as for a deal, ``deck[0]``
+    its top card; the hands start empty, and each seat's policy stream is started as after a deal."""
+    rng = streams[DEAL_STREAM]
+    rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
+    n_cards = deck_tpl.shape[0]
+    for i in range(n_cards):
+        deck[i] = deck_tpl[i]
+    shuffle(rng, deck, n_cards)
+    for s in range(4):
+        hands[s] = 0
+    start_policy_streams(seed, game_id, hand_no, streams[:DEAL_STREAM])
+
+
+@njit(inline="always", cache=True)
+def drawer(dealer, turn):
+    """The seat drawing at ``turn`` (0..25) of two players: the non-dealer first, then by turns."""
+    return (dealer + 1 + turn) & 1
+
+
+@njit(inline="always", cache=True)
+def start_draw(view, s, top):
+    """Seat ``s`` is shown the top card of the stock ``top``: keep it or not (policy.EXCHANGE_DRAW)."""
+    view[V_SEAT] = s
+    view[V_EXCHANGE_ROLE] = EXCHANGE_DRAW
+    view[V_EXCHANGE_N] = 1
+    view[V_DRAW_CARD] = top
+
+
+@njit(inline="always", cache=True)
+def apply_draw(view, hands, discards, s, top, second, keep):
+    """Seat ``s`` keeps ``top`` (``keep`` its bit) and discards the next card ``second``, or discards ``top``
+    (``keep`` 0) and keeps ``second``; False (nothing moved) for any other ``keep``. ``discards[s]``: the cards
+    seat ``s`` discarded (seen by it alone)."""
+    view[V_EXCHANGE_ROLE] = 0
+    view[V_EXCHANGE_N] = 0
+    view[V_DRAW_CARD] = -1
+    top_bit = np.int64(1) << top
+    second_bit = np.int64(1) << second
+    if keep == top_bit:
+        hands[s] |= top_bit
+        discards[s] |= second_bit
+    elif keep == 0:
+        hands[s] |= second_bit
+        discards[s] |= top_bit
+    else:
+        return False
+    return True
+
+
 @njit(inline="always", cache=True)
 def start_view(rules, view, dealer, hand_no, totals, bags, deck_mask):
     """The public view as the hand begins: no bids, no cards played, the score before the hand, the rules
     record (policy.py)."""
     for i in range(V_BID_ORDER):
         view[i] = 0
-    for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet
+    for i in range(V_BID_ORDER, V_RULES):  # the history: nothing yet (and no card shown in a draw)
         view[i] = -1
     write_rules(rules, view, V_RULES)
     view[V_DEALER] = dealer

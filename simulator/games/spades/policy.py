@@ -60,14 +60,16 @@ V_TARGET = 41       # rules: game target (also in the rules record, R_TARGET)
 V_BAG_LIMIT = 42    # rules: bag limit (R_BAG_LIMIT)
 V_NIL_ALLOWED = 43  # bidding: 1 when this seat may bid Nil now
 V_MIN_BID = 44      # bidding: smallest numeric bid this seat may make now (min team bid)
-V_EXCHANGE_ROLE = 45  # exchange: 1 = partner passing to the Blind Nil bidder, 2 = Blind Nil bidder passing back
+V_EXCHANGE_ROLE = 45  # exchange: 1 = partner passing to the Blind Nil bidder, 2 = Blind Nil bidder passing back,
+#                       3 = the draw of two-handed Spades (EXCHANGE_DRAW, below)
 V_EXCHANGE_N = 46   # exchange: number of cards to pass
 V_DECK = 47         # mask of the cards in this deck (jokers variant differs)
 V_NIL_VALUE = 48    # rules: Nil value (R_NIL_VALUE)
 V_BLIND_NIL_VALUE = 49  # rules: Blind Nil value (R_BLIND_NIL_VALUE)
 V_WINNING_CARD = 50  # card currently winning the trick, -1 while leading (= view[V_TRICK + view[V_WINNING_SEAT]])
 V_PASSED = 51       # the cards (bits 0..53) this seat passed in the Blind Nil exchange, 0 if none: set for
-#                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere
+#                     the seat being asked, just before its bid, exchange and play calls; 0 elsewhere. Two-handed:
+#                     the cards this seat discarded in the draw so far (out of play, seen by it alone)
 
 # ----------------------------------------------------------- public history
 N_SEATS = 4         # seat slots of the view (three players leave slot 3 unused: bid -1, no cards)
@@ -76,8 +78,10 @@ V_BID_ORDER = 52    # V_BID_ORDER + k: the k-th bid in speaking order (seat (dea
 #                     0 = Nil (Blind Nil when V_BLIND of that seat is 1)
 V_PLAY_CARD = 56    # V_PLAY_CARD + N_SEATS * t + k: the k-th card played to trick t, -1 before it is played
 V_PLAY_SEAT = V_PLAY_CARD + N_SEATS * N_TRICKS   # (108) V_PLAY_SEAT + N_SEATS * t + k: the seat that played it
+V_DRAW_CARD = V_PLAY_SEAT + N_SEATS * N_TRICKS   # (160) the draw (two-handed): the top card of the stock shown to
+#                                                  the seat asked (policy.EXCHANGE_DRAW), else -1
 # ----------------------------------------------------------- the rules record (read-only)
-V_RULES = V_PLAY_SEAT + N_SEATS * N_TRICKS       # (160) V_RULES + R_<FLAG>: the run's rules, KernelRules' order
+V_RULES = V_DRAW_CARD + 1                        # (161) V_RULES + R_<FLAG>: the run's rules, KernelRules' order
 N_RULES = len(KernelRules._fields)
 VIEW_SIZE = V_RULES + N_RULES
 
@@ -87,6 +91,11 @@ rules_of = rules_reader(KernelRules, V_RULES)  # rules_of(view) -> KernelRules: 
 
 EXCHANGE_GIVE_FIRST = 1
 EXCHANGE_GIVE_BACK = 2
+# The draw of two-handed Spades (rules.seats == 2) is the exchange policy's decision with view[V_EXCHANGE_ROLE] ==
+# EXCHANGE_DRAW: the seat sees the top card of the stock, view[V_DRAW_CARD], and returns its bit to keep it (then it
+# sees the next card and discards it), or 0 to discard it (then it keeps the next card, unasked). It knows its hand
+# so far (``hand``), its own discards (view[V_PASSED]) and the public view, never the stock's order.
+EXCHANGE_DRAW = 3
 
 # ----------------------------------------------------------- policy signatures
 _i64 = types.int64
@@ -98,7 +107,8 @@ _rng = types.uint64[::1]
 BLIND_NIL_SIG = _i64(_i64, _view, _params, _rng)
 #: bid(seat, hand, view, params, rng) -> 0 (Nil) or 1..13
 BID_SIG = _i64(_i64, _i64, _view, _params, _rng)
-#: exchange(seat, hand, view, params, rng) -> mask of exactly view[V_EXCHANGE_N] cards of hand
+#: exchange(seat, hand, view, params, rng) -> mask of exactly view[V_EXCHANGE_N] cards of hand; in the draw
+#: (view[V_EXCHANGE_ROLE] == EXCHANGE_DRAW): 1 << view[V_DRAW_CARD] to keep the card shown, 0 to discard it
 EXCHANGE_SIG = _i64(_i64, _i64, _view, _params, _rng)
 #: play(seat, hand, legal, view, params, rng) -> a card id whose bit is in legal
 PLAY_SIG = _i64(_i64, _i64, _i64, _view, _params, _rng)

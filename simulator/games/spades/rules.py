@@ -47,7 +47,7 @@ INT_RANGES = {
     "min_team_bid": (0, 13),
     "big_bid_threshold": (0, 13),
     "big_bid_value": (0, 10_000),
-    "seats": (3, 4),
+    "seats": (2, 4),
 }
 
 HELP = {
@@ -93,12 +93,12 @@ HELP = {
     "three_removes": "[decision] three players (cutthroat3): the card that leaves the deck so that 17 go to each; auto: "
                      "the first of 2♣, 2♥, 2♦, 3♣ still in the deck and no spade (the 2♣ but with a joker deck that "
                      "removed it)",
-    "seats": "players at the table: 4, or 3 (cutthroat3: 17 cards and 17 tricks a hand, one card out of the deck); "
-             "set by the preset, never overridden",
+    "seats": "players at the table: 4, 3 (cutthroat3: 17 cards and 17 tricks a hand, one card out of the deck) or 2 "
+             "(twohanded: 13 cards each drawn from the stock, 13 tricks); set by the preset, never overridden",
 }
 
 # flags a preset sets and a --rule override may not: they change who plays with whom, not a rule of the table
-PRESET_ONLY = {"partnerships": "cutthroat", "seats": "cutthroat3"}
+PRESET_ONLY = {"partnerships": "cutthroat", "seats": "cutthroat3 | twohanded"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,9 +185,19 @@ class SpadesRules(RuleSet):
         if self.seats == 3 and self.partnerships:
             raise RulesError("invalid combination seats=3 with partnerships=true: three players play each alone; "
                              f"use {option('preset', 'cutthroat3')}")
-        if self.seats == 4 and self.three_removes != "auto":
-            raise RulesError(f"invalid combination three_removes={self.three_removes} with seats=4: a card leaves the deck "
-                             "only with three players; set three_removes=auto")
+        if self.seats != 3 and self.three_removes != "auto":
+            raise RulesError(f"invalid combination three_removes={self.three_removes} with seats={self.seats}: a card leaves "
+                             "the deck only with three players; set three_removes=auto")
+        if self.seats == 2:  # two-handed (docs/rules.md "Two-handed Spades"): the hands are drawn from the stock
+            if self.partnerships:
+                raise RulesError("invalid combination seats=2 with partnerships=true: two players play each alone; "
+                                 f"use {option('preset', 'twohanded')}")
+            if self.blind_nil:
+                raise RulesError("invalid combination blind_nil=true with seats=2: the bids follow the draw, so no bid "
+                                 "is made before the bidder has seen its cards; set blind_nil=false")
+            if self.first_lead == "two_of_clubs":
+                raise RulesError("invalid combination first_lead=two_of_clubs with seats=2: half the deck is discarded "
+                                 "in the draw, the 2♣ with it as often as not; use first_lead=left_of_dealer")
         if self.seats == 3:
             card = self.three_removed()
             if card is None:
@@ -244,8 +254,9 @@ class SpadesRules(RuleSet):
 
     @property
     def tricks(self) -> int:
-        """Tricks a hand, and cards a hand: 13 with four players, 17 with three."""
-        return 52 // self.seats
+        """Tricks a hand, and cards a hand: 13 with four players (and with two, who discard half the deck in the
+        draw), 17 with three."""
+        return 13 if self.seats == 2 else 52 // self.seats
 
     def to_kernel(self) -> "KernelRules":
         return KernelRules(**self.kernel_values())
@@ -314,6 +325,9 @@ PRESETS: dict[str, SpadesRules] = {
     "cutthroat": SpadesRules(partnerships=False),
     # Three-player cutthroat (issue #28): 17 cards each, the 2♣ out of the deck (docs/rules.md "Cutthroat for three").
     "cutthroat3": SpadesRules(partnerships=False, seats=3),
+    # Two-handed (issue #28): each keeps or discards the top card of the stock 13 times, then bids and plays 13 tricks
+    # alone (docs/rules.md "Two-handed Spades").
+    "twohanded": SpadesRules(partnerships=False, seats=2),
 }
 
 

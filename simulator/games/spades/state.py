@@ -85,6 +85,9 @@ class SpadesState(StepState):
 
     def __init__(self, rules: SpadesRules, *, seed: int = 0, game_id: int = 0, hand_no: int = 0,
                  dealer: int | None = None, totals=None, bags=None):
+        if rules.seats == 2:
+            raise ValueError("the step API has no draw: two-handed Spades (seats=2, preset twohanded) is played by "
+                             "the batch kernel only")
         self.rules = rules
         self.compiled_rules = rules.to_kernel()
         self.seed, self.game_id, self.hand_no = int(seed), int(game_id), int(hand_no)

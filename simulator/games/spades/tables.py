@@ -14,9 +14,10 @@ from tricksim.simulator.rundir import Encoding, required_schema
 
 def _hands_schema(sides: int, seats: int = 4):
     """The hands table's schema: the columns of each of ``seats`` players, and score, bags and total columns
-    for each of ``sides`` (2 teams, or each player alone)."""
+    for each of ``sides`` (2 teams, or each player alone); with two players the draw record ``drawn``."""
     return required_schema(
         [("game_id", pa.int64()), ("hand_no", pa.int16()), ("dealer", pa.int8()), ("first_leader", pa.int8())]
+        + ([("drawn", pa.int32())] if seats == 2 else [])
         + [(f"dealt_{s}", pa.int64()) for s in range(seats)]
         + [(f"held_{s}", pa.int64()) for s in range(seats)]
         + [(f"bid_{s}", pa.int8()) for s in range(seats)]
@@ -40,7 +41,11 @@ def _games_schema(sides: int):
 HANDS_SCHEMA, CUTTHROAT_HANDS_SCHEMA = _hands_schema(2), _hands_schema(4)
 GAMES_SCHEMA, CUTTHROAT_GAMES_SCHEMA = _games_schema(2), _games_schema(4)
 THREE_HANDS_SCHEMA, THREE_GAMES_SCHEMA = _hands_schema(3, 3), _games_schema(3)
-HANDS_SCHEMAS = {2: HANDS_SCHEMA, 3: THREE_HANDS_SCHEMA, 4: CUTTHROAT_HANDS_SCHEMA}  # by sides
+# Two players (twohanded): seats 0, 1 each alone (the games table is the partnerships' one: total_0, total_1), and
+# ``drawn``: bit i set when the drawer of turn i (the non-dealer at even turns) kept the top card shown; with the
+# stock (the deal stream's shuffle) it gives both hands and both players' discards (docs/output.md).
+TWO_HANDS_SCHEMA = _hands_schema(2, 2)
+HANDS_SCHEMAS = {2: HANDS_SCHEMA, 3: THREE_HANDS_SCHEMA, 4: CUTTHROAT_HANDS_SCHEMA}  # by sides (four seats, or three)
 GAMES_SCHEMAS = {2: GAMES_SCHEMA, 3: THREE_GAMES_SCHEMA, 4: CUTTHROAT_GAMES_SCHEMA}
 
 
@@ -59,7 +64,7 @@ ENCODING = Encoding(
     delta=("game_id", "hand_no", "dealer", "first_leader", "bid_", "tricks_", "score_", "bags_", "total_", "hands",
            "winner"),
     run_length=("blind_",),
-    no_dictionary=("dealt_", "held_", "plays"),
+    no_dictionary=("dealt_", "held_", "plays", "drawn"),
     statistics=("game_id", "hand_no"),
 )
 
@@ -70,6 +75,8 @@ def hands_table(seat_specs, hands, plays: np.ndarray | None) -> pa.Table:
     arrays = [column(hands.game_id), column(hands.hand_no.astype(np.int16)), column(hands.dealer.astype(np.int8)),
               column(hands.first_leader.astype(np.int8))]
     seats = hands.dealt.shape[0]
+    if seats == 2:
+        arrays.append(column(hands.drawn.astype(np.int32)))
     arrays += [column(hands.dealt[s]) for s in range(seats)]
     arrays += [column(hands.held[s]) for s in range(seats)]
     arrays += [column(hands.bid[s]) for s in range(seats)]
@@ -80,7 +87,7 @@ def hands_table(seat_specs, hands, plays: np.ndarray | None) -> pa.Table:
     arrays += [column(x) for x in hands.total]
     no_codes = np.zeros(n, np.int8)  # one strategy a column: every row has code 0
     arrays += [dictionary_column(no_codes, [spec]) for spec in seat_specs]
-    schema = HANDS_SCHEMAS[sides]
+    schema = TWO_HANDS_SCHEMA if seats == 2 else HANDS_SCHEMAS[sides]
     if plays is not None:
         arrays.append(pa.FixedSizeListArray.from_arrays(column(plays.reshape(-1)), plays.shape[1]))
         schema = schema.append(plays_field(plays.shape[1]))

@@ -30,9 +30,9 @@ def test_every_deck_on_every_preset(preset, deck):
     rules = build_rules(preset, [f"deck={deck}"])
     assert rules.deck == deck and rules.jokers == (deck != "standard")
     cards = deck_template(rules).tolist()
-    # 52 cards, or with three players (cutthroat3) 51: 17 each
-    assert len(cards) == len(set(cards)) == rules.seats * rules.tricks and cards == sorted(cards)
-    assert rules.seats * rules.tricks == (51 if preset == "cutthroat3" else 52)
+    # 52 cards, or with three players (cutthroat3) 51: 17 each; two players (twohanded) draw 13 each from the 52
+    assert len(cards) == len(set(cards)) == (51 if preset == "cutthroat3" else 52) and cards == sorted(cards)
+    assert rules.seats * rules.tricks == {"cutthroat3": 51, "twohanded": 26}.get(preset, 52)
 
 
 def test_jokers_true_is_deck_joker_ace():

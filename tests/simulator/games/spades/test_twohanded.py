@@ -1,0 +1,360 @@
+"""Two-handed Spades (preset ``twohanded``: seats=2, each alone; docs/rules.md "Two-handed Spades").
+
+Hand-scored examples (worked by hand from the rules) through the engine and the plain-Python reference; the
+flags that make no sense with two refused; whole engine runs under several flag sets replayed by the reference
+(the stock from the deal stream, each hand and discard pile derived from the draw record), with corruption tests;
+information hygiene of the draw (the opponent's cards and the stock's order changed, what the seat has seen
+fixed: identical policy inputs); the kernel refuses an illegal draw.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pyarrow as pa
+import pytest
+import reference_spades as ref
+
+from tricksim.simulator import engine
+from tricksim.simulator.errors import RulesError
+from tricksim.simulator.games.spades import kernel, phases
+from tricksim.simulator.games.spades.policy import V_DRAW_CARD, V_PASSED, VIEW_SIZE
+from tricksim.simulator.games.spades.rules import PRESETS, build_rules
+from tricksim.simulator.games.spades.state import SpadesState
+from tricksim.strategies.registry import parse_spec
+
+TWO = PRESETS["twohanded"]
+
+
+@pytest.fixture(params=["engine", "reference"])
+def impl(request):
+    return (kernel.score_hand, kernel.game_end) if request.param == "engine" else (ref.score_hand, ref.game_end)
+
+
+def _score(impl, rules, bids, tricks, bags_before=(0, 0)):
+    scores, bags = impl[0](rules, bids, (0, 0), tricks, bags_before)
+    return tuple(int(x) for x in scores), tuple(int(x) for x in bags)
+
+
+# ----------------------------------------------------------------- hand-scored examples (cardems values: 10 a
+# trick bid, bag +1, Nil ±100, 10 bags cost 100 and carry the rest); 13 tricks a hand, each player alone
+def test_two_made_bids(impl):
+    # bids 5, 7; tricks 6, 7: seat 0: 50 + 1 overtrick = 51, 1 bag; seat 1: exactly 7: 70
+    assert _score(impl, TWO, (5, 7), (6, 7)) == ((51, 70), (1, 0))
+
+
+def test_a_failed_nil_and_a_set(impl):
+    # bids Nil, 13; tricks 1, 12: seat 0: Nil failed -100, its trick a bag +1: -99, 1 bag; seat 1: 12 < 13: -130
+    assert _score(impl, TWO, (0, 13), (1, 12)) == ((-99, -130), (1, 0))
+
+
+def test_bag_penalty_of_one_player(impl):
+    # bags before 8, 0; bids 4, 6; tricks 7, 6: seat 0: 40 + 3 = 43, bags 11: -100, 1 carried: -57; seat 1: 60
+    assert _score(impl, TWO, (4, 6), (7, 6), (8, 0)) == ((-57, 60), (1, 0))
+
+
+def test_game_end_of_two(impl):
+    end = impl[1]
+    assert tuple(end(TWO, 510, 480)[:3]) == (True, 0, "target")
+    assert tuple(end(TWO, 500, 500)[:3]) == (False, -1, "")  # a tie at the target plays on
+    assert tuple(end(TWO, 499, -50)[:3]) == (False, -1, "")
+    mercy = build_rules("twohanded", ["mercy=-200"])
+    assert tuple(end(mercy, -210, 40)[:3]) == (True, 1, "mercy")
+
+
+# ----------------------------------------------------------------- the rules
+def test_preset_values():
+    assert (TWO.seats, TWO.partnerships, TWO.tricks, TWO.sides, TWO.nil, TWO.blind_nil, TWO.target) == (
+        2, False, 13, 2, True, False, 500)
+
+
+@pytest.mark.parametrize("overrides, match", [
+    (["blind_nil=true"], "blind_nil=true with seats=2"),
+    (["first_lead=two_of_clubs"], "first_lead=two_of_clubs with seats=2"),
+    (["three_removes=2c"], "three_removes=2c with seats=2"),
+    (["seats=4"], "set by the preset"),
+    (["partnerships=true"], "set by the preset"),
+])
+def test_flags_refused(overrides, match):
+    with pytest.raises(RulesError, match=match):
+        build_rules("twohanded", overrides)
+
+
+def test_seats_two_only_from_the_preset():
+    with pytest.raises(RulesError, match="twohanded"):
+        build_rules("cardems", ["seats=2"])
+
+
+def test_step_api_refuses_in_one_line():
+    with pytest.raises(ValueError, match="step API has no draw"):
+        SpadesState(TWO)
+
+
+# ----------------------------------------------------------------- whole runs through the reference
+RUNS = {
+    "twohanded": ("twohanded", ()),
+    "mercy_reset_zero": ("twohanded", ("mercy=-200", "bag_overflow=reset", "target=300", "zero_bid=zero")),
+    "deuce_deuce_unbroken": ("twohanded", ("deck=joker_deuce_deuce", "breaking=false", "nil_tricks=contract",
+                                           "forced_spade_lead_breaks=true")),
+    "whiz": ("twohanded", ("bid_rule=whiz",)),
+}
+RANDOM = "random:nil_prob=0.2"
+STRATEGIES = (RANDOM, "simple", "heuristic", "mixed")
+
+
+def _seats(strategy):
+    if strategy == "mixed":
+        return (parse_spec("heuristic"), parse_spec(RANDOM))
+    return tuple(parse_spec(strategy) for _ in range(2))
+
+
+@cache
+def _run(name, strategy, mode):
+    preset, overrides = RUNS[name]
+    rules = build_rules(preset, list(overrides))
+    seed = 700 + list(RUNS).index(name) * 10 + STRATEGIES.index(strategy) * 2 + (mode == "games")
+    count, limit = (150, 1) if mode == "hands" else (6, 40)
+    cfg = engine.RunConfig(rules=rules, seats=_seats(strategy), seed=seed, mode=mode, count=count, hand_limit=limit,
+                           record_plays=True, shard_size=3 if strategy == "mixed" else None)
+    tables = engine.run_to_tables(cfg)
+    return rules, seed, limit, count, tables["hands"], tables.get("games")
+
+
+def _replay(name, strategy, mode, hands=None, games=None):
+    rules, seed, limit, count, h, g = _run(name, strategy, mode)
+    return ref.replay(rules, seed, mode, limit, h if hands is None else hands, g if games is None else games,
+                      count=count)
+
+
+@cache
+def _replayed(name, strategy, mode):
+    return _replay(name, strategy, mode)
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("mode", ["hands", "games"])
+def test_runs_replay(name, strategy, mode):
+    stats = _replayed(name, strategy, mode)
+    assert stats["players_alone"] == 2 * stats["hands"] and stats["draw_turns"] == 26 * stats["hands"]
+
+
+def test_runs_exercise_the_rules():
+    total = {}
+    for name in RUNS:
+        for strategy in STRATEGIES:
+            for mode in ("hands", "games"):
+                for k, v in _replayed(name, strategy, mode).items():
+                    total[k] = total.get(k, 0) + v
+    for what in ("nil_failed", "sets", "bag_penalties", "zero_bids", "whiz_bids", "jokers_played",
+                 "end_target", "forced_spade_leads", "spade_leads_before_broken", "draw_kept_top"):
+        assert total.get(what, 0) > 0, what
+    assert 0 < total["draw_kept_top"] < total["draw_turns"]  # both choices made
+
+
+def test_draw_choices_of_the_players():
+    """What each player keeps, from the reference's derivation of the hands: random keeps the card shown half the
+    time; simple and heuristic keep spades (more than the 13 / 52 of a card taken blind) and discard low cards."""
+    for strategy in (RANDOM, "simple", "heuristic"):
+        stats = _replayed("twohanded", strategy, "hands")
+        kept_top = stats["draw_kept_top"] / stats["draw_turns"]
+        spade_share = stats["draw_spades_kept"] / (stats["draw_spades_kept"] + stats["draw_spades_discarded"])
+        if strategy == RANDOM:
+            assert 0.45 < kept_top < 0.55 and 0.4 < spade_share < 0.6, (kept_top, spade_share)
+        else:
+            assert spade_share > 0.65, (strategy, spade_share)  # a kept top spade: ~0.5 + 0.5 x P(top thrown)
+
+
+def test_run_columns_are_two_seats():
+    _rules, _seed, _limit, _count, hands, games = _run("twohanded", "heuristic", "games")
+    names = set(hands.column_names)
+    assert {"drawn", "dealt_1", "bid_1", "tricks_1", "score_1", "bags_1", "total_1", "strategy_1"} <= names
+    assert not {"dealt_2", "bid_2", "tricks_2", "score_2", "strategy_2"} & names
+    assert hands.schema.field("plays").type.list_size == 26
+    assert set(games.column_names) >= {"total_0", "total_1"} and "total_2" not in games.column_names
+    dealt = [hands.column(f"dealt_{s}").to_numpy() for s in range(2)]
+    assert all(int(m).bit_count() == 13 for d in dealt for m in d) and not (dealt[0] & dealt[1]).any()
+    assert (hands.column("tricks_0").to_numpy() + hands.column("tricks_1").to_numpy() == 13).all()
+
+
+# ----------------------------------------------------------------- corruption: the reference refuses each
+def _rows(name="twohanded", strategy="heuristic", mode="hands"):
+    return _run(name, strategy, mode)[4].to_pylist()
+
+
+def _caught(match, rows, name="twohanded", strategy="heuristic", mode="hands", game_rows=None):
+    hands = pa.Table.from_pylist(rows, schema=_run(name, strategy, mode)[4].schema)
+    games = None if game_rows is None else pa.Table.from_pylist(game_rows, schema=_run(name, strategy, mode)[5].schema)
+    with pytest.raises(ref.ReplayError, match=match):
+        _replay(name, strategy, mode, hands, games)
+
+
+def test_detects_a_flipped_draw_decision():
+    rows = _rows()
+    rows[4]["drawn"] ^= 1 << 7  # turn 7: the other card of the pair kept
+    _caught(r"hand 4.*dealt_", rows)
+
+
+def test_detects_a_draw_record_beyond_the_turns():
+    rows = _rows()
+    rows[2]["drawn"] |= 1 << 26
+    _caught(r"bits beyond the 26 turns", rows)
+
+
+def test_detects_a_discarded_card_in_a_hand():
+    rows = _rows()
+    r = rows[3]
+    hands, discards = ref.draw_hands(TWO, _run("twohanded", "heuristic", "hands")[1], r["game_id"], 0, r["dealer"],
+                                     r["drawn"])
+    out, back = min(hands[0]), min(discards[0])  # seat 0 swaps a kept card for one it discarded
+    r["dealt_0"] = ref.mask_from(hands[0] - {out} | {back})
+    _caught(r"hand 3.*dealt_0", rows)
+
+
+def test_detects_a_discarded_card_played():
+    rows = _rows()
+    r = rows[6]
+    _hands, discards = ref.draw_hands(TWO, _run("twohanded", "heuristic", "hands")[1], r["game_id"], 0, r["dealer"],
+                                      r["drawn"])
+    leader = r["first_leader"]
+    r["plays"][0] = min(discards[leader])  # the first lead: a card the leader discarded in the draw
+    _caught(r"hand 6.*trick 0, card 0 .*illegal: seat .* does not hold it", rows)
+
+
+def test_detects_a_missing_draw_record():
+    rows = _rows()
+    for r in rows:
+        del r["drawn"]
+    with pytest.raises(ref.ReplayError, match="without its draw record"):
+        ref.replay(TWO, _run("twohanded", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
+
+
+def test_detects_a_wrong_dealer_rotation_and_score():
+    rows = _run("twohanded", "simple", "games")[4].to_pylist()
+    games = _run("twohanded", "simple", "games")[5].to_pylist()
+    second = next(r for r in rows if r["hand_no"] == 1)
+    second["dealer"] ^= 1  # the same player deals twice
+    _caught(r"dealer = ", rows, strategy="simple", mode="games", game_rows=games)
+    rows = _run("twohanded", "simple", "games")[4].to_pylist()
+    rows[0]["score_1"] += 10
+    _caught(r"score_1", rows, strategy="simple", mode="games", game_rows=games)
+
+
+def test_detects_a_third_seat_column():
+    rows = _rows()
+    for r in rows:
+        r["dealt_2"] = 0
+    with pytest.raises(ref.ReplayError, match="column dealt_2 in a row of 2 players"):
+        ref.replay(TWO, _run("twohanded", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
+
+
+# ----------------------------------------------------------------- the draw: information hygiene, illegal answers
+def _draw_inputs(strategy, stock, dealer=1):
+    """Run the kernel's draw (plain Python, on the compiled phases and policies) over ``stock``; returns each
+    seat's policy inputs at each of its turns (hand, the whole view, its random stream) and the hands."""
+    fn = parse_spec(strategy).functions[2]  # the exchange policy, which takes the draw decision
+    seen = {0: [], 1: []}
+
+    def asked(seat, hand, view, params, rng):
+        seen[int(seat)].append((int(hand), view.copy(), rng.copy()))
+        return fn(seat, hand, view, params, rng)
+
+    rules = TWO.to_kernel()
+    view, hands, discards, error = np.zeros(VIEW_SIZE, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64), \
+        np.zeros(4, np.int64)
+    phases.start_view(rules, view, dealer, 0, np.zeros(4, np.int64), np.zeros(4, np.int64), (1 << 52) - 1)
+    streams = np.zeros((5, 1), np.uint64)
+    streams[:4, 0] = [11, 22, 33, 44]
+    params = np.stack([parse_spec(strategy).params] * 4)
+    drawn = kernel._draw.py_func((asked,) * 4, params, dealer, 52, np.array(stock, np.int64), hands, view, streams,
+                                 discards, error)
+    return seen, drawn, hands, discards, error
+
+
+@pytest.mark.parametrize("strategy", ["random", "simple", "heuristic"])
+def test_draw_sees_only_what_the_seat_knows(strategy):
+    """Seat 0 (the non-dealer) draws at even turns, from stock positions 4k and 4k + 1. Shuffling the cards of the
+    other positions (the opponent's turns: its hand, its discards and the stock's order) leaves every input of
+    seat 0's draw decisions as it was: its hand, the view (its discards, the card shown) and its stream."""
+    rng = np.random.default_rng(5)
+    stock = list(rng.permutation(52))
+    other = [p for p in range(52) if p % 4 >= 2]
+    changed = list(stock)
+    for p, c in zip(other, rng.permutation([stock[p] for p in other])):
+        changed[p] = c
+    assert changed != stock
+    a, _, hands_a, discards_a, _ = _draw_inputs(strategy, stock)
+    b, _, hands_b, discards_b, _ = _draw_inputs(strategy, changed)
+    assert len(a[0]) == len(b[0]) == 13
+    for (hand_a, view_a, rng_a), (hand_b, view_b, rng_b) in zip(a[0], b[0]):
+        assert hand_a == hand_b and (view_a == view_b).all() and (rng_a == rng_b).all()
+    assert hands_a[0] == hands_b[0] and discards_a[0] == discards_b[0]
+    assert hands_a[1] != hands_b[1] or discards_a[1] != discards_b[1]  # the opponent's did change
+    # what the seat was shown: the card on top, its own discards so far, never a card of the other's turns
+    for k, (_hand, view, _rng) in enumerate(a[0]):
+        assert view[V_DRAW_CARD] == stock[4 * k]
+        assert all(stock.index(c) % 4 < 2 for c in ref.cards_in(view[V_PASSED]))
+
+
+def test_an_illegal_draw_is_refused():
+    """A policy answering neither the card shown's bit nor 0 stops the draw with ERR_DRAW, nothing moved."""
+    def bad(seat, hand, view, params, rng):
+        return np.int64(3)  # two cards, neither of them necessarily the one shown
+
+    rules = TWO.to_kernel()
+    view, hands, discards, error = (np.zeros(VIEW_SIZE, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
+                                    np.zeros(4, np.int64))
+    phases.start_view(rules, view, 0, 0, np.zeros(4, np.int64), np.zeros(4, np.int64), (1 << 52) - 1)
+    streams = np.zeros((5, 1), np.uint64)
+    drawn = kernel._draw.py_func((bad,) * 4, np.zeros((4, 1)), 0, 52, np.arange(52, dtype=np.int64), hands, view,
+                                 streams, discards, error)
+    assert drawn == -1 and error[0] == kernel.ERR_DRAW and error[2] == 1 and error[3] == 3
+    assert hands.sum() == 0 and discards.sum() == 0
+
+
+def test_the_draw_follows_the_record():
+    """The kernel's draw on a known stock: every decision moves the pair of cards as the rules say."""
+    stock = list(range(52))  # top card 0
+    _seen, drawn, hands, discards, _ = _draw_inputs("simple", stock, dealer=0)
+    for i in range(26):
+        seat = (1 + i) % 2  # dealer 0: seat 1 draws first
+        top, second = stock[2 * i], stock[2 * i + 1]
+        kept, thrown = (top, second) if (drawn >> i) & 1 else (second, top)
+        assert (hands[seat] >> kept) & 1 and (discards[seat] >> thrown) & 1
+    assert int(hands[0]).bit_count() == int(hands[1]).bit_count() == 13
+    # simple keeps a spade (39..51) or a queen, king or ace (ranks 10..12) when shown one
+    for i in range(26):
+        top = stock[2 * i]
+        assert bool((drawn >> i) & 1) == (top >= 39 or top % 13 >= 10)
+
+
+def test_pimc_refused_in_one_line():
+    with pytest.raises(engine.RunError, match="needs partnerships=true"):
+        engine.RunConfig(rules=TWO, seats=tuple(parse_spec("pimc") for _ in range(2)), seed=0, mode="hands", count=1)
+
+
+def test_three_strategies_refused():
+    with pytest.raises(engine.RunError, match="need 2 seat strategies, got 3"):
+        engine.RunConfig(rules=TWO, seats=tuple(parse_spec("simple") for _ in range(3)), seed=0, mode="hands", count=1)
+
+
+# ----------------------------------------------------------------- the command line
+def test_cli_summary_and_one_line_refusals(tmp_path, capsys):
+    from tricksim.cli import main
+
+    def run(*args):
+        with pytest.raises(SystemExit) as e:
+            main(list(args))
+        out = capsys.readouterr()
+        return e.value.code, out.out, out.err
+
+    out = tmp_path / "run"
+    code, text, _ = run("simulate", "spades", "--preset", "twohanded", "--hands", "60", "--seed", "3",
+                        "--strategy", "simple", "--out", str(out))
+    assert code == 0 and "seat 1 = simple" in text and "seat 2" not in text, text
+    for command in (["nil"], ["report", "--out", str(tmp_path / "report")]):
+        code, _, err = run(*command, str(out))
+        assert code == 2 and err.count("\n") == 1 and "has 2 players" in err, err
+    code, _, err = run("simulate", "spades", "--preset", "twohanded", "--hands", "5", "--strategy", "pimc",
+                       "--out", str(tmp_path / "x"))
+    assert code == 2 and err.count("\n") == 1 and "needs partnerships=true" in err
