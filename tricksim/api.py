@@ -247,7 +247,8 @@ def compare(*specs: str, game: str | None = None, preset: str | None = None, rul
             hand_limit: int | None = None, out=None, threads: int | None = None, engine: str = "local",
             scheduler: str | None = None, timeout: float | None = None, echo=None, **count: int) -> dict:
     """Duplicate matches between strategies on the same deals, as the game plays them (Spades: {(a, b):
-    DuplicateResult}, three or more specs a round robin; Tarot: duplicate rotations); ``game`` defaults to
+    DuplicateResult}, three or more specs a round robin; Spades without partnerships (cutthroat, cutthroat3):
+    {(a, b): RotationFigures}, a alone in each seat in turn against b; Tarot: duplicate rotations); ``game`` defaults to
     the default game; the size is counted in the game's match unit (``games=N`` for Spades, ``deals=N`` for
     Tarot: ``jobs_of(game).match_unit``; default 2000); ``echo`` receives the text the command line prints."""
     from tricksim.analysis.parallel import scheduler_timeout

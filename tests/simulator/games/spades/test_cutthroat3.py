@@ -368,9 +368,12 @@ def test_cli_summary_per_seat_and_one_line_refusals(tmp_path, capsys):
     code, text, _ = run("simulate", "spades", "--preset", "cutthroat3", "--hands", "60", "--seed", "3",
                         "--strategy", "simple", "--out", str(out))
     assert code == 0 and "seat 2 = simple" in text and "seat 3" not in text and "three seats clustered" in text
-    for command in (["nil"], ["report", "--out", str(tmp_path / "report")]):
-        code, _, err = run(*command, str(out))
-        assert code == 2 and err.count("\n") == 1 and "has 3 players" in err and "summary" in err, err
+    # nil and report read the seat count from the run's rules (each player alone): per seat, clustered by hand
+    code, text, err = run("nil", str(out))
+    assert code == 0 and "its three seats together" in text and "(n=180)" in text, err
+    code, _, err = run("report", str(out), "--out", str(tmp_path / "report"))
+    page = (tmp_path / "report" / "summary.md").read_text()
+    assert code == 0 and "contract made, seat 2" in page and "seat 3" not in page, err
     code, _, err = run("simulate", "spades", "--preset", "cutthroat3", "--hands", "5", "--strategy", "pimc",
                        "--out", str(tmp_path / "x"))
     assert code == 2 and err.count("\n") == 1 and "needs partnerships=true" in err

@@ -98,7 +98,7 @@ RUNS = {
                                            "forced_spade_lead_breaks=true")),
     "whiz": ("twohanded", ("bid_rule=whiz",)),
 }
-RANDOM = "random:nil_prob=0.2"
+RANDOM = "random:nil_prob=0.2,bid_p=0.1"  # bids Binomial(13, 0.2) at two players: zero bids occur
 STRATEGIES = (RANDOM, "simple", "heuristic", "mixed")
 
 
@@ -352,9 +352,12 @@ def test_cli_summary_and_one_line_refusals(tmp_path, capsys):
     code, text, _ = run("simulate", "spades", "--preset", "twohanded", "--hands", "60", "--seed", "3",
                         "--strategy", "simple", "--out", str(out))
     assert code == 0 and "seat 1 = simple" in text and "seat 2" not in text, text
-    for command in (["nil"], ["report", "--out", str(tmp_path / "report")]):
-        code, _, err = run(*command, str(out))
-        assert code == 2 and err.count("\n") == 1 and "has 2 players" in err, err
+    # nil and report read the seat count from the run's rules (each player alone): per seat, clustered by hand
+    code, text, err = run("nil", str(out))
+    assert code == 0 and "its two seats together" in text and "(n=120)" in text, err
+    code, _, err = run("report", str(out), "--out", str(tmp_path / "report"))
+    page = (tmp_path / "report" / "summary.md").read_text()
+    assert code == 0 and "contract made, seat 1" in page and "seat 2" not in page, err
     code, _, err = run("simulate", "spades", "--preset", "twohanded", "--hands", "5", "--strategy", "pimc",
                        "--out", str(tmp_path / "x"))
     assert code == 2 and err.count("\n") == 1 and "needs partnerships=true" in err
