@@ -249,6 +249,9 @@ def test_detects_a_third_seat_column():
 
 
 # ----------------------------------------------------------------- the draw: information hygiene, illegal answers
+DRAW = getattr(kernel._draw, "py_func", kernel._draw)  # plain Python: the compiled one, or itself without the JIT
+
+
 def _draw_inputs(strategy, stock, dealer=1):
     """Run the kernel's draw (plain Python, on the compiled phases and policies) over ``stock``; returns each
     seat's policy inputs at each of its turns (hand, the whole view, its random stream) and the hands."""
@@ -266,7 +269,7 @@ def _draw_inputs(strategy, stock, dealer=1):
     streams = np.zeros((5, 1), np.uint64)
     streams[:4, 0] = [11, 22, 33, 44]
     params = np.stack([parse_spec(strategy).params] * 4)
-    drawn = kernel._draw.py_func((asked,) * 4, params, dealer, 52, np.array(stock, np.int64), hands, view, streams,
+    drawn = DRAW((asked,) * 4, params, dealer, 52, np.array(stock, np.int64), hands, view, streams,
                                  discards, error)
     return seen, drawn, hands, discards, error
 
@@ -306,7 +309,7 @@ def test_an_illegal_draw_is_refused():
                                     np.zeros(4, np.int64))
     phases.start_view(rules, view, 0, 0, np.zeros(4, np.int64), np.zeros(4, np.int64), (1 << 52) - 1)
     streams = np.zeros((5, 1), np.uint64)
-    drawn = kernel._draw.py_func((bad,) * 4, np.zeros((4, 1)), 0, 52, np.arange(52, dtype=np.int64), hands, view,
+    drawn = DRAW((bad,) * 4, np.zeros((4, 1)), 0, 52, np.arange(52, dtype=np.int64), hands, view,
                                  streams, discards, error)
     assert drawn == -1 and error[0] == kernel.ERR_DRAW and error[2] == 1 and error[3] == 3
     assert hands.sum() == 0 and discards.sum() == 0
