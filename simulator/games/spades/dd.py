@@ -468,6 +468,43 @@ def _nil_lost(ws, nil_seat):
 
 
 @njit(cache=True)
+def _nil_broken(ws, leader, broken, nil_seat):
+    """At the start of a trick led by a defender: when it can lead a suit the Nil seat must win, the card that
+    rests on (the Nil seat's lowest card of that suit), else -1. The defender leads its lowest card of a suit
+    where every card of the Nil seat is above it and above every card its partner holds; the partner follows
+    below it (or, void, holds no spade to ruff with, or spades were led); the other defender plays a card below
+    it or, void, throws a card of another suit than spades. The suit whose lowest Nil card is highest is
+    taken (the widest table entry): every card from it up keeps its owner, and the counts below it stay."""
+    me = ws[W_H + nil_seat]
+    pa = ws[W_H + (nil_seat ^ 2)]
+    d2 = ws[W_H + (leader ^ 2)]
+    legal = _legal(ws, 0, ws[W_H + leader], -1, broken)
+    out = -1
+    for s in range(4):
+        sm = SUIT_MASKS[s]
+        mine = me & sm
+        lead = legal & sm
+        if mine == 0 or lead == 0:
+            continue
+        low = lowest_bit(mine)
+        if lowest_bit(lead) > low:
+            continue
+        if (pa & sm) != 0:
+            if highest_bit(pa & sm) > low:
+                continue
+        elif s != SPADES and (pa & SPADE_MASK) != 0:
+            continue  # the partner may ruff
+        if (d2 & sm) != 0:
+            if lowest_bit(d2 & sm) > low:
+                continue
+        elif s != SPADES and (d2 & ~SPADE_MASK) == 0:
+            continue  # the other defender must ruff
+        if low > out:
+            out = low
+    return np.int64(1) << out if out >= 0 else -1
+
+
+@njit(cache=True)
 def _nil_safe(ws, nil_seat):
     """At the start of a trick led by another seat: when the Nil seat surely takes no trick from here, the
     cards that rests on, else -1. A card of the Nil seat is dead when it is below every card of its suit the
@@ -1161,6 +1198,8 @@ def _enter(tt, ws, fb, depth, thr):
         if mode != MODE_TRICKS and ws[W_NIL] != 0:
             nil_seat = ws[W_NIL] - 1
             lost = _nil_lost(ws, nil_seat)
+            if lost < 0 and ((seat ^ nil_seat) & 1) != 0:
+                lost = _nil_broken(ws, seat, broken, nil_seat)
             if lost >= 0:  # the Nil seat must win a trick: the defence has what it wants
                 ws[fb + F_REL] = lost
                 return 1 if ws[W_MIN + acc + ws[W_STRIDE + nil_seat]] >= thr else 0  # its value once it has

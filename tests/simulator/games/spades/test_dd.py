@@ -383,6 +383,38 @@ def test_the_nil_safe_test_against_the_reference(positions, least_fired):
     assert fired > least_fired
 
 
+@JIT
+@pytest.mark.parametrize("positions, least_fired", [(400, 40), pytest.param(1500, 150, marks=pytest.mark.slow)])
+def test_the_nil_broken_test_against_the_reference(positions, least_fired):
+    """Where ``dd._nil_broken`` says the defender on lead breaks the Nil at once (a suit where every card of the
+    Nil seat is above the lead, its partner's cards and a card the other defender can play), the exhaustive
+    reference finds the Nil not makeable, there and in a position of the same table entry (the cards below the
+    one it rests on dealt again). Random endings of 2-5 cards under every rule set (spades led, partner and
+    other defender void) and covered positions; the Nil seat beside the leader."""
+    rng = random.Random(49)
+    ws = np.zeros(dd.WS_SIZE, np.int64)
+    fired = 0
+    for i in range(positions):
+        if i % 2:
+            jokers, breaking, forced = RULE_SETS[i % len(RULE_SETS)]
+            hands, leader, _, broken, rr, rules = ending(rng, rng.randint(2, 5), jokers, breaking, forced, played=0)
+            seat = (leader + rng.choice((1, 3))) & 3
+        else:
+            hands, leader, broken, seat = covered_nil(rng, rng.randint(2, 5))
+            rr, rules = ref.Rules(), SpadesRules()
+            leader = (seat + rng.choice((1, 3))) & 3
+        ws[dd.W_H:dd.W_H + 4] = hands
+        dd.set_rules_nb(ws, int(rules.breaking), int(rules.forced_spade_lead_breaks))
+        rel = dd._nil_broken(ws, leader, int(broken), seat)
+        if rel < 0:
+            continue
+        fired += 1
+        assert not ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, broken, seat)
+        other = same_partition(rng, hands, rel)
+        assert not ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, broken, seat, rel)
+    assert fired > least_fired
+
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
