@@ -499,8 +499,7 @@ def _nil_broken(ws, leader, broken, nil_seat):
                 continue
         elif s != SPADES and (d2 & ~SPADE_MASK) == 0:
             continue  # the other defender must ruff
-        if low > out:
-            out = low
+        out = max(out, low)
     return np.int64(1) << out if out >= 0 else -1
 
 

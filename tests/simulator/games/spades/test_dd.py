@@ -390,15 +390,29 @@ def test_the_nil_broken_test_against_the_reference(positions, least_fired):
     Nil seat is above the lead, its partner's cards and a card the other defender can play), the exhaustive
     reference finds the Nil not makeable, there and in a position of the same table entry (the cards below the
     one it rests on dealt again). Random endings of 2-5 cards under every rule set (spades led, partner and
-    other defender void) and covered positions; the Nil seat beside the leader."""
+    other defender void), endings where the other defender holds only spades, and covered positions; the Nil
+    seat beside the leader. Each condition of the test, left out, makes it fail here."""
     rng = random.Random(49)
     ws = np.zeros(dd.WS_SIZE, np.int64)
     fired = 0
     for i in range(positions):
-        if i % 2:
+        if i % 4 == 1:
             jokers, breaking, forced = RULE_SETS[i % len(RULE_SETS)]
             hands, leader, _, broken, rr, rules = ending(rng, rng.randint(2, 5), jokers, breaking, forced, played=0)
             seat = (leader + rng.choice((1, 3))) & 3
+        elif i % 4 == 3:  # the other defender holds only spades: void in a side suit led, it must ruff
+            n = rng.randint(2, 5)
+            cards = list(range(52))
+            rng.shuffle(cards)
+            spades = [c for c in cards if c >= 39][:n]
+            rest = [c for c in cards if c not in spades]
+            leader = rng.randrange(4)
+            seat = (leader + rng.choice((1, 3))) & 3
+            hands = [0, 0, 0, 0]
+            hands[leader ^ 2] = sum(1 << c for c in spades)
+            for j, h in enumerate((leader, seat, seat ^ 2)):
+                hands[h] = sum(1 << c for c in rest[n * j:n * j + n])
+            broken, rr, rules = rng.random() < 0.5, ref.Rules(), SpadesRules()
         else:
             hands, leader, broken, seat = covered_nil(rng, rng.randint(2, 5))
             rr, rules = ref.Rules(), SpadesRules()
