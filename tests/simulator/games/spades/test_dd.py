@@ -391,7 +391,8 @@ def test_the_nil_broken_test_against_the_reference(positions, least_fired):
     reference finds the Nil not makeable, there and in a position of the same table entry (the cards below the
     one it rests on dealt again). Random endings of 2-5 cards under every rule set (spades led, partner and
     other defender void), endings where the other defender holds only spades, and covered positions; the Nil
-    seat beside the leader. Each condition of the test, left out, makes it fail here."""
+    seat beside the leader. The partner's conditions (below, no ruff) and the other defender's (no forced
+    ruff), each left out of ``_nil_broken``, make it fail here."""
     rng = random.Random(49)
     ws = np.zeros(dd.WS_SIZE, np.int64)
     fired = 0
