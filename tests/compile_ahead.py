@@ -33,7 +33,7 @@ except ImportError:  # Windows has no fcntl: there the processes do not wait for
 # ("import", module) compiles a strategy. The quick suite needs each Spades kernel (the mixed seats', and one per
 # compiled-in built-in) at two, three and four players: twelve kernels, `simple`'s the largest. Balanced by their
 # CPU seconds on an empty cache (P65, P-compile3-1): lane 0 nine Spades kernels (about 470 s), lane 1 the search
-# players, the Tarot kernel and three Spades kernels (about 440 s).
+# players, the Tarot kernel and three Spades kernels (about 465 s).
 LANES = (
     (("run", "spades", "random heuristic random heuristic"),  # mixed seats: the per-seat kernel
      ("run", "spades", "heuristic heuristic heuristic heuristic"),
