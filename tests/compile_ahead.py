@@ -28,15 +28,25 @@ try:
 except ImportError:  # Windows has no fcntl: there the processes do not wait for each other (duplicated work at worst)
     fcntl = None
 
-# Each lane's items in the order the suite first needs them: ("run", game, seats) plays a few games of that
-# seating, which compiles exactly the kernel its runs use; ("import", module) compiles a strategy. Balanced by
-# their CPU seconds on an empty cache (P65): the test process waits for lane 0's chain (the 13th test file needs
-# `simple`'s kernel, 256 s), so lane 1 takes the search players and the last two kernels (276 s).
+# Each lane's items in the order the suite first needs them: ("run", game, seats[, preset]) plays a few games of
+# that seating (Spades: the classic preset unless one is named), which compiles exactly the kernel its runs use;
+# ("import", module) compiles a strategy. The quick suite needs each Spades kernel (the mixed seats', and one per
+# compiled-in built-in) at two, three and four players: twelve kernels, `simple`'s the largest. Balanced by their
+# CPU seconds on an empty cache (P65, P-compile3-1): lane 0 nine Spades kernels (about 470 s), lane 1 the search
+# players, the Tarot kernel and three Spades kernels (about 465 s).
 LANES = (
     (("run", "spades", "random heuristic random heuristic"),  # mixed seats: the per-seat kernel
      ("run", "spades", "heuristic heuristic heuristic heuristic"),
-     ("run", "spades", "simple simple simple simple")),
+     ("run", "spades", "heuristic random random", "cutthroat3"),  # test_analysis_cutthroat3.py, the 3rd file
+     ("run", "spades", "random random random", "cutthroat3"),
+     ("run", "spades", "heuristic heuristic heuristic", "cutthroat3"),
+     ("run", "spades", "simple simple simple simple"),
+     ("run", "spades", "simple simple simple", "cutthroat3"),  # test_atlas_cutthroat.py, the 14th
+     ("run", "spades", "heuristic random", "twohanded"),
+     ("run", "spades", "random random", "twohanded")),
     (("import", "tricksim.strategies.spades.pimc"),  # the first test needing it is early (test_variants.py)
+     ("run", "spades", "heuristic heuristic", "twohanded"),
+     ("run", "spades", "simple simple", "twohanded"),
      ("run", "tarot", "heuristic heuristic heuristic heuristic"),
      ("run", "spades", "random random random random"),
      ("import", "tricksim.strategies.tarot.pimc"),
@@ -154,10 +164,10 @@ def _compile(item) -> None:
     if item[0] == "import":
         importlib.import_module(item[1])
         return
-    _, game, seats = item
+    game, seats, preset = (*item[1:], None)[:3]
     policies = tuple(parse_spec(s, game=game) for s in seats.split())
     if game == "spades":
-        cfg = RunConfig(rules=spades_rules("classic"), seats=policies, mode="games", count=2, hand_limit=2)
+        cfg = RunConfig(rules=spades_rules(preset or "classic"), seats=policies, mode="games", count=2, hand_limit=2)
     else:
         cfg = RunConfig(game="tarot", rules=tarot_rules("cardavia"), seats=policies, mode="deals", count=2)
     run_to_tables(cfg, threads=1)

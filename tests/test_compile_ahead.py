@@ -12,6 +12,7 @@ import compile_ahead
 import pytest
 from numba.core import config
 
+from tricksim.simulator.games.spades.rules import PRESETS
 from tricksim.strategies.registry import parse_spec
 
 TESTS = Path(__file__).resolve().parent
@@ -54,5 +55,6 @@ def test_the_lanes_name_modules_and_seatings_that_exist():
             if item[0] == "import":
                 assert importlib.util.find_spec(item[1]) is not None, item
             else:
-                _, game, seats = item
-                assert len([parse_spec(s, game=game) for s in seats.split()]) == 4, item
+                game, seats, preset = (*item[1:], None)[:3]
+                players = PRESETS[preset].seats if preset else 4
+                assert len([parse_spec(s, game=game) for s in seats.split()]) == players, item

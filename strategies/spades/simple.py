@@ -16,7 +16,7 @@ from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades.cards import SPADES
-from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, STANDARD, SUIT_MASKS
+from tricksim.simulator.games.spades.decks import BEATING, JOKER_ACE, RANK, SPADES_HIGH_FIRST, SUIT_MASKS
 from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.phases import BID_FREE, HAND_TRICKS, ZERO_BID_ZERO, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
@@ -248,7 +248,7 @@ def exchange(seat, hand, view, params, rng):
 
 @njit(cache=True, inline="always")
 def play_in_deck(seat, hand, legal, view, deck):
-    """``play`` in the deck of code ``deck`` (decks.py); inlined, so that a constant code folds the table reads."""
+    """``play`` in the deck of code ``deck`` (decks.py)."""
     if view[V_BID + seat] == 0 and view[V_RULES + R_ZERO_BID] != ZERO_BID_ZERO:  # with zero_bid=zero, no Nil
         return nil_card(legal, view, deck)
     cover = partner_nil_live(seat, view)
@@ -279,11 +279,9 @@ def play_in_deck(seat, hand, legal, view, deck):
 
 @njit(PLAY_SIG, cache=True)
 def play(seat, hand, legal, view, params, rng):
-    deck = view[V_RULES + R_DECK]
-    if deck == STANDARD:
-        # the deck's code a constant: its table rows folded into the code (docs/performance.md P58)
-        return play_in_deck(seat, hand, legal, view, STANDARD)
-    return play_in_deck(seat, hand, legal, view, deck)
+    # one copy of the play code for every deck: a second copy with the standard deck's code a constant (P58) ran
+    # fewer instructions, but the kernel inlines the play twice, which nearly doubled its compile time (P-compile3-1)
+    return play_in_deck(seat, hand, legal, view, view[V_RULES + R_DECK])
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4)
