@@ -7,7 +7,8 @@
 * bags per hand for bag_mode = take / avoid / set against the default player;
 * cutthroat (each player alone, issue #28): one heuristic against three of another player, on the same
   deals as four of that player, the heuristic's seat rotated (``--cutthroat``: that section alone); the same
-  with three players, preset cutthroat3 (``--cutthroat3``: that section alone).
+  with three players, preset cutthroat3 (``--cutthroat3``: that section alone), and with two, preset
+  twohanded (``--twohanded``: the heuristic at each seat in turn against the other player, the same deals).
 
 The section on the ``pimc`` search player comes from ``scripts/pimc_evidence.py`` (hours of computing): a
 rewrite of the file keeps it.
@@ -106,15 +107,16 @@ def cutthroat_duplicate(a: str, b: str, games: int, seed: int, tmp: Path, hand_l
     f = rot.figures
     base_games = open_run(field).games(["hands", "end"])
     ends = ", ".join(f"{k} {v:,}" for k, v in base_games["end"].value_counts().items() if v)
-    head = (f"### {a} alone against {others} {b} ({games:,} games to 500, the {a} at each seat in turn: "
-            f"{n * games:,} games; seed {seed})")
+    against, over = (f"alone against {others} {b}", f"the best of the {others} others") if n > 2 else (f"against {b}",
+                                                                                                       "the other")
+    head = f"### {a} {against} ({games:,} games to 500, the {a} at each seat in turn: {n * games:,} games; seed {seed})"
     per_hand = (f"- points a hand of the {a}'s seat, {a} there minus {b} there (the same cards, the hands both "
                 f"tables played): {fmt_estimate(f['strong_points'])}")
     length = (f"- game length with the {a}: {mean_ci(rot.lengths)} hands; {all_b} {b}: "
               f"{mean_ci(base_games['hands'].to_numpy())} hands (their ends: {ends})")
     return [head, "", f"- {a}'s games won: {fmt_estimate(f['strong_win'])} (an equal player: {100 / n:.3g} %)",
             f"- deals {a} won from every seat: {fmt_estimate(f['strong_all'])}",
-            f"- {a}'s final lead over the best of the {others} others: {fmt_estimate(f['margin'])}", per_hand,
+            f"- {a}'s final lead over {over}: {fmt_estimate(f['margin'])}", per_hand,
             length, ""]
 
 
@@ -127,10 +129,11 @@ def main():
     ap.add_argument("--cutthroat", action="store_true", help="print the cutthroat section alone (--games games)")
     ap.add_argument("--cutthroat3", action="store_true", help="print the three-player cutthroat section alone "
                     "(--games games)")
+    ap.add_argument("--twohanded", action="store_true", help="print the two-handed section alone (--games games)")
     a = ap.parse_args()
     t0 = time.time()
-    if a.cutthroat or a.cutthroat3:
-        section = cutthroat_section if a.cutthroat else cutthroat3_section
+    if a.cutthroat or a.cutthroat3 or a.twohanded:
+        section = cutthroat_section if a.cutthroat else cutthroat3_section if a.cutthroat3 else twohanded_section
         with tempfile.TemporaryDirectory() as tmp:
             print("\n".join(section(a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
         return
@@ -156,6 +159,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         lines += [""] + cutthroat_section(deals, a.seed, Path(tmp))
         lines += [""] + cutthroat3_section(deals, a.seed, Path(tmp))
+        lines += [""] + twohanded_section(deals, a.seed, Path(tmp))
     lines += ["", f"(took {time.time() - t0:.0f} s)"]
     text = "\n".join(lines) + "\n"
     print(text)
@@ -176,6 +180,14 @@ def cutthroat3_section(games: int, seed: int, tmp: Path) -> list[str]:
              f"`python scripts/strategy_evidence.py --cutthroat3 --games {games} --seed {seed}`", ""]
     for other in ("random", "simple"):
         lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset="cutthroat3")
+    return lines
+
+
+def twohanded_section(games: int, seed: int, tmp: Path) -> list[str]:
+    lines = ["## Two-handed Spades: heuristic against another player in duplicate (issue #28)", "",
+             f"`python scripts/strategy_evidence.py --twohanded --games {games} --seed {seed}`", ""]
+    for other in ("random", "simple"):
+        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset="twohanded")
     return lines
 
 

@@ -287,6 +287,18 @@ def as_nil(bid, zero_is_contract):
     return bid - np.int64(bid == 0 and zero_is_contract)
 
 
+@njit(cache=True, inline="always")
+def opponent_nil(seat, view, zero, alone):
+    """An opponent of ``seat`` has bid Nil: of the rules' seats, every other one alone (cutthroat), the two of the
+    other team with partnerships."""
+    n = view[V_RULES + R_SEATS]
+    for k in range(1, n):
+        s = (seat + k) % n
+        if (alone or s != (seat ^ 2)) and as_nil(view[V_BID + s], zero) == 0:
+            return True
+    return False
+
+
 # ------------------------------------------------------------------ hand evaluation
 @njit(cache=True)
 def estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doubleton_value, king_value, queen_value,
@@ -428,9 +440,11 @@ def blind_nil(seat, view, params, rng):
         return np.int64(0)
     team = seat & 1
     deficit = view[V_SCORE + 1 - team] - view[V_SCORE + team]
-    if alone:  # the others: seats + 1, + 2 and + 3 of four; of three, + 1 and + 2 (+ 2 counted twice)
+    if alone:  # the others: the rules' seats but this one
         n = view[V_RULES + R_SEATS]
-        best = max(view[V_SCORE + (seat + 1) % n], view[V_SCORE + (seat + 2) % n], view[V_SCORE + (seat + n - 1) % n])
+        best = view[V_SCORE + (seat + 1) % n]
+        for k in range(2, n):
+            best = max(best, view[V_SCORE + (seat + k) % n])
         deficit = best - view[V_SCORE + seat]
     return np.int64(1 if deficit >= params[P_BLIND_NIL_MARGIN] else 0)
 
@@ -505,8 +519,7 @@ def bid(seat, hand, view, params, rng):
     adjust = params[P_BID_ADJUST]
     if partner_bid == 0:
         adjust += params[P_COVER_BID]  # covering a Nil wins tricks the partner would have won
-    if (as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0
-            or (alone and across == 0)):
+    if opponent_nil(seat, view, zero, alone):
         adjust += params[P_OPP_NIL_BID]  # a Nil bidder gives away the tricks its cards would take
     # V_SCORE + seat: the seat's team's total (the slots repeat the teams), or its own alone
     if view[V_TARGET] > 0 and view[V_SCORE + seat] >= view[V_TARGET] - params[P_NEAR_TARGET]:
@@ -670,10 +683,15 @@ def lead_duck(legal, unseen):
 
 
 @njit(cache=True)
-def lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids):
+def lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids, others=3):
     """Tricks wanted: cash safe masters, draw trumps with length, feed partner's ruffs, else lead low.
 
-    ``left_voids``, ``right_voids``, ``partner_voids``: shown voids of the left opponent, right opponent and partner.
+    ``left_voids``, ``right_voids``, ``partner_voids``: shown voids of the left opponent, right opponent and partner
+    (at two players the one opponent is both left and right). ``others``: the other hands at the table (the rules'
+    seats less one): a master is not cashed when so few cards of its suit are out that one of them is probably
+    void, fewer than 2 with two or three other hands; with one (two players) only when none is out, the opponent
+    then surely void (its unseen cards are half its discards, out of play: one card out is in its hand half the
+    time).
     """
     unseen_spades = unseen & SP
     n_sp = popcount(hand & SP)
@@ -689,7 +707,7 @@ def lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids):
         cm = cheapest_master(m, unseen & suit_mask(s))
         if cm >= 0:
             n_unseen = popcount(unseen & suit_mask(s))
-            if unseen_spades != 0 and n_unseen < 2:
+            if unseen_spades != 0 and n_unseen < min(2, others):
                 continue  # somebody is probably void: our master would be ruffed
             if n_unseen > best_key:
                 best_key = n_unseen
@@ -786,8 +804,9 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
     ``unseen`` the cards still in the other hands, as far as this seat can tell; ``options`` the
     strategy parameters of play, one tuple so that the call stays under Python's 30-argument
     limit for a plain call, which Numba needs to inline it; ``lefty``, ``righty`` the seats of l_ and r_:
-    with three players, the next and the previous seat modulo 3)."""
-    mode, bag_guard, cover_nil, attack_nil, second_cash, alone, lefty, righty = options
+    with three players, the next and the previous seat modulo 3, with two both the one opponent; ``others``
+    the other hands at the table, 1 to 3)."""
+    mode, bag_guard, cover_nil, attack_nil, second_cash, alone, lefty, righty, others = options
     partner = seat ^ 2
     across_voids = partner_voids
     if alone:  # cutthroat: the seat across is an opponent (p_ its values), and no seat is a partner
@@ -824,7 +843,7 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
                 return c
         want, urgent = want_trick(need, opp_need, remaining, bags, bag_limit, mode, bag_guard)
         if want:
-            return lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids)
+            return lead_win(hand, legal, unseen, left_voids, right_voids, partner_voids, others)
         return lead_duck(legal, unseen)
 
     # ---------------------------------------------------------------- following
@@ -966,6 +985,7 @@ def play(seat, hand, legal, view, params, rng):
     zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
     remaining = 13 - view[V_TRICK_NO]
     position = nplayed  # cards before this seat's: 3 is the last to play
+    others = np.int64(3)  # the other hands at the table (the rules' seats less one)
     if alone:
         m_b = view[V_BID + seat]
         x_b = view[V_BID + partner]
@@ -978,6 +998,7 @@ def play(seat, hand, legal, view, params, rng):
             lefty = (seat + 1) % 3
             righty = (seat + 2) % 3
             partner = np.int64(3)
+            others = np.int64(2)
             l_b, r_b = view[V_BID + lefty], view[V_BID + righty]
             opp_need = ((l_b - view[V_TRICKS + lefty]) * np.int64(l_b > 0)
                         + (r_b - view[V_TRICKS + righty]) * np.int64(r_b > 0))
@@ -985,12 +1006,13 @@ def play(seat, hand, legal, view, params, rng):
             if nplayed == 2:
                 position = np.int64(3)
         elif view[V_RULES + R_SEATS] == 2:
-            # two players (twohanded): the other is the one opponent, on the left; slots 2 and 3 (no seat) stand in
-            # for the partner and the right-hand opponent. Its own discards are out of play, not outstanding; the
-            # second to play is the last (decide's position 3).
+            # two players (twohanded): the other is the one opponent, on the left and the right; slot 3 (no seat:
+            # bid -1, no card, no trick) stands in for the partner, so that decide sees none. Its own discards are
+            # out of play, not outstanding; the second to play is the last (decide's position 3).
             lefty = seat ^ 1
-            righty = np.int64(2)
+            righty = lefty
             partner = np.int64(3)
+            others = np.int64(1)
             l_b = view[V_BID + lefty]
             opp_need = (l_b - view[V_TRICKS + lefty]) * np.int64(l_b > 0)
             unseen &= ~view[V_PASSED]
@@ -1004,7 +1026,7 @@ def play(seat, hand, legal, view, params, rng):
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
                   need, opp_need, remaining, view[V_BAGS + seat], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
-                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone, lefty, righty))
+                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone, lefty, righty, others))
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)

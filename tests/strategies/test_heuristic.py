@@ -36,6 +36,7 @@ from tricksim.simulator.games.spades.policy import (
     V_MIN_BID,
     V_NIL_ALLOWED,
     V_NPLAYED,
+    V_PASSED,
     V_PLAYED,
     V_RULES,
     V_SCORE,
@@ -333,6 +334,44 @@ def test_no_side_master_led_into_a_known_ruff():
     v = trick_view(0, 0, "", BIDS, tricks=(0, 1, 0, 0), voids={1: [0]},
                    history={0: "2D", 1: "3H", 2: "4D", 3: "AD"})
     assert play("AC 5C 7D 8D 9H", v) != "AC"
+
+
+# two players (twohanded): seat 0 leads trick 6 (3 tricks each), its AH a master with one heart out (the 9H); its
+# discards in the draw (V_PASSED) and the 12 cards played account for the other hearts; no other master
+TWO_HISTORY = {0: "8H TH 2D 3D 4D 5D", 1: "JH QH KH 6D 7D 8D"}
+TWO_DISCARDS = "2H 3H 4H 5H 6H 7H 2C 3C 4C 5C 6C 7C 8C"
+TWO_HAND = "AH 9C TC 9D 2S 3S 4S"
+
+
+def two_player_lead(discards=TWO_DISCARDS, voids=None) -> str:
+    v = trick_view(0, 0, "", (5, 5, -1, -1), tricks=(3, 3, 0, 0), history=TWO_HISTORY, voids=voids,
+                   rules=PRESETS["twohanded"])
+    v[V_PASSED] = cards(discards)
+    return play(TWO_HAND, v)
+
+
+def test_two_players_cash_a_master_with_one_card_of_its_suit_out():
+    """One opponent: the one heart out (9H) is in its hand or in its discards (out of play), so a void is a guess
+    of even odds, not the near certainty of three other hands sharing one card: the master is cashed. (Before,
+    the four-seat count kept it back and led the 9D.) No heart out, or the opponent shown void: it is not."""
+    assert two_player_lead() == "AH"
+    assert two_player_lead(TWO_DISCARDS + " 9H") == "9D"  # no heart out: the opponent is void
+    assert two_player_lead(voids={1: [2]}) == "9D"  # shown void in hearts, spades still out
+    # four players, the same holdings (the other hearts played by the three others): held back as before
+    v = trick_view(0, 0, "", BIDS, tricks=(2, 2, 1, 1), trick_no=6,
+                   history={1: "8H TH 2H 3H", 2: "JH QH 4H 5H", 3: "KH 6H 7H 2D"})
+    assert play(TWO_HAND, v) != "AH"
+
+
+def test_two_players_count_only_the_real_opponents_nil():
+    """The opponent's Nil read from the one other seat (opp_nil_bid), the empty slots 2 and 3 never."""
+    view = bid_view(0, bids=(-1, 0, -1, -1))
+    write_rules(PRESETS["twohanded"].to_kernel(), view, V_RULES)
+    alone = bid("AS KS QS AH KH QH 2C 3C 4C 5D 6D 7D 8D", view)
+    assert bid("AS KS QS AH KH QH 2C 3C 4C 5D 6D 7D 8D", view, opp_nil_bid=2) == alone + 2
+    view[V_BID + 1] = 4
+    view[V_BID + 2] = 0  # a Nil in a slot of no seat: not an opponent's
+    assert bid("AS KS QS AH KH QH 2C 3C 4C 5D 6D 7D 8D", view, opp_nil_bid=2) == alone
 
 
 # ------------------------------------------------------------------ own Nil

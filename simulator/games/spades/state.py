@@ -5,18 +5,23 @@ batch kernel inlines) one decision at a time: a person at the table, a search
 player and the tests stand on it. Each decision is an integer of one action
 space (OpenSpiel's lesson); every applied action is logged.
 
-Action space (``N_ACTIONS`` = 74):
+Action space (``N_ACTIONS`` = 76):
 
     0..53   a card id (cards.py): play it, or pass it in the Blind Nil exchange
             (an exchange of n cards is n actions, one card each)
     54..71  bid 0..17 (54 = Nil) with the cards seen (above 13 only with three players)
     72      Blind Nil (decided before the seat sees its cards)
     73      no Blind Nil: look at the cards, then bid
+    74      the draw (two players): keep the card shown, see the next and discard it
+    75      the draw: discard the card shown and keep the next
+
+Two players (preset ``twohanded``) draw their hands from the stock first, 26 turns (``Phase.DRAW``), then bid
+and play as the others.
 
 The same seed gives the same hand as the batch kernel: ``policy_action`` asks a
 seat's strategy exactly as the kernel does (same view, the seat's own random
-stream ``streams[seat]``, no question when only one card is legal), and ``tests/simulator/games/spades/test_state.py`` checks that
-whole runs agree row for row.
+stream ``streams[seat]``, no question when only one card is legal), and ``tests/simulator/games/spades/test_state.py``
+(``test_twohanded.py`` for the draw) checks that whole runs agree row for row.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ from tricksim.simulator.games.spades.phases import game_end_of
 from tricksim.simulator.games.spades.policy import (
     V_BID,
     V_BLIND,
+    V_DRAW_CARD,
     V_PASSED,
     V_SEAT,
     VIEW_SIZE,
@@ -45,7 +51,9 @@ from tricksim.simulator.step import Event, StepState
 BID_0 = 54
 BLIND_NIL = BID_0 + phases.MAX_BID + 1
 NO_BLIND_NIL = BLIND_NIL + 1
-N_ACTIONS = NO_BLIND_NIL + 1
+KEEP = NO_BLIND_NIL + 1
+DISCARD = KEEP + 1
+N_ACTIONS = DISCARD + 1
 
 
 class Phase(IntEnum):
@@ -54,11 +62,13 @@ class Phase(IntEnum):
     EXCHANGE = 2   # a seat passes cards, one action a card
     PLAY = 3
     DONE = 4
+    DRAW = 5       # two players: a seat keeps or discards the card shown (one action a turn, 26 turns)
 
 
 @dataclass(frozen=True)
 class Observation:
-    """What ``seat`` may know: its own cards (none before its Blind Nil decision) and the public view."""
+    """What ``seat`` may know: its own cards (none before its Blind Nil decision) and the public view, with its own
+    ``V_PASSED`` (two players: its discards so far) and the card shown in the draw only to the seat drawing."""
 
     seat: int
     hand: int | None
@@ -70,7 +80,8 @@ def action_name(action: int) -> str:
         return card_name(action)
     if BID_0 <= action < BLIND_NIL:
         return "Nil" if action == BID_0 else f"bid {action - BID_0}"
-    return {BLIND_NIL: "Blind Nil", NO_BLIND_NIL: "no Blind Nil"}.get(action, f"action {action}?")
+    return {BLIND_NIL: "Blind Nil", NO_BLIND_NIL: "no Blind Nil", KEEP: "keep", DISCARD: "discard"}.get(
+        action, f"action {action}?")
 
 
 class SpadesState(StepState):
@@ -81,17 +92,19 @@ class SpadesState(StepState):
     side: the two teams', or in cutthroat (``rules.partnerships`` false) the players' (default: zeros).
     ``self.totals``, ``self.bags`` and ``self.points`` always have 4 entries, as the kernel's arrays: a
     partnership hand uses the first two (``[:rules.sides]``).
+
+    Two players (``rules.seats`` 2): no deal; the stock (``self.stock``, its top card first) is shuffled as the kernel
+    shuffles it and the hand begins with the draw; ``self.dealt`` is then the hands after it, ``self.passed`` each
+    seat's discards and ``self.drawn`` the draw record (bit ``i``: turn ``i``'s drawer kept the card shown), as the
+    kernel's ``dealt_*`` and ``drawn`` columns.
     """
 
     def __init__(self, rules: SpadesRules, *, seed: int = 0, game_id: int = 0, hand_no: int = 0,
                  dealer: int | None = None, totals=None, bags=None):
-        if rules.seats == 2:
-            raise ValueError("the step API has no draw: two-handed Spades (seats=2, preset twohanded) is played by "
-                             "the batch kernel only")
         self.rules = rules
         self.compiled_rules = rules.to_kernel()
         self.seed, self.game_id, self.hand_no = int(seed), int(game_id), int(hand_no)
-        self.n = rules.seats  # players: 4, or 3 (cutthroat3)
+        self.n = rules.seats  # players: 4, 3 (cutthroat3) or 2 (twohanded)
         self.dealer = (self.game_id + self.hand_no) % self.n if dealer is None else int(dealer)
         self.sides = rules.sides
         self.totals, self.bags = np.zeros(4, np.int64), np.zeros(4, np.int64)
@@ -108,12 +121,18 @@ class SpadesState(StepState):
         self.events: list[Event] = []
         tpl = deck_template(rules)
         deck_mask = np.int64(mask_of(tpl))
-        phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, np.zeros(64, np.int64), self.hands,
-                    self.streams, self.n)
+        self.stock = np.zeros(64, np.int64)
+        if self.n == 2:
+            phases.shuffle_stock(self.seed, self.game_id, self.hand_no, tpl, self.stock, self.hands, self.streams)
+        else:
+            phases.deal(self.seed, self.game_id, self.hand_no, self.dealer, tpl, self.stock, self.hands, self.streams,
+                        self.n)
         self.dealt = self.hands.copy()
         phases.start_view(self.compiled_rules, self.view, self.dealer, self.hand_no, self.totals, self.bags, deck_mask)
-        # each seat's view[V_PASSED]: the cards it passed in the exchange (policy.py)
+        # each seat's view[V_PASSED]: the cards it passed in the exchange, or discarded in the draw (policy.py)
         self.passed = np.zeros(4, np.int64)
+        self.drawn = 0
+        self._draw_turn, self._n_turns = 0, len(tpl) // 2
         self.held = None           # the hands after the exchange, once play begins
         self.first_leader = -1
         self.plays: list[int] = []  # the cards in play order
@@ -121,7 +140,10 @@ class SpadesState(StepState):
         self._gives: list[tuple[int, int, int]] = []  # (giver, receiver, role) still to pass
         self._passing = 0          # cards chosen so far by the seat passing
         self._trick = self._k = self._leader = self._led = self._win_seat = self._win_card = self._broken = 0
-        self._start_bid()
+        if self.n == 2:
+            self._start_draw()
+        else:
+            self._start_bid()
 
     # ---------------------------------------------------------------- queries
     def legal_actions(self) -> list[int]:
@@ -135,6 +157,8 @@ class SpadesState(StepState):
             return cards_of(self.hands[s] & ~self._passing)
         if p == Phase.PLAY:
             return cards_of(self._legalcards_of())
+        if p == Phase.DRAW:
+            return [KEEP, DISCARD]
         return []
 
     def observation(self, seat: int) -> Observation:
@@ -142,6 +166,8 @@ class SpadesState(StepState):
         hidden = self._phase == Phase.BLIND_NIL and self._seat == seat
         view = self.view.copy()
         view[V_PASSED] = self.passed[seat]
+        if self._seat != seat:
+            view[V_DRAW_CARD] = -1  # the card shown in the draw: to the seat drawing only
         return Observation(seat, None if hidden else int(self.hands[seat]), view)
 
     def scores(self) -> tuple[int, ...]:
@@ -179,6 +205,8 @@ class SpadesState(StepState):
                 self._phase = Phase.BID
         elif self._phase == Phase.BID:
             self._record_bid(action - BID_0, 0)
+        elif self._phase == Phase.DRAW:
+            self._draw(action == KEEP)
         elif self._phase == Phase.EXCHANGE:
             self._passing |= 1 << action
             if popcount(self._passing) == self._n_pass:
@@ -201,12 +229,37 @@ class SpadesState(StepState):
             return BID_0 + int(bid(s, self.hands[s], view, params, rng))
         if self._phase == Phase.EXCHANGE:
             return cards_of(exchange(s, self.hands[s], view, params, rng))
+        if self._phase == Phase.DRAW:
+            keep = int(exchange(s, self.hands[s], view, params, rng))
+            top = int(view[V_DRAW_CARD])
+            if keep not in (0, 1 << top):  # the kernel stops the run (ERR_DRAW)
+                raise IllegalAction(f"the draw policy answered {keep}: neither 0 (discard) nor the bit of the card "
+                                    f"shown, {card_name(top)} ({1 << top})")
+            return KEEP if keep else DISCARD
         legal = self._legalcards_of()  # the play
         if legal & (legal - 1) == 0:
             return int(lowest_bit(legal))  # one legal card: the kernel does not ask
         return int(play(s, self.hands[s], legal, view, params, rng))
 
     # ------------------------------------------------------------- internals
+    def _start_draw(self) -> None:
+        self._seat = int(phases.drawer(self.dealer, self._draw_turn))
+        self._phase = Phase.DRAW
+        phases.start_draw(self.view, self._seat, self.stock[2 * self._draw_turn])
+
+    def _draw(self, keep: bool) -> None:
+        i = self._draw_turn
+        top, second = self.stock[2 * i], self.stock[2 * i + 1]
+        phases.apply_draw(self.view, self.hands, self.passed, self._seat, top, second,
+                          np.int64(1) << top if keep else np.int64(0))
+        self.drawn |= int(keep) << i
+        self._draw_turn += 1
+        if self._draw_turn < self._n_turns:
+            self._start_draw()
+            return
+        self.dealt = self.hands.copy()
+        self._start_bid()
+
     def _start_bid(self) -> None:
         self._seat = int(phases.bidder(self.dealer, self._bidders, self.n))
         min_bid, offered = phases.start_bid(self.compiled_rules, self.view, self.totals, self._seat)

@@ -4,11 +4,14 @@ Hand-scored examples (worked by hand from the rules) through the engine and the 
 flags that make no sense with two refused; whole engine runs under several flag sets replayed by the reference
 (the stock from the deal stream, each hand and discard pile derived from the draw record), with corruption tests;
 information hygiene of the draw (the opponent's cards and the stock's order changed, what the seat has seen
-fixed: identical policy inputs); the kernel refuses an illegal draw.
+fixed: identical policy inputs); the kernel refuses an illegal draw. The step API (``SpadesState``) with the draw:
+the kernel's runs replayed through it row for row, and the same attack on its observations.
 """
 from __future__ import annotations
 
+import random
 from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 import pyarrow as pa
@@ -16,11 +19,11 @@ import pytest
 import reference_spades as ref
 
 from tricksim.simulator import engine
-from tricksim.simulator.errors import RulesError
+from tricksim.simulator.errors import IllegalAction, RulesError
 from tricksim.simulator.games.spades import kernel, phases
 from tricksim.simulator.games.spades.policy import V_DRAW_CARD, V_PASSED, VIEW_SIZE
 from tricksim.simulator.games.spades.rules import PRESETS, build_rules
-from tricksim.simulator.games.spades.state import SpadesState
+from tricksim.simulator.games.spades.state import BID_0, DISCARD, KEEP, Phase, SpadesState
 from tricksim.strategies.registry import parse_spec
 
 TWO = PRESETS["twohanded"]
@@ -83,11 +86,6 @@ def test_flags_refused(overrides, match):
 def test_seats_two_only_from_the_preset():
     with pytest.raises(RulesError, match="twohanded"):
         build_rules("cardems", ["seats=2"])
-
-
-def test_step_api_refuses_in_one_line():
-    with pytest.raises(ValueError, match="step API has no draw"):
-        SpadesState(TWO)
 
 
 # ----------------------------------------------------------------- whole runs through the reference
@@ -364,3 +362,155 @@ def test_cli_summary_and_one_line_refusals(tmp_path, capsys):
     code, _, err = run("simulate", "spades", "--preset", "twohanded", "--hands", "5", "--strategy", "pimc",
                        "--out", str(tmp_path / "x"))
     assert code == 2 and err.count("\n") == 1 and "needs partnerships=true" in err
+
+
+# ----------------------------------------------------------------- the step API with the draw
+def _play_out(state, seats):
+    """Every decision asked of the seat's strategy, as the kernel asks it."""
+    while not state.is_terminal():
+        decision = state.policy_action(seats[state.current_player()])
+        for action in decision if isinstance(decision, list) else [decision]:
+            state.apply(action)
+    return state
+
+
+def _row_of(state) -> dict:
+    return {"dealer": state.dealer, "first_leader": state.first_leader, "drawn": state.drawn,
+            **{f"dealt_{s}": int(state.dealt[s]) for s in range(2)},
+            **{f"held_{s}": int(state.held[s]) for s in range(2)},
+            **{f"bid_{s}": b for s, (b, _) in enumerate(state.bids())},
+            **{f"blind_{s}": bool(bl) for s, (_, bl) in enumerate(state.bids())},
+            **{f"tricks_{s}": int(state.tricks[s]) for s in range(2)},
+            **{f"score_{s}": state.scores()[s] for s in range(2)},
+            **{f"bags_{s}": int(state.bags[s]) for s in range(2)},
+            **{f"total_{s}": int(state.totals[s]) for s in range(2)}, "plays": state.plays}
+
+
+@pytest.mark.parametrize("name", ["twohanded", "whiz", "deuce_deuce_unbroken"])
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_step_api_plays_the_kernels_hands(name, strategy):
+    """Hands mode: each hand of the kernel's run (the draw record, the hands after the draw, bids, every card,
+    the score) played again through the step API, each decision asked of the seat's strategy."""
+    rules, seed, _limit, _count, hands, _games = _run(name, strategy, "hands")
+    seats = _seats(strategy)
+    for want in hands.to_pylist()[:60]:
+        got = _row_of(_play_out(SpadesState(rules, seed=seed, game_id=want["game_id"]), seats))
+        assert got == {k: want[k] for k in got}, want["game_id"]
+
+
+@pytest.mark.parametrize("name", ["twohanded", "mercy_reset_zero"])
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_step_api_plays_the_kernels_games(name, strategy):
+    """Games mode: whole games, hand after hand (``next_hand``: the dealer alternates, the score carries)."""
+    rules, seed, limit, _count, hands, games = _run(name, strategy, "games")
+    seats, rows, row = _seats(strategy), hands.to_pylist(), 0
+    for g, game in enumerate(games.to_pylist()):
+        state = SpadesState(rules, seed=seed, game_id=g)
+        while state is not None and state.hand_no < limit:
+            _play_out(state, seats)
+            want = rows[row]
+            assert (want["game_id"], want["hand_no"]) == (g, state.hand_no)
+            got = _row_of(state)
+            assert got == {k: want[k] for k in got}, (g, state.hand_no)
+            row += 1
+            last, state = state, state.next_hand()
+        assert last.hand_no + 1 == game["hands"]
+        assert (int(last.totals[0]), int(last.totals[1])) == (game["total_0"], game["total_1"])
+    assert row == len(rows)
+
+
+def test_step_api_draw_actions_observation_and_log():
+    s = SpadesState(TWO, seed=4, game_id=1)  # dealer 1: seat 0 draws first
+    assert s.phase == Phase.DRAW and s.current_player() == 0 and s.legal_actions() == [KEEP, DISCARD]
+    top, second = int(s.stock[0]), int(s.stock[1])
+    assert s.observation(0).view[V_DRAW_CARD] == top and s.observation(1).view[V_DRAW_CARD] == -1
+    assert s.observation(0).hand == s.observation(1).hand == 0
+    with pytest.raises(IllegalAction, match=r"bid 3 \(57\) is not legal for seat 0 now: allowed keep, discard"):
+        s.apply(BID_0 + 3)
+    s.apply(DISCARD)  # seat 0 discards the card shown and keeps the next
+    assert s.observation(0).hand == 1 << second and s.observation(0).view[V_PASSED] == 1 << top
+    assert s.observation(1).view[V_PASSED] == 0 and s.current_player() == 1
+    assert s.observation(1).view[V_DRAW_CARD] == int(s.stock[2]) and s.observation(0).view[V_DRAW_CARD] == -1
+    s.apply(KEEP)  # seat 1 keeps the card shown, discards the next
+    assert s.observation(1).hand == 1 << int(s.stock[2]) and s.observation(1).view[V_PASSED] == 1 << int(s.stock[3])
+    rnd = random.Random(0)
+    for _ in range(24):
+        s.apply(rnd.choice(s.legal_actions()))
+    assert s.phase == Phase.BID and s.current_player() == 0  # the non-dealer bids first
+    assert [int(h).bit_count() for h in s.dealt[:2]] == [13, 13] and s.drawn & 3 == 2
+    deck = (1 << 52) - 1
+    piles = [int(p) for p in (s.hands[0], s.hands[1], s.passed[0], s.passed[1])]
+    assert piles[0] | piles[1] | piles[2] | piles[3] == deck and [p.bit_count() for p in piles] == [13] * 4
+    while not s.is_terminal():
+        s.apply(rnd.choice(s.legal_actions()))
+    assert len(s.events) == 26 + 2 + 26 and sum(s.tricks) == 13 and len(s.plays) == 26
+    assert [e.phase for e in s.events[:26]] == [Phase.DRAW] * 26 and [e.seat for e in s.events[:4]] == [0, 1, 0, 1]
+    assert sorted(s.plays) == sorted(c for h in s.held[:2] for c in ref.cards_in(h))
+
+
+def test_step_api_refuses_an_illegal_draw_answer():
+    bad = SimpleNamespace(functions=(None, None, lambda seat, hand, view, params, rng: np.int64(3), None),
+                          params=np.zeros(1))
+    s = SpadesState(TWO, seed=1)
+    with pytest.raises(IllegalAction, match="the draw policy answered 3: neither 0 .discard. nor the bit of the card"):
+        s.policy_action(bad)
+    assert s.phase == Phase.DRAW and s.events == []
+
+
+def _recording(strategy, log):
+    """``strategy``'s seat policy whose every function call records its inputs (copies) into ``log``."""
+    policy = parse_spec(strategy)
+
+    def wrap(fn):
+        def call(*args):
+            log.append(tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else int(a) for a in args))
+            return fn(*args)
+        return call
+
+    return SimpleNamespace(functions=tuple(wrap(f) for f in policy.functions), params=policy.params)
+
+
+@pytest.mark.parametrize("strategy", ["random", "simple", "heuristic"])
+def test_step_api_observation_hides_the_other_hand_and_the_stock(strategy):
+    """The attack: in a copy of a hand, the stock order changed so that the opponent's hand holds other cards
+    (each of its last cards played swapped, in the stock, with a card of the same suit it discarded), the same
+    actions applied. Up to the opponent's first play of a swapped card everything public is the same, so
+    ``observation(seat)`` and every input of the seat's strategy must be too: its hand, the view, its stream."""
+    seat, other = 0, 1
+    seats = (parse_spec(strategy), parse_spec("heuristic"))
+    checked = 0
+    for game in range(12):
+        a = _play_out(SpadesState(TWO, seed=31, game_id=game), seats)
+        late = [c for c in a.plays[-8:] if c in ref.cards_in(a.held[other])]  # the opponent's last cards played
+        swaps = {}
+        for x in late:
+            same_suit = [y for y in ref.cards_in(a.passed[other]) if y // 13 == x // 13 and y not in swaps.values()]
+            if same_suit:
+                swaps[x] = same_suit[0]
+        position = {int(c): p for p, c in enumerate(a.stock[:52])}
+        if not swaps or any(position[c] < 2 for pair in swaps.items() for c in pair):
+            continue
+        b = SpadesState(TWO, seed=31, game_id=game)
+        for x, y in swaps.items():
+            b.stock[position[x]], b.stock[position[y]] = y, x
+        log_a, log_b = [], []
+        replay_a, replay_b = SpadesState(TWO, seed=31, game_id=game), b
+        asked = 0
+        for event in a.events:
+            if event.phase == Phase.PLAY and event.seat == other and event.action in swaps:
+                break  # the opponent shows a card it does not hold in b: public play differs from here on
+            if event.seat == seat:
+                obs_a, obs_b = replay_a.observation(seat), replay_b.observation(seat)
+                assert obs_a.hand == obs_b.hand and (obs_a.view == obs_b.view).all(), (game, event)
+                da = replay_a.policy_action(_recording(strategy, log_a))
+                db = replay_b.policy_action(_recording(strategy, log_b))
+                assert da == db == event.action, (game, event)
+                asked += 1
+            replay_a.apply(event.action)
+            replay_b.apply(event.action)
+        assert int(replay_a.hands[other]) != int(replay_b.hands[other])  # the opponent's hand did differ
+        assert len(log_a) == len(log_b) > 0
+        for args_a, args_b in zip(log_a, log_b):
+            assert all(np.array_equal(x, y) for x, y in zip(args_a, args_b))
+        checked += asked
+    assert checked > 100
