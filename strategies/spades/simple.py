@@ -280,7 +280,7 @@ def play_in_deck(seat, hand, legal, view, deck):
 @njit(PLAY_SIG, cache=True)
 def play(seat, hand, legal, view, params, rng):
     # one copy of the play code for every deck: a second copy with the standard deck's code a constant (P58) ran
-    # fewer instructions, but the kernel inlines the play twice, which nearly doubled its compile time (P-compile3-1)
+    # fewer instructions, but the kernel inlines the play twice, which nearly doubled its compile time (P70)
     return play_in_deck(seat, hand, legal, view, view[V_RULES + R_DECK])
 
 

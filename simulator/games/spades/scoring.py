@@ -41,8 +41,10 @@ def team_hand(rules, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_be
     A player alone (cutthroat) is a team without seat b: ``bid_b = NO_PARTNER`` with ``blind_b`` and
     ``tricks_b`` 0 (seat b then has no Nil and adds nothing to the contract).
     """
-    is_nil = 1 if rules.zero_bid == ZERO_BID_NIL else 0
-    nil_a, nil_b = (bid_a == 0) * is_nil, (bid_b == 0) * is_nil
+    if rules.zero_bid == ZERO_BID_NIL:
+        nil_a, nil_b = (bid_a == 0) * 1, (bid_b == 0) * 1
+    else:  # a bid of 0 is no Nil
+        nil_a, nil_b = bid_a * 0, bid_b * 0
     contract = bid_a + (bid_b > 0) * bid_b  # a Nil bid is 0, and so is NO_PARTNER
     if rules.nil_tricks == NIL_TRICKS_CONTRACT:
         toward = tricks_a + tricks_b  # a Nil bidder's tricks help the partner's contract ...
@@ -57,10 +59,14 @@ def team_hand(rules, bid_a, bid_b, blind_a, blind_b, tricks_a, tricks_b, bags_be
     value_a = blind_a1 * rules.blind_nil_value + (1 - blind_a1) * rules.nil_value
     value_b = blind_b1 * rules.blind_nil_value + (1 - blind_b1) * rules.nil_value
     nil_points = nil_a * (2 * (tricks_a == 0) - 1) * value_a + nil_b * (2 * (tricks_b == 0) - 1) * value_b
-    big = (contract >= rules.big_bid_threshold) * (1 if rules.big_bid_threshold > 0 else 0)
-    made_points = big * rules.big_bid_value + (1 - big) * 10 * contract
-    set_value = 1 if rules.big_bid_set == BIG_SET_VALUE else 0
-    set_points = big * (set_value * rules.big_bid_value + (1 - set_value) * 10 * contract) + (1 - big) * 10 * contract
+    if rules.big_bid_threshold > 0:  # ten for two hundred: one test of the rules, none of the terms without it
+        big = (contract >= rules.big_bid_threshold) * 1
+        made_points = big * rules.big_bid_value + (1 - big) * 10 * contract
+        set_value = 1 if rules.big_bid_set == BIG_SET_VALUE else 0
+        set_points = big * (set_value * rules.big_bid_value + (1 - set_value) * 10 * contract) + (1 - big) * 10 * contract
+    else:
+        made_points = 10 * contract
+        set_points = made_points
     points = (made * (made_points + rules.bag_points * over) - (1 - made) * set_points
               + rules.nil_trick_points * nil_bags + nil_points)
     taken = over + nil_bags
