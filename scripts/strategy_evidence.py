@@ -132,10 +132,10 @@ def main():
     ap.add_argument("--twohanded", action="store_true", help="print the two-handed section alone (--games games)")
     a = ap.parse_args()
     t0 = time.time()
-    if a.cutthroat or a.cutthroat3 or a.twohanded:
-        section = cutthroat_section if a.cutthroat else cutthroat3_section if a.cutthroat3 else twohanded_section
+    alone = [flag for flag, _heading, _preset in ALONE_SECTIONS if getattr(a, flag)]
+    if alone:
         with tempfile.TemporaryDirectory() as tmp:
-            print("\n".join(section(a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
+            print("\n".join(alone_section(alone[0], a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
         return
     lines = ["# Strategy evidence", "",
              f"Produced by `python scripts/strategy_evidence.py --games {a.games} --hands {a.hands} --seed {a.seed}`"
@@ -157,9 +157,8 @@ def main():
     for mode in ("take", "set_take", "set", "avoid"):
         lines.append(f"- `bag_mode={mode}`: {bags_per_hand(mode, a.hands, a.seed)}")
     with tempfile.TemporaryDirectory() as tmp:
-        lines += [""] + cutthroat_section(deals, a.seed, Path(tmp))
-        lines += [""] + cutthroat3_section(deals, a.seed, Path(tmp))
-        lines += [""] + twohanded_section(deals, a.seed, Path(tmp))
+        for flag, _heading, _preset in ALONE_SECTIONS:
+            lines += [""] + alone_section(flag, deals, a.seed, Path(tmp))
     lines += ["", f"(took {time.time() - t0:.0f} s)"]
     text = "\n".join(lines) + "\n"
     print(text)
@@ -167,27 +166,21 @@ def main():
         a.out.write_text(text + kept_block(a.out))
 
 
-def cutthroat_section(games: int, seed: int, tmp: Path) -> list[str]:
-    lines = ["## Cutthroat: each player alone (issue #28)", "",
-             f"`python scripts/strategy_evidence.py --cutthroat --games {games} --seed {seed}`", ""]
+# the tables without partnerships: (command-line flag, heading, preset), each played as a rotation of the heuristic
+ALONE_SECTIONS = (
+    ("cutthroat", "Cutthroat: each player alone", "cutthroat"),
+    ("cutthroat3", "Cutthroat for three: heuristic alone against two of another player", "cutthroat3"),
+    ("twohanded", "Two-handed Spades: heuristic against another player in duplicate", "twohanded"),
+)
+
+
+def alone_section(flag: str, games: int, seed: int, tmp: Path) -> list[str]:
+    """The section of ``flag`` (ALONE_SECTIONS): the heuristic against random and simple in that table's rotation."""
+    _flag, heading, preset = next(s for s in ALONE_SECTIONS if s[0] == flag)
+    lines = [f"## {heading} (issue #28)", "",
+             f"`python scripts/strategy_evidence.py --{flag} --games {games} --seed {seed}`", ""]
     for other in ("random", "simple"):
-        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp)
-    return lines
-
-
-def cutthroat3_section(games: int, seed: int, tmp: Path) -> list[str]:
-    lines = ["## Cutthroat for three: heuristic alone against two of another player (issue #28)", "",
-             f"`python scripts/strategy_evidence.py --cutthroat3 --games {games} --seed {seed}`", ""]
-    for other in ("random", "simple"):
-        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset="cutthroat3")
-    return lines
-
-
-def twohanded_section(games: int, seed: int, tmp: Path) -> list[str]:
-    lines = ["## Two-handed Spades: heuristic against another player in duplicate (issue #28)", "",
-             f"`python scripts/strategy_evidence.py --twohanded --games {games} --seed {seed}`", ""]
-    for other in ("random", "simple"):
-        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset="twohanded")
+        lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset=preset)
     return lines
 
 
