@@ -127,7 +127,7 @@ def rotation_figures(field_run, seat_runs, conf: float = 0.95) -> RotationFigure
     if field_run is not None:
         base_hands = open_run(field_run).hands(["game_id", "hand_no", *(f"score_{s}" for s in range(n))])
 
-    n_ids = 1 + max(int(g["game_id"].max()) for g in games if len(g)) if any(len(g) for g in games) else 0
+    n_ids = 1 + max((int(g["game_id"].max()) for g in games if len(g)), default=-1)
     d_sum, d_n = np.zeros(n_ids, np.int64), np.zeros(n_ids, np.int64)  # strong_points: a deal's sums, every table
     per_seat = []
     for k, (t, g) in enumerate(zip(tables, games)):
