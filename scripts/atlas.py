@@ -159,7 +159,7 @@ def reading(variants) -> list[str]:
                 f"against {v.weak} (n = seat-games, clustered by deal; an equal player wins 50 %), both games of "
                 f"{fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points "
                 f"a hand more than {v.weak} in the same seat on the other table. The same seat won both tables of "
-                f"{fmt_estimate(f['same_cards'])} of the decided deals, where {100 * blind:.1f} % would if the "
+                f"{fmt_estimate(f['same_cards'])} of the decided deals, where {100 * blind:.2g} % would if the "
                 "winner did not depend on the stock (at this win rate w: 2·w·(1 − w))"
                 + (": the stock still decides some games. " if f["same_cards"].lo > blind else ". ") + "A game "
                 f"lasts {fmt_estimate(f['length'])} hands and takes {fmt_estimate(f['penalties'])} bag penalties.")

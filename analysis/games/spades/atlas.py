@@ -403,7 +403,7 @@ METHOD = ("Each variant is a duplicate match: every deal is played on two tables
           "(a rate: Wilson interval at the effective sample size; a mean: t interval on deals − 1 degrees of "
           "freedom); the paired figures take the deal pair as the unit (win rate: t interval over pairs; shares "
           "of pairs: Wilson). 95 % intervals; n counts the unit named in each cell, with the deals it rests on.")
-ALONE_METHOD = ("A variant without partnerships (cutthroat) has no teams to swap: it is a rotation, every deal "
+ALONE_METHOD = ("A variant without partnerships ({name}) has no teams to swap: it is a rotation, every deal "
                 "(a game id: the cards of a whole game) played on {tables} tables, {n} weaker players (the field) "
                 "and, on table k, the stronger player alone in seat k against {others} weaker. Its pooled figures "
                 "are over the {n} seat tables, per seat-hand, clustered by deal.")
@@ -461,7 +461,8 @@ def alone_method(n: int) -> str:
         return ("Two players (twohanded) need no field: the two seat tables, the stronger alone in seat 0 on one "
                 "and in seat 1 on the other, are a duplicate pair. Its pooled figures are over both tables, per "
                 "seat-hand, clustered by deal.")
-    return ALONE_METHOD.format(tables=NUMBER_WORDS.get(n + 1, n + 1), n=NUMBER_WORDS.get(n, n),
+    return ALONE_METHOD.format(name="cutthroat" if n == 4 else f"{NUMBER_WORDS.get(n, n)} players",
+                               tables=NUMBER_WORDS.get(n + 1, n + 1), n=NUMBER_WORDS.get(n, n),
                                others=NUMBER_WORDS.get(n - 1, n - 1))
 
 
