@@ -36,7 +36,8 @@ from tricksim.analysis.games.spades.outcomes import NUMBER_WORDS
 from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
-# spades: deals a variant, about 5 minutes for every preset and flag variant on 2 busy cores (docs/performance.md P59;
+# spades: deals a variant, about 5 minutes for every preset at every table size and the flag variants on 2 busy cores
+# (docs/performance.md P-atlas3-1; P59 before cutthroat3 and twohanded;
 # P57: before simple covered its partner's Nil, suicide's games stopped at the hand limit); tarot: whole games a table of
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
