@@ -377,8 +377,8 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
                       f"{alone[0].weak}; {no_edge(n)} = no edge)")
         drawn = {"skill and luck alone": plot_rate_bars(
             axes[0], rate_frame(alone, alone_figures(n), ("strong_win", "strong_all", "same_cards")), title=title)}
-        charts.save("atlas_skill_alone" + _suffix(n), fig, "Skill and luck without partnerships (cutthroat"
-                    + ("" if n == 4 else f", {NUMBER_WORDS.get(n, n)} players") + ")", drawn)
+        which = {4: "cutthroat", 2: "two players, a duplicate pair"}.get(n, f"cutthroat, {NUMBER_WORDS.get(n, n)} players")
+        charts.save("atlas_skill_alone" + _suffix(n), fig, f"Skill and luck without partnerships ({which})", drawn)
 
 
 def _alone_by_seats(variants) -> dict[int, list[VariantFigures]]:
