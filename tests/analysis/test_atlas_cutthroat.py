@@ -177,6 +177,11 @@ def test_runs_that_are_not_one_rotation_are_refused(atlas):
         check_rotation(base / "cutthroat3-field", [*three, three[0]])
     with pytest.raises(AnalysisError, match="are not tables of one rotation"):
         check_rotation(base / "cutthroat3-field", seats[:3])
+    from tricksim.analysis.games.spades.atlas import _same_deals
+    from tricksim.analysis.io import open_run
+    # tables of the same seed and game ids dealt otherwise (17 cards a hand against 13)
+    with pytest.raises(AnalysisError, match="hands played on several tables were dealt different cards"):
+        _same_deals(open_run(base / "cutthroat3-field"), [open_run(base / "cutthroat-seat0")], "x")
     pair = [base / f"twohanded-seat{k}" for k in range(2)]
     with pytest.raises(AnalysisError, match="the seats are not those of"):
         check_pair([pair[0], pair[0]])

@@ -150,29 +150,30 @@ def _penalties(run, games: pd.DataFrame) -> np.ndarray:
     return pg.penalties.sum(axis=0)
 
 
-def _keyed(run, columns: list[str]):
-    """A run's hands keyed by (game id, hand number), with ``columns``, read alone (only those columns)."""
-    cols = ["game_id", "hand_no", *columns]
-    a = batch_arrays(run.hands(cols, arrow=True), cols)
-    return a["game_id"].astype(np.int64) * 65_536 + a["hand_no"].astype(np.int64), [a[c] for c in columns]
+def _column(run, name: str) -> np.ndarray:
+    """One column of a run's hands, read alone."""
+    return batch_arrays(run.hands([name], arrow=True), [name])[name]
 
 
 def _same_deals(first, others: list, paths: str) -> float:
     """The share of the hands played on the first table (a run) and another that were dealt the same cards;
     raises AnalysisError when one was not (not a duplicate design). Two players draw their hands from the same
-    stock, so their hands differ with the draw: NaN (the rules and seed are checked instead). Read a seat's cards
-    at a time, two tables at a time."""
+    stock, so their hands differ with the draw: NaN (the rules and seed are checked instead). Reads a column of
+    two tables at a time."""
     n = seats(first.rules)
     if n == 2:
         return math.nan
-    key0, _ = _keyed(first, [])
+
+    def keys(run):  # a hand's (game id, hand number); hand numbers are int16
+        return _column(run, "game_id").astype(np.int64) * 65_536 + _column(run, "hand_no").astype(np.int64)
+
+    key0 = keys(first)
     same_n, total = 0, 0
     for other in others:
-        key1, _ = _keyed(other, [])
-        _, i0, i1 = np.intersect1d(key0, key1, assume_unique=True, return_indices=True)
+        _, i0, i1 = np.intersect1d(key0, keys(other), assume_unique=True, return_indices=True)
         same = np.ones(i0.size, bool)
         for s in range(n):
-            same &= _keyed(first, [f"dealt_{s}"])[1][0][i0] == _keyed(other, [f"dealt_{s}"])[1][0][i1]
+            same &= _column(first, f"dealt_{s}")[i0] == _column(other, f"dealt_{s}")[i1]
         same_n, total = same_n + int(same.sum()), total + i0.size
     if same_n < total:
         raise AnalysisError(f"{paths}: {fmt_int(total - same_n)} of {fmt_int(total)} hands played on several "
