@@ -86,8 +86,8 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
     echo(f"atlas: {many} ({', '.join(names)}), each a duplicate match of {games:,} deals "
          f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}"
          + (f"; without partnerships ({', '.join(alone)}) a rotation of {games:,} deals: {labels[0]} alone in each "
-            f"seat against the others {labels[1]}, and (but with two players) a field all {labels[1]}"
-            if alone else ""))
+            f"seat against the others {labels[1]}, and a field all {labels[1]} (two players: the two seat tables, "
+            "a duplicate pair)" if alone else ""))
     t0 = time.perf_counter()
     figures = []
     total = games * sum(n_tables(rules) for _name, _preset, _flags, rules in plan)
