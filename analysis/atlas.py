@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .io import AnalysisError, atomic_output
@@ -52,14 +51,16 @@ def figures_frame(variants) -> pd.DataFrame:
 
 
 def hist_panel(ax, variants, values: str, xlabel: str, title: str) -> dict:
-    """The integer values ``values`` (an attribute of each variant) as histograms on bins shared by the
-    variants."""
+    """The integer values ``values`` (an attribute of each variant: an array, or an :class:`IntHist` over the
+    values' range) as histograms on bins shared by the variants."""
     hists = []
     for v in variants:
         x = getattr(v, values)
-        hist = IntHist(int(x.min()) if x.size else 0, int(x.max()) if x.size else 0)
-        hist.add(x)
-        hists.append(hist)
+        if not isinstance(x, IntHist):
+            hist = IntHist(int(x.min()) if x.size else 0, int(x.max()) if x.size else 0)
+            hist.add(x)
+            x = hist
+        hists.append(x)
     lo, hi, width = common_bins(hists)
     series = {v.name: h.rebin(width, lo, hi) for v, h in zip(variants, hists)}
     return plot_hist(ax, series, xlabel=xlabel, title=title)

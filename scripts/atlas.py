@@ -36,7 +36,8 @@ from tricksim.analysis.games.spades.outcomes import NUMBER_WORDS
 from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
-# spades: deals a variant, about 5 minutes for every preset and flag variant on 2 busy cores (docs/performance.md P59;
+# spades: deals a variant, about 5 minutes for every preset at every table size and the flag variants on 2 busy cores
+# (docs/performance.md P75; P59 before cutthroat3 and twohanded;
 # P57: before simple covered its partner's Nil, suicide's games stopped at the hand limit); tarot: whole games a table of
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
@@ -152,9 +153,22 @@ def reading(variants) -> list[str]:
     for v in alone:
         f, n = v.figures, v.n_seats
         word, others, blind = NUMBER_WORDS[n], NUMBER_WORDS[n - 1], luck_baseline(f["strong_win"].value, n)
+        if n == 2:
+            lines.append(
+                f"* **Two players** (`{v.name}`, a duplicate pair: each deal's stock played on two tables, the seats "
+                f"swapped; hands drawn from the stock). {v.strong} wins {fmt_estimate(f['strong_win'])} of its games "
+                f"against {v.weak} (n = seat-games, clustered by deal; an equal player wins 50 %), both games of "
+                f"{fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points "
+                f"a hand more than {v.weak} in the same seat on the other table. The same seat won both tables of "
+                f"{fmt_estimate(f['same_cards'])} of the decided deals, where {100 * blind:.2g} % would if the "
+                "winner did not depend on the stock (at this win rate w: 2·w·(1 − w))"
+                + (": the stock still decides some games. " if f["same_cards"].lo > blind else ". ") + "A game "
+                f"lasts {fmt_estimate(f['length'])} hands and takes {fmt_estimate(f['penalties'])} bag penalties.")
+            continue
         power = {1: "", 2: "²", 3: "³"}[n - 1]
         lines.append(
-            f"* **Cutthroat** (`{v.name}`, each player alone: its own tables, the figures mean other things). "
+            f"* **Cutthroat{'' if n == 4 else f' for {word}'}** (`{v.name}`, each player alone: its own tables, the "
+            "figures mean other things). "
             f"{v.strong} alone against {others} {v.weak} wins {fmt_estimate(f['strong_win'])} of its games (n = "
             f"seat-games, clustered by deal; an equal player wins {no_edge(n)}), from every seat of the same deal "
             f"in {fmt_estimate(f['strong_all'])} of the deals, and scores {fmt_estimate(f['strong_points'])} points "
@@ -178,7 +192,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=GAMES, default="spades")
     ap.add_argument("--games", type=int, default=None, help="deals a variant (spades: a pair of tables each, a rotation of n + 1 for n players without "
-                    "partnerships), whole games a table "
+                    "partnerships, a pair for two), whole games a table "
                     f"(tarot)  [default: {DEFAULT_GAMES}]")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--variants", default=None, help="comma-separated variants (PRESET[+flag=value...]) "
@@ -215,7 +229,8 @@ def main(argv=None) -> int:
               + ("" if a.variants is None else f" --variants {a.variants}") + "`; how it is made: "
               f"[analysis.md](analysis.md#{anchor})."), "",
              *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
-    unit = ("deals a variant (a pair of tables; without partnerships a rotation of one more table than players)"
+    unit = ("deals a variant (a pair of tables; without partnerships a rotation of one more table than players, "
+            "two players a pair)"
             if game == "spades"
             else "games a table")
     page = atlas_markdown(result, title=f"The {game.capitalize()} variant atlas (seed {a.seed}, {games:,} {unit})",

@@ -29,7 +29,7 @@ def test_the_atlas_page(tmp_path):
     assert "python scripts/atlas.py --games 30 --seed 4" in text and "## What it shows" in text
     for png in re.findall(r"\]\((atlas/[^)]+\.png)\)", text):
         assert (doc.parent / png).stat().st_size > 5000
-    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 4  # with cutthroat's skill chart
+    assert len(re.findall(r"\]\((atlas/[^)]+\.png)\)", text)) == 6  # with the skill charts alone at 4, 3 and 2
     row = next(line for line in text.splitlines() if line.startswith("| stronger player's paired win rate"))
     header = next(line for line in text.splitlines() if line.startswith("| figure |"))
     names = [c.strip() for c in header.strip("|").split("|")][1:]
@@ -46,7 +46,7 @@ def test_the_atlas_page(tmp_path):
               for k in range(4))
     cell = row.strip("|").split("|")[1].strip()
     assert float(cell.split(" %")[0]) == pytest.approx(100 * won / 120, abs=0.051) and "(n=120 seat-games" in cell
-    assert "**Cutthroat**" in text
+    assert "**Cutthroat**" in text and "**Cutthroat for three**" in text and "**Two players**" in text
 
 
 def test_the_published_page_and_its_charts():
@@ -54,7 +54,7 @@ def test_the_published_page_and_its_charts():
     text = doc.read_text()
     assert re.search(r"^python scripts/atlas\.py", text, re.MULTILINE) and "## What it shows" in text
     pngs = re.findall(r"\]\((atlas/[^)]+\.png)\)", text)
-    assert len(pngs) == 4 and all((doc.parent / p).exists() for p in pngs)
+    assert len(pngs) == 6 and all((doc.parent / p).exists() for p in pngs)
 
 
 @pytest.mark.slow

@@ -1,5 +1,6 @@
-"""The Spades atlas without partnerships (cutthroat and cutthroat3, issue #28): a rotation (the field of weaker
-players, then the stronger alone in each seat on the same deals) at a table of four and of three; every figure
+"""The Spades atlas without partnerships (cutthroat, cutthroat3 and twohanded, issue #28): a rotation (the field of
+weaker players, then the stronger alone in each seat on the same deals) at a table of four and of three, and at two
+the two seat tables alone, a duplicate pair with the seats swapped; every figure
 recounted here from the runs' Parquet with pandas, by the rules (a player alone: contract = its bid), with the
 intervals clustered by deal; the page keeps the cutthroat figures in tables of their own, one a table size; runs
 that are not one rotation are refused."""
@@ -10,15 +11,16 @@ from analysis_helpers import clustered
 
 import tricksim
 from tricksim.analysis.games.spades.atlas import ALONE_FIGURES, alone_figures, alone_variant_figures
-from tricksim.analysis.games.spades.cutthroat import check_rotation
+from tricksim.analysis.games.spades.cutthroat import check_pair, check_rotation
 from tricksim.analysis.io import AnalysisError
 
 GAMES = 12
-VARIANTS = [("cutthroat", 4), ("cutthroat3", 3)]  # a variant without partnerships and its players
+VARIANTS = [("cutthroat", 4), ("cutthroat3", 3), ("twohanded", 2)]  # a variant without partnerships, its players
 
 
 def table_names(n):
-    return ("field", *(f"seat{k}" for k in range(n)))
+    """The tables of a rotation: the field (but with two players: a pair), then one a seat."""
+    return ("field",) * (n != 2) + tuple(f"seat{k}" for k in range(n))
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +28,8 @@ def atlas(tmp_path_factory):
     out = tmp_path_factory.mktemp("atlas_cut")
     # heuristic against random, not the default simple: simple's three-player kernel costs minutes of compile
     # in a fresh install's quick suite (docs/performance.md P70); what is recounted does not depend on the players
-    return tricksim.atlas("spades", games=GAMES, variants=["cardems", "cutthroat", "cutthroat3"], seed=5, out=out,
+    return tricksim.atlas("spades", games=GAMES, variants=["cardems", "cutthroat", "cutthroat3", "twohanded"], seed=5,
+                          out=out,
                           players=("heuristic", "random"), progress=False)
 
 
@@ -47,8 +50,13 @@ def test_the_rotation_is_a_table_a_seat_and_the_field_on_the_same_deals(atlas, n
     hands, games = tables(atlas, name, n)
     from tricksim.analysis.io import open_run
     seats = {t: open_run(atlas.out_dir / "runs" / f"{name}-{t}").seats for t in table_names(n)}
-    assert len(set(seats["field"])) == 1 and len(seats["field"]) == n
     assert not (atlas.out_dir / "runs" / f"{name}-seat{n}").exists()
+    if n == 2:  # a pair: the seats swapped, the same games (the hands are drawn, so they differ with the draw)
+        assert not (atlas.out_dir / "runs" / f"{name}-field").exists()
+        assert seats["seat1"] == seats["seat0"][::-1] and seats["seat0"][0] != seats["seat0"][1]
+        assert sorted(games["seat0"]["game_id"]) == sorted(games["seat1"]["game_id"]) == list(range(GAMES))
+        return
+    assert len(set(seats["field"])) == 1 and len(seats["field"]) == n
     for k in range(n):
         assert [s != seats["field"][0] for s in seats[f"seat{k}"]] == [j == k for j in range(n)]
         assert sorted(games[f"seat{k}"]["game_id"]) == list(range(GAMES))
@@ -77,8 +85,9 @@ def test_skill_and_luck_recounted(atlas, name, n):
     same = decided & (winners.nunique(axis=1) == 1)
     assert (f["same_cards"].k, f["same_cards"].n) == (int(same.sum()), int(decided.sum()))
     diffs = []
-    for k in range(n):
-        pair = hands[f"seat{k}"].merge(hands["field"], on=["game_id", "hand_no"], suffixes=("", "_field"))
+    for k in range(n):  # the weaker in seat k: on the field, or in a pair on the other table
+        weak = hands["field"] if n > 2 else hands[f"seat{1 - k}"]
+        pair = hands[f"seat{k}"].merge(weak, on=["game_id", "hand_no"], suffixes=("", "_field"))
         diffs.append(pd.DataFrame({"game_id": pair["game_id"], "d": pair[f"score_{k}"] - pair[f"score_{k}_field"]}))
     d = pd.concat(diffs).sort_values("game_id", kind="stable")
     close(f["strong_points"], clustered(d["game_id"], d["d"], kind="mean"))
@@ -128,12 +137,13 @@ def test_pooled_figures_recounted_per_seat_hand(atlas, name, n):
 
 
 def test_the_page_keeps_cutthroat_apart(atlas):
-    assert [v.name for v in atlas.variants] == ["cardems", "cutthroat", "cutthroat3"]
+    assert [v.name for v in atlas.variants] == ["cardems", "cutthroat", "cutthroat3", "twohanded"]
     assert list(atlas.tables["skill"].columns) == ["figure", "cardems"]
     assert list(atlas.tables["alone_skill"].columns) == ["figure", "cutthroat"]
     assert list(atlas.tables["alone3_skill"].columns) == ["figure", "cutthroat3"]
+    assert list(atlas.tables["alone2_skill"].columns) == ["figure", "twohanded"]
     assert set(atlas.charts) == {"atlas_distributions", "atlas_rates", "atlas_skill", "atlas_skill_alone",
-                                 "atlas_skill_alone3"}
+                                 "atlas_skill_alone3", "atlas_skill_alone2"}
     md = atlas.markdown.read_text()
     assert "## Cutthroat (each player alone): skill and luck" in md and "an equal player would win a quarter" in md
     assert "(n=48 seat-games, 12 deals)" in md and "rotation: 4 seat tables + field" in md
@@ -142,9 +152,15 @@ def test_the_page_keeps_cutthroat_apart(atlas):
     assert "an equal player would win a third" in md and "3·w·((1 − w)/2)² (11 % between equal players" in md
     assert "(n=36 seat-games, 12 deals)" in md and "rotation: 3 seat tables + field" in md
     assert "alone against two weaker; 33.3 % = no edge" in md
+    # two players: a duplicate pair, half the games no edge, 2·w·(1 − w) = 1/2 between equal players
+    assert "## Two players (each alone, a duplicate pair): skill and luck" in md
+    assert "an equal player would win half of its games" in md and "2·w·(1 − w) (50 % between equal players" in md
+    assert "(n=24 seat-games, 12 deals)" in md and "| twohanded | twohanded | heuristic vs random | duplicate pair: " \
+        "2 tables, seats swapped | 12 | 24 |" in md and "— (drawn from the same stock)" in md
     numbers = pd.read_csv(atlas.out_dir / "atlas.csv")
     assert set(numbers[numbers["variant"] == "cutthroat"]["figure"]) == set(ALONE_FIGURES)
     assert set(numbers[numbers["variant"] == "cutthroat3"]["figure"]) == set(alone_figures(3))
+    assert set(numbers[numbers["variant"] == "twohanded"]["figure"]) == set(alone_figures(2))
 
 
 def test_runs_that_are_not_one_rotation_are_refused(atlas):
@@ -161,3 +177,13 @@ def test_runs_that_are_not_one_rotation_are_refused(atlas):
         check_rotation(base / "cutthroat3-field", [*three, three[0]])
     with pytest.raises(AnalysisError, match="are not tables of one rotation"):
         check_rotation(base / "cutthroat3-field", seats[:3])
+    from tricksim.analysis.games.spades.atlas import _same_deals
+    from tricksim.analysis.io import open_run
+    # tables of the same seed and game ids dealt otherwise (17 cards a hand against 13)
+    with pytest.raises(AnalysisError, match="hands played on several tables were dealt different cards"):
+        _same_deals(open_run(base / "cutthroat3-field"), [open_run(base / "cutthroat-seat0")], "x")
+    pair = [base / f"twohanded-seat{k}" for k in range(2)]
+    with pytest.raises(AnalysisError, match="the seats are not those of"):
+        check_pair([pair[0], pair[0]])
+    with pytest.raises(AnalysisError, match="two tables of two players each alone"):
+        check_pair(seats[:2])

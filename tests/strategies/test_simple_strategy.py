@@ -222,3 +222,44 @@ def test_simple_makes_more_nils_covered(preset):
     nil = bids == 0
     made = ratio_ci((nil & (tricks == 0)).sum(axis=0), nil.sum(axis=0))
     assert made.lo > NIL_MADE_ABOVE[preset], made
+
+
+def suicide_bid(hand: str, seat: int, partner_bid: int, preset: str = "suicide") -> int:
+    """simple's bid at ``seat`` with ``partner_bid`` across (-1: not yet bid), the view's bidding fields set by the
+    rules engine (``phases.start_bid``) as the kernel sets them; the bid must be one ``phases.legal_bids`` allows."""
+    from tricksim.simulator.games.spades.phases import legal_bids, start_bid
+    from tricksim.simulator.games.spades.policy import V_BID, V_RULES, V_SEAT, VIEW_SIZE
+    from tricksim.simulator.games.spades.rules import PRESETS
+    from tricksim.simulator.record import write_rules
+    from tricksim.strategies.spades import simple
+
+    rules = PRESETS[preset].to_kernel()
+    v = np.zeros(VIEW_SIZE, np.int64)
+    write_rules(rules, v, V_RULES)
+    v[V_SEAT] = seat
+    v[V_BID:V_BID + 4] = -1
+    v[V_BID + (seat ^ 2)] = partner_bid
+    start_bid(rules, v, np.zeros(2, np.int64), seat)
+    params, rng = simple.STRATEGY.param_vector(), np.zeros(1, np.uint64)
+    b = int(simple.bid(np.int64(seat), hand_of(hand), v, params, rng))
+    assert (int(legal_bids(v, hand_of(hand))) >> b) & 1, (hand, partner_bid, b)
+    return b
+
+
+# estimates worked by hand (the docstring's rule): one ace and no other trick, 1.0; two aces and two spades (no spare
+# spade to ruff), 2.0; test_worked_examples's strong hand, 5.6
+WEAK = "AH 9H 5H 2H 8D 6D 4D 3D 7C 5C 2C 9S 3S"
+TWO_ACES = "AH 9H 5H 2H AD 6D 4D 3D 7C 5C 2C 9S 3S"
+STRONG = "AS KS QS 4S 3S AH KH 5H 4H 3H 2H 7D 6C"
+
+
+def test_simple_bids_suicide_by_the_rule():
+    """Partnership Suicide (exactly one partner of a team bids Nil). The team's first bidder bids Nil when its
+    estimate is below SUICIDE_NIL_BELOW (2): the weak hand (1.0) bids Nil, where the free game bids its number
+    (round(1.0 + 0.5) = 2, Nil being for hands below 0.5); the two aces (2.0) and the strong hand (5.6) bid their
+    numbers, 3 and 6. The second bidder bids Nil after a partner's number, whatever it holds, and its number after a
+    partner's Nil."""
+    assert suicide_bid(WEAK, 1, -1, "cardems") == 2
+    assert [suicide_bid(h, 1, -1) for h in (WEAK, TWO_ACES, STRONG)] == [0, 3, 6]
+    assert [suicide_bid(h, 3, 4) for h in (WEAK, TWO_ACES, STRONG)] == [0, 0, 0]
+    assert [suicide_bid(h, 0, 0) for h in (WEAK, TWO_ACES, STRONG)] == [2, 3, 6]

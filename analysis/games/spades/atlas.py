@@ -42,11 +42,11 @@ import pandas as pd
 
 from ...atlas import AtlasResult, Section, atlas_markdown, hist_panel, rate_frame, write_page
 from ...atlas import atlas_table as _atlas_table
-from ...io import AnalysisError, open_run
-from ...plots import Charts, plot_rate_bars
+from ...io import AnalysisError, batch_arrays, open_run
+from ...plots import Charts, IntHist, plot_rate_bars
 from ...stats import Estimate, fmt_int, proportion
 from .compare import DuplicateResult, duplicate_match_runs
-from .cutthroat import by_deal, cluster_ratio, luck_baseline, rotation_figures
+from .cutthroat import by_deal, cluster_ratio, deal_sums, luck_baseline, rotation_figures
 from .outcomes import NUMBER_WORDS, PerGame, nil_bid, others_text, per_game_columns, seats, sides, team_outcomes
 
 __all__ = ["ALONE_FIGURES", "FIGURES", "AtlasResult", "VariantFigures", "alone_figures", "alone_variant_figures",
@@ -92,6 +92,15 @@ def alone_figures(n: int) -> dict:
     """The figures of a variant without partnerships at a table of ``n`` (cutthroat 4, cutthroat3 3): the
     pooled ones a seat's, then the rotation's."""
     word, others = NUMBER_WORDS.get(n, str(n)), NUMBER_WORDS.get(n - 1, str(n - 1))
+    if n == 2:  # a duplicate pair: the two seat tables, no field
+        return {**alone_figures(3),
+                "penalties": ("bag penalties per game (both seats)", "games"),
+                "strong_win": ("stronger player's games won (against the weaker; 50 % = no edge)", "seat-games"),
+                "strong_all": ("deals the stronger player won from both seats", "deals"),
+                "same_cards": ("decided deals the same seat won on both tables", "decided deals"),
+                "margin": ("stronger player's final lead over the other", "seat-games"),
+                "strong_points": ("points a hand, stronger − weaker in the same seat, other table (same stock)",
+                                  "seat-hands")}
     return {
         **{k: v for k, v in FIGURES.items() if k != "strong_both"},
         "hand_score": ("hand score (per seat-hand)", "seat-hands"),
@@ -127,7 +136,7 @@ class VariantFigures:
     same_deals: float           # share of the hands played on several tables that were dealt the same cards
     figures: dict[str, Estimate]
     duplicate: DuplicateResult | None             # None without partnerships (a rotation)
-    hand_scores: np.ndarray = field(repr=False)   # every side-hand's score (team, or seat alone), every table
+    hand_scores: IntHist = field(repr=False)      # every side-hand's score (team, or seat alone), every table
     margins: np.ndarray = field(repr=False)       # every game's final margin of the stronger
     lengths: np.ndarray = field(repr=False)       # every game's hands
     alone: bool = False         # no partnerships (cutthroat): alone_figures(n_seats)
@@ -141,61 +150,112 @@ def _penalties(run, games: pd.DataFrame) -> np.ndarray:
     return pg.penalties.sum(axis=0)
 
 
-def _same_deals(first: pd.DataFrame, others: list[pd.DataFrame], paths: str) -> float:
-    """The share of the hands played on the first table and another that were dealt the same cards; raises
-    AnalysisError when one was not (not a duplicate design)."""
-    dealt = [c for c in first.columns if c.startswith("dealt_")]
-    same = []
-    for h in others:
-        both = first[["game_id", "hand_no", *dealt]].merge(h[["game_id", "hand_no", *dealt]], on=["game_id", "hand_no"])
-        same.append(np.logical_and.reduce([both[f"{c}_x"].to_numpy() == both[f"{c}_y"].to_numpy() for c in dealt]))
-    same = np.concatenate(same)
-    if same.size and not same.all():
-        raise AnalysisError(f"{paths}: {fmt_int((~same).sum())} of {fmt_int(same.size)} hands played on several "
+def _column(run, name: str) -> np.ndarray:
+    """One column of a run's hands, read alone."""
+    return batch_arrays(run.hands([name], arrow=True), [name])[name]
+
+
+def _same_deals(first, others: list, paths: str) -> float:
+    """The share of the hands played on the first table (a run) and another that were dealt the same cards;
+    raises AnalysisError when one was not (not a duplicate design). Two players draw their hands from the same
+    stock, so their hands differ with the draw: NaN (the rules and seed are checked instead). Reads a column of
+    two tables at a time."""
+    n = seats(first.rules)
+    if n == 2:
+        return math.nan
+
+    def keys(run):  # a hand's (game id, hand number); hand numbers are int16
+        return _column(run, "game_id").astype(np.int64) * 65_536 + _column(run, "hand_no").astype(np.int64)
+
+    key0 = keys(first)
+    same_n, total = 0, 0
+    for other in others:
+        _, i0, i1 = np.intersect1d(key0, keys(other), assume_unique=True, return_indices=True)
+        same = np.ones(i0.size, bool)
+        for s in range(n):
+            same &= _column(first, f"dealt_{s}")[i0] == _column(other, f"dealt_{s}")[i1]
+        same_n, total = same_n + int(same.sum()), total + i0.size
+    if same_n < total:
+        raise AnalysisError(f"{paths}: {fmt_int(total - same_n)} of {fmt_int(total)} hands played on several "
                             "tables were dealt different cards: not a duplicate match")
-    return float(same.mean()) if same.size else math.nan
+    return 1.0 if total else math.nan
 
 
-def _pooled(runs, hands: list[pd.DataFrame], games: list[pd.DataFrame], conf: float):
+def _grown(hist: IntHist | None, x: np.ndarray) -> IntHist | None:
+    """``hist`` with the integers ``x`` added, its range grown to hold them: the histogram of every value seen."""
+    if not x.size:
+        return hist
+    lo, hi = int(x.min()), int(x.max())
+    if hist is None or lo < hist.lo or hi > hist.hi:
+        grown = IntHist(lo if hist is None else min(lo, hist.lo), hi if hist is None else max(hi, hist.hi))
+        if hist is not None:
+            grown.counts[hist.lo - grown.lo:hist.hi - grown.lo + 1] += hist.counts
+        hist = grown
+    hist.add(x)
+    return hist
+
+
+POOLED_SUMS = ("rows", "score", "nil", "nil_made", "blind", "blind_made", "bags", "has", "made")
+
+
+def _pooled(runs, games: list[pd.DataFrame], conf: float):
     """The figures that pool every table's hands and games, clustered by deal, for two teams or every player
-    alone (``outcomes.sides``): hand score, length, ends, Nil, bags, penalties, contracts. Returns the figures,
-    the side-hand scores and the games of every table (a deal's together)."""
+    alone (``outcomes.sides``): hand score, length, ends, Nil, bags, penalties, contracts. The hands are read
+    a batch at a time (only the columns needed) and kept as each deal's sums (``cutthroat.deal_sums``: what
+    the clustered intervals need). Returns the figures, the histogram of the side-hand scores, the games of
+    every table (a deal's together) and the number of hands."""
     rules = runs[0].rules
-    k = sides(rules)
-    h = by_deal(hands)
-    deal = h["game_id"].to_numpy(np.int64)
-    f: dict[str, Estimate] = {}
-    scores = np.stack([h[f"score_{t}"].to_numpy(np.int64) for t in range(k)], axis=1)
-    f["hand_score"] = cluster_ratio(np.repeat(deal, k), scores.ravel()).estimate(conf)
-
+    k, n = sides(rules), seats(rules)
     g = by_deal([gi.assign(penalties=_penalties(r, gi)) for r, gi in zip(runs, games)])
     gd = g["game_id"].to_numpy(np.int64)
+    n_ids = int(gd.max()) + 1 if gd.size else 0
+    sums = {key: np.zeros(n_ids, np.int64) for key in POOLED_SUMS}
+    hist = None
+    cols = [c for c in hand_columns(k, n) if not c.startswith("dealt_") and runs[0].has_columns("hands", [c])]
+    for run in runs:
+        for batch in run.iter_hands(cols):
+            a = batch_arrays(batch, cols)
+            gid = a["game_id"].astype(np.int64)
+
+            def add(key, y=None, gid=gid):
+                sums[key] += deal_sums(gid, y, n_ids)
+
+            scores = np.stack([a[f"score_{t}"].astype(np.int64) for t in range(k)], axis=1)
+            hist = _grown(hist, scores.ravel())
+            add("rows")
+            add("score", scores.sum(axis=1))
+            bid = np.stack([a[f"bid_{s}"].astype(np.int64) for s in range(n)], axis=1)
+            zero = np.stack([a[f"tricks_{s}"] == 0 for s in range(n)], axis=1)
+            blind = (np.stack([a[f"blind_{s}"].astype(bool) for s in range(n)], axis=1) if "blind_0" in a
+                     else np.zeros(bid.shape, bool))
+            nil, bnil = nil_bid(bid, rules) & ~blind, nil_bid(bid, rules) & blind
+            add("nil", nil.sum(axis=1))
+            add("nil_made", (nil & zero).sum(axis=1))
+            add("blind", bnil.sum(axis=1))
+            add("blind_made", (bnil & zero).sum(axis=1))
+            outcomes = [team_outcomes(a, t, rules) for t in range(k)]
+            add("bags", sum(o["bags"].astype(np.int64) for o in outcomes))
+            add("has", sum(o["has_contract"].astype(np.int64) for o in outcomes))
+            add("made", sum((o["has_contract"] & o["made"]).astype(np.int64) for o in outcomes))
+    rows = sums["rows"]
+    ids = np.flatnonzero(rows)  # the deals played: the clusters
+
+    def ratio(y, per):
+        return cluster_ratio(ids, y[ids], per[ids])
+
+    f: dict[str, Estimate] = {}
+    f["hand_score"] = ratio(sums["score"], k * rows).estimate(conf)
     f["length"] = cluster_ratio(gd, g["hands"]).estimate(conf)
     for end in ENDS:
         f[f"end_{end}"] = cluster_ratio(gd, g["end"] == end).rate(conf)
-
-    n = seats(rules)
-    seat_deal = np.repeat(deal, n)
-    bid = np.stack([h[f"bid_{s}"].to_numpy(np.int64) for s in range(n)], axis=1).ravel()
-    tricks = np.stack([h[f"tricks_{s}"].to_numpy(np.int64) for s in range(n)], axis=1).ravel()
-    blind = (np.stack([h[f"blind_{s}"].to_numpy(bool) for s in range(n)], axis=1).ravel() if "blind_0" in h
-             else np.zeros(bid.size, bool))
-    nil, bnil = nil_bid(bid, rules) & ~blind, nil_bid(bid, rules) & blind
-    f["nil_bid"] = cluster_ratio(seat_deal, nil).rate(conf)
-    f["nil_made"] = cluster_ratio(seat_deal, nil & (tricks == 0), nil).rate(conf)
-    f["blind_bid"] = cluster_ratio(seat_deal, bnil).rate(conf)
-    f["blind_made"] = cluster_ratio(seat_deal, bnil & (tricks == 0), bnil).rate(conf)
-
-    a = {c: h[c].to_numpy() for c in h.columns if c.startswith(("bid_", "tricks_"))}
-    outcomes = [team_outcomes(a, t, rules) for t in range(k)]
-    bags = np.stack([o["bags"].astype(np.int64) for o in outcomes], axis=1).ravel()
-    has = np.stack([o["has_contract"] for o in outcomes], axis=1).ravel()
-    made = np.stack([o["made"] for o in outcomes], axis=1).ravel()
-    side_deal = np.repeat(deal, k)
-    f["bags"] = cluster_ratio(side_deal, bags).estimate(conf)
+    f["nil_bid"] = ratio(sums["nil"], n * rows).rate(conf)
+    f["nil_made"] = ratio(sums["nil_made"], sums["nil"]).rate(conf)
+    f["blind_bid"] = ratio(sums["blind"], n * rows).rate(conf)
+    f["blind_made"] = ratio(sums["blind_made"], sums["blind"]).rate(conf)
+    f["bags"] = ratio(sums["bags"], k * rows).estimate(conf)
     f["penalties"] = cluster_ratio(gd, g["penalties"]).estimate(conf)
-    f["contract"] = cluster_ratio(side_deal, has & made, has).rate(conf)
-    return f, scores.ravel(), g, len(h)
+    f["contract"] = ratio(sums["made"], sums["has"]).rate(conf)
+    return f, hist or IntHist(0, 0), g, int(rows.sum())
 
 
 def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, weak: str | None = None,
@@ -211,14 +271,12 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
     s1, s2 = r1.seats, r2.seats
     if [s1[1], s1[0], s1[3], s1[2]] != s2:
         raise AnalysisError(f"{r1.path} and {r2.path}: the seats are not swapped between the tables")
-    cols = [c for c in hand_columns(2) if r1.has_columns("hands", [c])]
-    h1, h2 = r1.hands(cols), r2.hands(cols)
     g1, g2 = r1.games(game_columns(2)), r2.games(game_columns(2))
-    same_deals = _same_deals(h1, [h2], f"{r1.path} and {r2.path}")
+    same_deals = _same_deals(r1, [r2], f"{r1.path} and {r2.path}")
 
     g1 = g1.assign(margin=g1["total_0"] - g1["total_1"])
     g2 = g2.assign(margin=g2["total_1"] - g2["total_0"])
-    f, scores, g, n_hands = _pooled([r1, r2], [h1, h2], [g1, g2], conf)
+    f, scores, g, n_hands = _pooled([r1, r2], [g1, g2], conf)
 
     # skill and luck, over the duplicate pairs
     w = dup.win  # a mean of pair scores (1, ½, 0 a game), shown as a rate
@@ -238,16 +296,15 @@ def variant_figures(name: str, run_ab, run_ba, *, strong: str | None = None, wea
 def alone_variant_figures(name: str, field_run, seat_runs, *, strong: str | None = None, weak: str | None = None,
                           conf: float = 0.95) -> VariantFigures:
     """The atlas figures (:func:`alone_figures`) of a variant without partnerships from its rotation: the field
-    run (the weaker player in every seat) and the n seat runs (the stronger alone in seat 0 .. n-1). The
-    pooled figures are over the seat tables; raises AnalysisError when the runs are not one rotation."""
+    run (the weaker player in every seat) and the n seat runs (the stronger alone in seat 0 .. n-1); with two
+    players ``field_run`` may be None (the two seat tables are a duplicate pair). The pooled figures are over
+    the seat tables; raises AnalysisError when the runs are not one rotation (or pair)."""
     rot = rotation_figures(field_run, seat_runs, conf)  # checks the rotation
-    base = open_run(field_run)
     n = rot.n_seats
     tables = [open_run(r) for r in seat_runs]
-    cols = [c for c in hand_columns(n, n) if base.has_columns("hands", [c])]
-    hands = [t.hands(cols) for t in tables]
-    same_deals = _same_deals(base.hands(cols), hands, f"{base.path} and its seat tables")
-    f, scores, g, n_hands = _pooled(tables, hands, [t.games(game_columns(n)) for t in tables], conf)
+    base = tables[1] if field_run is None else open_run(field_run)  # a pair: seat 0 of table 1 is the weaker
+    same_deals = _same_deals(base, tables, f"{base.path} and its seat tables")
+    f, scores, g, n_hands = _pooled(tables, [t.games(game_columns(n)) for t in tables], conf)
     f.update(rot.figures)
     return VariantFigures(name=name, preset=base.preset, rules=dict(base.rules), rules_text=base.rules_text(),
                           strong=strong or tables[0].seat_labels[0], weak=weak or base.seat_labels[0],
@@ -272,10 +329,11 @@ def variants_table(variants: list[VariantFigures]) -> pd.DataFrame:
     """What each variant is and what was played."""
     return pd.DataFrame([{"variant": v.name, "rules": v.rules_text, "players (stronger vs weaker)":
                           f"{v.strong} vs {v.weak}",
-                          "design": f"rotation: {v.n_seats} seat tables + field" if v.alone else
-                          "duplicate pair: 2 tables",
+                          "design": ("duplicate pair: 2 tables, seats swapped" if not v.alone or v.n_seats == 2
+                                     else f"rotation: {v.n_seats} seat tables + field"),
                           "deals": fmt_int(v.n_pairs), "games": fmt_int(v.n_games), "hands": fmt_int(v.n_hands),
-                          "hands dealt alike on every table": f"{100 * v.same_deals:.1f} %"} for v in variants])
+                          "hands dealt alike on every table": "— (drawn from the same stock)"
+                          if math.isnan(v.same_deals) else f"{100 * v.same_deals:.1f} %"} for v in variants])
 
 
 # ------------------------------------------------------------------ charts
@@ -315,12 +373,13 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
         charts.save("atlas_skill", fig, "Skill and luck by variant", drawn)
     for n, alone in _alone_by_seats(variants).items():
         fig, axes = charts.figure(1, width=9, height=4.6)
+        title = (f"Two players, a duplicate pair ({alone[0].strong} vs {alone[0].weak}; 50 % = no edge)" if n == 2
+                 else f"Cutthroat rotations ({alone[0].strong} alone vs {NUMBER_WORDS.get(n - 1, n - 1)} "
+                      f"{alone[0].weak}; {no_edge(n)} = no edge)")
         drawn = {"skill and luck alone": plot_rate_bars(
-            axes[0], rate_frame(alone, alone_figures(n), ("strong_win", "strong_all", "same_cards")),
-            title=f"Cutthroat rotations ({alone[0].strong} alone vs {NUMBER_WORDS.get(n - 1, n - 1)} "
-                  f"{alone[0].weak}; {no_edge(n)} = no edge)")}
-        charts.save("atlas_skill_alone" + _suffix(n), fig, "Skill and luck without partnerships (cutthroat"
-                    + ("" if n == 4 else f", {NUMBER_WORDS.get(n, n)} players") + ")", drawn)
+            axes[0], rate_frame(alone, alone_figures(n), ("strong_win", "strong_all", "same_cards")), title=title)}
+        which = {4: "cutthroat", 2: "two players, a duplicate pair"}.get(n, f"cutthroat, {NUMBER_WORDS.get(n, n)} players")
+        charts.save("atlas_skill_alone" + _suffix(n), fig, f"Skill and luck without partnerships ({which})", drawn)
 
 
 def _alone_by_seats(variants) -> dict[int, list[VariantFigures]]:
@@ -345,7 +404,7 @@ METHOD = ("Each variant is a duplicate match: every deal is played on two tables
           "(a rate: Wilson interval at the effective sample size; a mean: t interval on deals − 1 degrees of "
           "freedom); the paired figures take the deal pair as the unit (win rate: t interval over pairs; shares "
           "of pairs: Wilson). 95 % intervals; n counts the unit named in each cell, with the deals it rests on.")
-ALONE_METHOD = ("A variant without partnerships (cutthroat) has no teams to swap: it is a rotation, every deal "
+ALONE_METHOD = ("A variant without partnerships ({name}) has no teams to swap: it is a rotation, every deal "
                 "(a game id: the cards of a whole game) played on {tables} tables, {n} weaker players (the field) "
                 "and, on table k, the stronger player alone in seat k against {others} weaker. Its pooled figures "
                 "are over the {n} seat tables, per seat-hand, clustered by deal.")
@@ -370,8 +429,25 @@ SUPERSCRIPTS = {1: "", 2: "²", 3: "³", 4: "⁴"}
 SHARES = {2: "a half", 3: "a third", 4: "a quarter"}
 
 
+PAIR_READING = ("Two players, each alone, so these figures do not compare with the partnership tables': every deal "
+                "(the stock of a whole game) is played on two tables, the stronger player in seat 0 on one and in "
+                "seat 1 on the other, and an equal player would win half of its games; its win rate is over "
+                "seat-games (both tables), clustered by deal. The hands are drawn from the stock, so who holds "
+                "which cards depends on the draw as well as on the deal. Luck is the share of decided deals whose "
+                "two tables the same seat won (the stronger won one, the weaker the other): if the winner did not "
+                "depend on the stock, a stronger player winning a share w of its games would leave 2·w·(1 − w) "
+                "({equal} between equal players, w = 1/2; {strong} at w = 75 %): a share above that is the "
+                "stock's. Its margin is its final lead over the other player, and its points a hand are its "
+                "seat's against the weaker's in the same seat on the other table (the same stock, the weaker "
+                "playing against the stronger there).")
+
+
 def alone_reading(n: int) -> str:
-    """How to read the skill and luck of the rotations at a table of ``n`` (:data:`ALONE_READING`)."""
+    """How to read the skill and luck of the rotations at a table of ``n`` (:data:`ALONE_READING`; two players:
+    :data:`PAIR_READING`)."""
+    if n == 2:
+        return PAIR_READING.format(equal=f"{100 * luck_baseline(0.5, 2):.2g} %",
+                                   strong=f"{100 * luck_baseline(0.75, 2):.2g} %")
     word, others = NUMBER_WORDS.get(n, str(n)), NUMBER_WORDS.get(n - 1, str(n - 1))
     return ALONE_READING.format(
         n=word, others=others, players="player" if n == 2 else "players",
@@ -382,13 +458,18 @@ def alone_reading(n: int) -> str:
 
 
 def alone_method(n: int) -> str:
-    return ALONE_METHOD.format(tables=NUMBER_WORDS.get(n + 1, n + 1), n=NUMBER_WORDS.get(n, n),
+    if n == 2:
+        return ("Two players (twohanded) need no field: the two seat tables, the stronger alone in seat 0 on one "
+                "and in seat 1 on the other, are a duplicate pair. Its pooled figures are over both tables, per "
+                "seat-hand, clustered by deal.")
+    return ALONE_METHOD.format(name="cutthroat" if n == 4 else f"{NUMBER_WORDS.get(n, n)} players",
+                               tables=NUMBER_WORDS.get(n + 1, n + 1), n=NUMBER_WORDS.get(n, n),
                                others=NUMBER_WORDS.get(n - 1, n - 1))
 
 
 def _captions(variants) -> dict[str, str]:
     return {v.name: f"{v.name}: {v.rules_text}; {v.strong} vs {v.weak}, {fmt_int(v.n_pairs)} "
-                    + ("deals in rotation" if v.alone else "deal pairs") for v in variants}
+                    + ("deals in rotation" if v.alone and v.n_seats > 2 else "deal pairs") for v in variants}
 
 
 def write_atlas(variants: list[VariantFigures], out_dir, *, title: str = "Spades variant atlas") -> AtlasResult:
@@ -407,9 +488,10 @@ def write_atlas(variants: list[VariantFigures], out_dir, *, title: str = "Spades
         name, who = f"alone{_suffix(n)}", "" if n == 4 else f", {NUMBER_WORDS.get(n, n)} players"
         tables.update({f"{name}_skill": atlas_table(vs, ALONE_SKILL),
                        f"{name}_figures": atlas_table(vs, [k for k in alone_figures(n) if k not in ALONE_SKILL])})
-        sections += [Section(f"Cutthroat (each player alone{who}): skill and luck", alone_reading(n),
-                             f"{name}_skill"),
-                     Section(f"Cutthroat{who}: scores, bidding and game ends (per seat-hand: a player's own)", "",
+        heading, short = (("Two players (each alone, a duplicate pair)", "Two players") if n == 2
+                          else (f"Cutthroat (each player alone{who})", f"Cutthroat{who}"))
+        sections += [Section(f"{heading}: skill and luck", alone_reading(n), f"{name}_skill"),
+                     Section(f"{short}: scores, bidding and game ends (per seat-hand: a player's own)", "",
                              f"{name}_figures")]
     method = METHOD + "".join(" " + alone_method(n) for n in alone)
     return write_page(variants, out_dir, title=title, captions=_captions(variants),

@@ -23,6 +23,10 @@ deals − 1 degrees of freedom):
 * ``margin``: the stronger player's final lead over the best of the three others (``outcomes.lead``);
 * ``strong_points``: the points a hand of seat k, the stronger there minus the weaker there (table k against
   the field, the same cards, on the hands both tables played).
+
+Two players (``twohanded``) need no field: the two seat tables are a duplicate pair, the seats swapped on the same
+deals (:func:`check_pair`); ``field_run`` is then None and ``strong_points`` compares seat k of table k with seat k
+of the other table (the same stock; the weaker there plays against the stronger).
 """
 from __future__ import annotations
 
@@ -35,8 +39,8 @@ from ...io import AnalysisError, open_run
 from ...stats import ClusterRatio, Estimate, fmt_estimate, proportion
 from .outcomes import NUMBER_WORDS, lead, partnerships, seats
 
-__all__ = ["RotationFigures", "by_deal", "check_rotation", "cluster_ratio", "format_rotation", "luck_baseline",
-           "rotation_figures"]
+__all__ = ["RotationFigures", "by_deal", "check_pair", "check_rotation", "cluster_ratio", "deal_sums",
+           "format_rotation", "luck_baseline", "rotation_figures"]
 
 
 @dataclass
@@ -77,10 +81,31 @@ def check_rotation(field_run, seat_runs) -> None:
                                 f"{base.path} ({r.seats} against {base.seats})")
 
 
+def check_pair(seat_runs) -> None:
+    """Raises AnalysisError unless ``seat_runs`` are the two tables of a two-player duplicate pair: each player
+    alone, the same rules and seed, the two players' seats swapped."""
+    runs = [open_run(r) for r in seat_runs]
+    if len(runs) != 2 or any(partnerships(r.rules) or seats(r.rules) != 2 for r in runs):
+        raise AnalysisError("a duplicate pair without a field is two tables of two players each alone (twohanded): "
+                            f"got {len(runs)} of {', '.join(str(seats(r.rules)) for r in runs)} players")
+    a, b = runs
+    if a.rules != b.rules or a.manifest.get("seed") != b.manifest.get("seed"):
+        raise AnalysisError(f"{a.path} and {b.path} are not the two tables of one pair (their rules or seeds differ)")
+    if b.seats != a.seats[::-1] or a.seats[0] == a.seats[1]:
+        raise AnalysisError(f"{b.path}: the seats are not those of {a.path} swapped ({b.seats} against {a.seats})")
+
+
 def by_deal(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """The rows of several tables, a deal's (game id's) together and the deals in increasing order (a
     ClusterRatio's order)."""
     return pd.concat(frames, ignore_index=True).sort_values("game_id", kind="stable", ignore_index=True)
+
+
+def deal_sums(game_id, y, n_ids: int) -> np.ndarray:
+    """The sum of the integers ``y`` (None: the rows) of each deal ``0 .. n_ids - 1``, from rows in any order:
+    what a ClusterRatio keeps of a cluster, so the rows of several tables need not be held to pool them."""
+    w = None if y is None else np.asarray(y, np.int64)  # float64 sums of hand scores and counts: exact (< 2**53)
+    return np.rint(np.bincount(np.asarray(game_id, np.int64), weights=w, minlength=n_ids)).astype(np.int64)
 
 
 def cluster_ratio(cluster, y, n=None) -> ClusterRatio:
@@ -89,40 +114,50 @@ def cluster_ratio(cluster, y, n=None) -> ClusterRatio:
 
 
 def rotation_figures(field_run, seat_runs, conf: float = 0.95) -> RotationFigures:
-    """Skill and luck of a rotation (module docstring) from its field run and its n seat runs (seat 0..n-1)."""
-    check_rotation(field_run, seat_runs)
-    base = open_run(field_run)
-    n = seats(base.rules)
+    """Skill and luck of a rotation (module docstring) from its field run and its n seat runs (seat 0..n-1); with
+    two players ``field_run`` may be None (a duplicate pair: :func:`check_pair`)."""
+    if field_run is None:
+        check_pair(seat_runs)
+    else:
+        check_rotation(field_run, seat_runs)
     tables = [open_run(r) for r in seat_runs]
+    n = seats(tables[0].rules)
     totals = [f"total_{s}" for s in range(n)]
     games = [t.games(["game_id", "hands", "winner", *totals]) for t in tables]
-    base_hands = base.hands(["game_id", "hand_no", *(f"score_{s}" for s in range(n))])
+    if field_run is not None:
+        base_hands = open_run(field_run).hands(["game_id", "hand_no", *(f"score_{s}" for s in range(n))])
 
-    per_seat, diffs = [], []
+    n_ids = 1 + max((int(g["game_id"].max()) for g in games if len(g)), default=-1)
+    d_sum, d_n = np.zeros(n_ids, np.int64), np.zeros(n_ids, np.int64)  # strong_points: a deal's sums, every table
+    per_seat = []
     for k, (t, g) in enumerate(zip(tables, games)):
         per_seat.append(pd.DataFrame({"game_id": g["game_id"], "seat": k, "winner": g["winner"],
                                       "won": (g["winner"] == k).astype(np.int64),
                                       "margin": lead([g[c].to_numpy() for c in totals], k),
                                       "hands": g["hands"]}))
         h = t.hands(["game_id", "hand_no", f"score_{k}"])
-        pair = h.merge(base_hands[["game_id", "hand_no", f"score_{k}"]], on=["game_id", "hand_no"],
-                       suffixes=("_strong", "_weak"))
-        diffs.append(pd.DataFrame({"game_id": pair["game_id"],
-                                   "d": pair[f"score_{k}_strong"] - pair[f"score_{k}_weak"]}))
+        weak = (base_hands[["game_id", "hand_no", f"score_{k}"]] if field_run is not None
+                else tables[1 - k].hands(["game_id", "hand_no", f"score_{k}"]))  # a pair: the other table
+        pair = h.merge(weak, on=["game_id", "hand_no"], suffixes=("_strong", "_weak"))
+        gid = pair["game_id"].to_numpy(np.int64)
+        d = pair[f"score_{k}_strong"].to_numpy(np.int64) - pair[f"score_{k}_weak"].to_numpy(np.int64)
+        d_sum += deal_sums(gid, d, n_ids)
+        d_n += deal_sums(gid, None, n_ids)
+        del h, weak, pair
     w = by_deal(per_seat)
     f: dict[str, Estimate] = {}
     f["strong_win"] = cluster_ratio(w["game_id"], w["won"]).rate(conf)
     winners = w.pivot(index="game_id", columns="seat", values="winner")  # a deal's winner on each seat table
     if winners.isna().any().any():
-        raise AnalysisError(f"{base.path}: the seat tables do not play the same game ids")
+        raise AnalysisError(f"{tables[0].path}: the seat tables do not play the same game ids")
     won_all = (winners.to_numpy() == np.arange(n)).all(axis=1)
     f["strong_all"] = proportion(int(won_all.sum()), len(winners), conf)
     decided = (winners >= 0).all(axis=1).to_numpy()
     same = (winners.nunique(axis=1) == 1).to_numpy() & decided
     f["same_cards"] = proportion(int(same.sum()), int(decided.sum()), conf)
     f["margin"] = cluster_ratio(w["game_id"], w["margin"]).estimate(conf)
-    d = by_deal(diffs)
-    f["strong_points"] = cluster_ratio(d["game_id"], d["d"]).estimate(conf)
+    played = np.flatnonzero(d_n)
+    f["strong_points"] = cluster_ratio(played, d_sum[played], d_n[played]).estimate(conf)
     return RotationFigures(n_deals=len(winners), figures=f, margins=w["margin"].to_numpy(np.int64),
                            lengths=w["hands"].to_numpy(np.int64), n_seats=n)
 

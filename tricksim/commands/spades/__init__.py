@@ -168,7 +168,8 @@ def _variants_help() -> str:
 
 @click.command(name=GAME)
 @click.option("--games", type=int, default=2000, show_default=True,
-              help="Deals a variant (each played on two tables, seats swapped; cutthroat: on five).")
+              help="Deals a variant (each played on two tables, seats swapped; cutthroat: on five, cutthroat3: on "
+                   "four).")
 @click.option("--variants", cls=FamilyOption, metavar="LIST", help=_variants_help)
 @click.option("--players", default="heuristic,simple", show_default=True, metavar="STRONG,WEAK",
               help="The two players of every duplicate match, the stronger first (e.g. pimc,heuristic: slow).")
@@ -188,9 +189,10 @@ def atlas(games, variants, players, seed, hand_limit, out, threads, engine, sche
     final margin and game length (charts on shared bins), how games end, Nil and Blind Nil bid and success
     rates, bags per hand, bag penalties per game, contracts made (clustered by deal); the stronger player's
     paired win rate and the share of pairs the same cards won on both tables (over pairs). A variant without
-    partnerships (cutthroat) is a rotation: four weaker players, then the stronger alone in each seat in turn,
-    on the same deals; its figures are per seat, its skill against a 25 % share (tables of their own). The
-    runs are kept under --out: run the command again to reuse them (an interrupted run is finished).
+    partnerships (cutthroat, cutthroat3) is a rotation: n weaker players, then the stronger alone in each seat
+    in turn, on the same deals; its figures are per seat, its skill against a 1/n share (tables of their own,
+    one a table size); with two players (twohanded) the two seat tables are a duplicate pair. The runs are
+    kept under --out: run the command again to reuse them (an interrupted run is finished).
 
     \b
     Examples:

@@ -6,7 +6,8 @@ The variants are data (``tricksim.jobs.atlas``): every preset of the family and 
 ``OUT/runs/<variant>-ab`` and ``-ba``: a run already there with the same plan is reused, an interrupted one
 finished. A variant without partnerships (``cutthroat``, ``cutthroat3``: each player alone) has no teams to
 swap: it is a rotation (``jobs.spades.cutthroat``), n + 1 runs ``OUT/runs/<variant>-field``, ``-seat0`` ...
-``-seat<n-1>`` (n the rules' ``seats``).
+``-seat<n-1>`` (n the rules' ``seats``). With two players (``twohanded``) the two seat tables are already a
+duplicate pair, the seats swapped: ``-seat0`` and ``-seat1``, no field.
 """
 from __future__ import annotations
 
@@ -30,16 +31,22 @@ FLAG_VARIANTS = (
 PLAYERS = ("heuristic", "simple")
 
 
+def with_field(rules) -> bool:
+    """A variant without partnerships plays the field table too, except with two players (a duplicate pair)."""
+    return rules.seats != 2
+
+
 def n_tables(rules) -> int:
-    """Tables a variant plays: a duplicate pair, or without partnerships a rotation (the field and one a seat)."""
-    return 2 if rules.partnerships else len(tables(rules.seats))
+    """Tables a variant plays: a duplicate pair, or without partnerships a rotation (the field and one a seat; two
+    players: the two seat tables, a pair)."""
+    return 2 if rules.partnerships else len(tables(rules.seats, with_field(rules)))
 
 
 def default_variants() -> tuple[str, ...]:
-    """Every preset of the family of four players, then :data:`FLAG_VARIANTS`: the published atlas (docs/atlas.md,
-    15 minutes on 2 cores at most) is timed with these; a preset at another table size (cutthroat3) plays when
-    named in ``variants``."""
-    return (*(p for p in common.presets(GAME) if common.parse_variant(GAME, p)[2].seats == 4), *FLAG_VARIANTS)
+    """Every preset of the family, at every table size (four, cutthroat3's three, twohanded's two), then
+    :data:`FLAG_VARIANTS`: the published atlas (docs/atlas.md, 15 minutes on 2 cores at most) is timed with
+    these."""
+    return (*common.presets(GAME), *FLAG_VARIANTS)
 
 
 def parse_variant(text: str):
@@ -79,7 +86,8 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
     echo(f"atlas: {many} ({', '.join(names)}), each a duplicate match of {games:,} deals "
          f"({labels[0]} vs {labels[1]}, seed {seed}) kept under {base}"
          + (f"; without partnerships ({', '.join(alone)}) a rotation of {games:,} deals: {labels[0]} alone in each "
-            f"seat against the others {labels[1]}, and a field all {labels[1]}" if alone else ""))
+            f"seat against the others {labels[1]}, and a field all {labels[1]} (two players: the two seat tables, "
+            "a duplicate pair)" if alone else ""))
     t0 = time.perf_counter()
     figures = []
     total = games * sum(n_tables(rules) for _name, _preset, _flags, rules in plan)
@@ -94,7 +102,7 @@ def atlas(*, games: int, variants=None, players=PLAYERS, seed: int = 0, hand_lim
                     field, seat_dirs = rotation_runs(
                         strong, weak, rules=rules, preset=preset, games=games, seed=seed,
                         base=base / "runs" / name, hand_limit=hand_limit, threads=threads, engine=engine,
-                        scheduler=cluster.scheduler_address, on_table=table_done)
+                        scheduler=cluster.scheduler_address, on_table=table_done, field=with_field(rules))
                     figures.append(alone_variant_figures(name, field, seat_dirs, strong=labels[0], weak=labels[1]))
                     continue
                 dirs = []

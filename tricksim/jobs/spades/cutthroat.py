@@ -2,7 +2,8 @@
 
 A rotation (its figures: ``analysis/games/spades/cutthroat.py``) is n + 1 tables on the same deals (n the
 rules' ``seats``: five tables for cutthroat, four for cutthroat3): the field, the weaker player in every seat,
-then table k with the stronger player alone in seat k against the n - 1 weaker.
+then table k with the stronger player alone in seat k against the n - 1 weaker. The atlas plays two players
+(twohanded) without the field: the two seat tables are a duplicate pair, the seats swapped.
 The atlas (``tricksim atlas spades``, variant ``cutthroat``) and ``scripts/strategy_evidence.py --cutthroat``
 play it here.
 """
@@ -16,24 +17,25 @@ from tricksim.jobs import run_kept
 __all__ = ["rotation_runs", "tables"]
 
 
-def tables(n_seats: int) -> tuple[str, ...]:
-    """The folder suffix of each table of a rotation at a table of ``n_seats``, in the order played: 'field',
-    'seat0' .. 'seat<n-1>'."""
-    return ("field", *(f"seat{k}" for k in range(n_seats)))
+def tables(n_seats: int, field: bool = True) -> tuple[str, ...]:
+    """The folder suffix of each table of a rotation at a table of ``n_seats``, in the order played: 'field'
+    (unless ``field`` is False), 'seat0' .. 'seat<n-1>'."""
+    return ("field",) * field + tuple(f"seat{k}" for k in range(n_seats))
 
 
 def rotation_runs(strong, weak, *, rules, preset: str, games: int, seed: int, base, hand_limit: int = 1000,
                   threads: int | None = None, engine: str = "local", scheduler: str | None = None,
-                  on_table: Callable[[str], None] | None = None) -> tuple[Path, list[Path]]:
-    """Play (or reuse, ``run_kept``) the five tables of a rotation of ``games`` whole games between the seat
+                  on_table: Callable[[str], None] | None = None, field: bool = True) -> tuple[Path | None, list[Path]]:
+    """Play (or reuse, ``run_kept``) the n + 1 tables of a rotation of ``games`` whole games between the seat
     strategies ``strong`` and ``weak`` under ``rules`` (without partnerships; ``rules.seats`` players) into
     ``base-field``, ``base-seat0`` ... ``base-seat<n-1>``; ``on_table(tag)`` after each. Returns the field's
-    folder and the seat tables'."""
+    folder (None with ``field=False``: the seat tables only, with two players a duplicate pair) and the seat
+    tables'."""
     from tricksim.simulator.engine import RunConfig
 
     n = rules.seats
-    dirs = []
-    for r, tag in zip((None, *range(n)), tables(n)):
+    dirs = [None] * (not field)
+    for r, tag in zip((None,) * field + tuple(range(n)), tables(n, field)):
         d = Path(f"{base}-{tag}")
         cfg = RunConfig(rules=rules, preset=preset, seats=tuple(strong if s == r else weak for s in range(n)),
                         seed=seed, mode="games", count=games, hand_limit=hand_limit)
