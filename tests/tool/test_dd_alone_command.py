@@ -36,7 +36,7 @@ def test_two_players_alone_each_seat_solved(tmp_path):
     solver = AloneSolver(build_rules("twohanded", ()))
     for _, h in hands.head(8).iterrows():
         held = [int(h["held_0"]), int(h["held_1"])]
-        assert bin(held[0]).count("1") == bin(held[1]).count("1") == 13
+        assert held[0].bit_count() == held[1].bit_count() == 13
         for s in (0, 1):
             assert solver.tricks(held, int(h["first_leader"]), s) == h[f"dd_tricks_{s}"]
     out = CliRunner().invoke(cli, ["nil", str(run)])

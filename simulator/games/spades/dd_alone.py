@@ -32,9 +32,8 @@ _LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking", "deck"])
 @njit(cache=True)
 def _slot(h, n, leader, broken, mask):
     x = np.int64(leader * 2 + broken + 1)
-    for s in range(n):
-        x = (x * np.int64(0x1E3779B97F4A7C15)) ^ h[s]
-        x ^= x >> 29
+    for s in range(n):  # modulo a prime below 2**31: no int64 overflow (none to warn of without the JIT either)
+        x = (x * 1000003 + (h[s] ^ (h[s] >> 29)) % 2147483647) % 2147483647
     return x & mask
 
 
