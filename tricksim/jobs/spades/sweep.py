@@ -21,7 +21,7 @@ from pathlib import Path
 from tricksim.jobs import JobError, run_kept
 from tricksim.jobs.spades.compare import GAME
 
-MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of --games games (n + 1 alone)
+MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of --games games (n + 1 without partnerships)
 GRID_FORM = "NAME:param=LO..HI:STEP or NAME:param=A|B|C (one or two swept parameters; others param=value)"
 
 
@@ -107,9 +107,9 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
           confirm: int | None = None, metric: str = "win", out=None, threads: int | None = None,
           engine: str = "local", scheduler: str | None = None, echo: Callable[[str], None] = print):
     """Play the sweep ``grid`` against ``vs``: every value a duplicate match of ``games`` deals (seed ``seed``,
-    the same deals for every value; without partnerships a rotation of ``games`` deals), then the best value once more on ``confirm`` fresh deals (seed + 1;
-    0 skips it; default ``games``). Writes ``sweep.csv`` and ``sweep.png`` into ``out`` (the runs are kept
-    there too) and returns (points, confirmation result or None). ``preset`` defaults to the game's default
+    the same deals for every value; without partnerships a rotation of ``games`` deals), then the best value
+    once more on ``confirm`` fresh deals (seed + 1; 0 skips it; default ``games``). Writes ``sweep.csv`` and
+    ``sweep.png`` into ``out`` (the runs are kept there too) and returns (points, confirmation result or None). ``preset`` defaults to the game's default
     preset, and the output says so."""
     import matplotlib
 
