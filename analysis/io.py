@@ -342,9 +342,9 @@ class Run:
         return files if files and all(f.is_file() for f in files) else None
 
     def iter_shards_with_dd(self, columns: Sequence[str]) -> Iterator[dict]:
-        """Per hands file: ``columns`` and the double-dummy columns (``dd_tricks_0``, ``dd_nil_S``) as numpy
-        arrays, row by row the same hands (a whole shard at a time: shards are sized to fit in memory)."""
-        dd_cols = ["game_id", "hand_no", "dd_tricks_0"] + [f"dd_nil_{s}" for s in range(4)]
+        """Per hands file: ``columns`` and the double-dummy columns (``dd_tricks_S``, ``dd_nil_S``: those the file
+        has) as numpy arrays, row by row the same hands (a whole shard at a time: shards are sized to fit in
+        memory)."""
         records = {r.get("name"): r for r in self.manifest.get("dd") or [] if isinstance(r, dict)}
         for f, d in zip(self.hand_files, self.dd_files or ()):
             a = batch_arrays(self.subset([f.name]).read_hands(list(dict.fromkeys([*columns, "game_id", "hand_no"]))),
@@ -357,6 +357,8 @@ class Run:
                         why = f"has {d.stat().st_size:,} bytes, the manifest says {rec.get('bytes'):,}"
                     if why:
                         raise _fail(d, f"{why}: rerun tricksim dd to replace it")
+                    dd_cols = [c for c in reader.schema_arrow.names if c in ("game_id", "hand_no") or
+                               c.startswith("dd_")]
                     t = reader.read(columns=dd_cols)
             except (OSError, pa.ArrowException) as e:
                 raise _fail(d, f"cannot read double-dummy file ({str(e).splitlines()[0]}): rerun tricksim dd") from None

@@ -44,6 +44,7 @@ RARE_RULES = ("jokers=true", "joker_removes=2h2d", "first_lead=two_of_clubs", "m
 # cutthroat's flags away from the preset (the team flags are refused without partnerships)
 CUTTHROAT_RARE_RULES = ("blind_nil=true", "jokers=true", "mercy=-200", "mercy_check=before_target", "target=300",
                         "nil_tricks=contract", "bag_overflow=reset", "bid_rule=whiz", "big_bid_threshold=6")
+SMALL_TABLES = {"cutthroat3": 3, "twohanded": 2}  # Spades presets for smaller tables: their seat count
 TAROT_STRATEGIES = ("random", "heuristic", "legacy")  # legacy: the heuristic before issue #29, frozen
 TAROT_MIXED = ("heuristic", "random:chelem_prob=0.9", "heuristic:defender_poignee=1,chelem_losers=2", "random")
 # every Tarot flag at its value other than the preset's (rules.py CHOICES)
@@ -87,6 +88,11 @@ def cases() -> dict[str, dict]:
         out[f"cutthroat/mixed/{mode}"] = {"preset": "cutthroat", "rules": (), "seats": MIXED, "mode": mode}
         out[f"cutthroat+rare/mixed/{mode}"] = {"preset": "cutthroat", "rules": CUTTHROAT_RARE_RULES, "seats": MIXED,
                                                "mode": mode}
+        # the smaller tables without partnerships (issue #28): three players with 17 cards, two drawing from a stock
+        for preset, n in SMALL_TABLES.items():
+            for name in STRATEGIES:
+                out[f"{preset}/{name}/{mode}"] = {"preset": preset, "rules": (), "seats": (name,) * n, "mode": mode}
+            out[f"{preset}/mixed/{mode}"] = {"preset": preset, "rules": (), "seats": MIXED[:n], "mode": mode}
     tarot = {"game": "tarot", "preset": "cardavia", "mode": "deals"}
     for name in TAROT_STRATEGIES:
         out[f"cardavia/{name}/deals"] = dict(tarot, rules=(), seats=(name,) * 4)

@@ -259,3 +259,52 @@ def nil_makeable(hands, leader, trick=(), broken=False, rules=Rules(), *, nil_se
         return v
 
     return value(tuple(hands), leader, tuple(trick), bool(broken), rules.first_trick)
+
+
+# ------------------------------------------------------------------ each player alone (2, 3 or 4 seats)
+def _alone_solver(n: int, rules: Rules, counted: int, maxers: int):
+    """Tricks won by the seats of ``counted`` (a seat mask), the seats of ``maxers`` raising them and the
+    others lowering them, at a table of ``n`` (seat + 1 mod n plays next; a trick is n cards)."""
+    memo = {}
+
+    def value(hands, leader, trick, broken, first) -> int:
+        key = (hands, leader, trick, broken, first)
+        if key in memo:
+            return memo[key]
+        seat = (leader + len(trick)) % n
+        if not trick and hands[seat] == 0:
+            return 0
+        values = []
+        for c in legal(hands[seat], trick, broken, rules, first):
+            hs = list(hands)
+            hs[seat] &= ~(1 << c)
+            br = broken
+            if not trick:
+                if suit(c) == SPADE and not broken and rules.forced_breaks and not any(
+                        suit(x) != SPADE for x in cards(hs[seat])):
+                    br = True
+            elif suit(c) != suit(trick[0]) and suit(c) == SPADE:
+                br = True
+            tr = trick + (c,)
+            if len(tr) == n:
+                w = trick_winner([((leader + j) % n, x) for j, x in enumerate(tr)])
+                values.append((counted >> w & 1) + value(tuple(hs), w, (), br, False))
+            else:
+                values.append(value(tuple(hs), leader, tr, br, first))
+        memo[key] = v = max(values) if maxers >> seat & 1 else min(values)
+        return v
+
+    return value
+
+
+def alone_tricks(hands, leader, seat, broken=False, rules=Rules()) -> int:
+    """Seat ``seat``'s tricks from a trick start, playing for tricks against every other seat together."""
+    return _alone_solver(len(hands), rules, 1 << seat, 1 << seat)(tuple(hands), leader, (), bool(broken),
+                                                                 rules.first_trick)
+
+
+def alone_nil(hands, leader, seat, broken=False, rules=Rules()) -> bool:
+    """Whether seat ``seat`` can take no trick from a trick start against every other seat giving it one."""
+    others = ((1 << len(hands)) - 1) & ~(1 << seat)
+    return _alone_solver(len(hands), rules, 1 << seat, others)(tuple(hands), leader, (), bool(broken),
+                                                              rules.first_trick) == 0

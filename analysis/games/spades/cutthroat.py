@@ -60,9 +60,11 @@ def luck_baseline(w: float, n: int) -> float:
     return n * w * ((1 - w) / (n - 1)) ** (n - 1)
 
 
-def check_rotation(field_run, seat_runs) -> None:
+def check_rotation(field_run, seat_runs, itself: bool = False) -> None:
     """Raises AnalysisError unless ``seat_runs`` (seat 0..n-1) and ``field_run`` are one rotation: cutthroat, the
-    same rules and seed, one player alone in seat k on table k and the field's player everywhere else."""
+    same rules and seed, one player alone in seat k on table k and the field's player everywhere else.
+    ``itself``: the player alone is the field's player (a sweep's value that is its baseline), so every table
+    seats the field's players."""
     runs = [open_run(field_run), *(open_run(r) for r in seat_runs)]
     base = runs[0]
     if partnerships(base.rules):
@@ -76,7 +78,7 @@ def check_rotation(field_run, seat_runs) -> None:
             raise AnalysisError(f"{r.path} and {base.path} are not tables of one rotation (their rules or seeds "
                                 "differ)")
         others = [s for j, s in enumerate(r.seats) if j != k]
-        if others != [base.seats[j] for j in range(n) if j != k] or r.seats[k] == base.seats[k]:
+        if others != [base.seats[j] for j in range(n) if j != k] or (r.seats[k] == base.seats[k]) != itself:
             raise AnalysisError(f"{r.path}: seat {k} is not the one seat played by another player than the field "
                                 f"{base.path} ({r.seats} against {base.seats})")
 
@@ -113,13 +115,14 @@ def cluster_ratio(cluster, y, n=None) -> ClusterRatio:
                                  None if n is None else np.asarray(n, np.int64))
 
 
-def rotation_figures(field_run, seat_runs, conf: float = 0.95) -> RotationFigures:
+def rotation_figures(field_run, seat_runs, conf: float = 0.95, itself: bool = False) -> RotationFigures:
     """Skill and luck of a rotation (module docstring) from its field run and its n seat runs (seat 0..n-1); with
-    two players ``field_run`` may be None (a duplicate pair: :func:`check_pair`)."""
+    two players ``field_run`` may be None (a duplicate pair: :func:`check_pair`); ``itself``: as in
+    :func:`check_rotation` (the field run may then stand for every seat table)."""
     if field_run is None:
         check_pair(seat_runs)
     else:
-        check_rotation(field_run, seat_runs)
+        check_rotation(field_run, seat_runs, itself)
     tables = [open_run(r) for r in seat_runs]
     n = seats(tables[0].rules)
     totals = [f"total_{s}" for s in range(n)]

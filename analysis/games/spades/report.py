@@ -94,9 +94,9 @@ class RunStats:
     made: list = field(default_factory=lambda: _per_side(ClusterRatio))      # made / side-hands with a contract
     # with the double-dummy columns of tricksim dd: per team, tricks bid, taken and double dummy a hand
     has_dd: bool = False
-    tricks_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
-    tricks_taken: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
-    tricks_dd: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])
+    tricks_bid: list = field(default_factory=lambda: _per_side(ClusterRatio))
+    tricks_taken: list = field(default_factory=lambda: _per_side(ClusterRatio))
+    tricks_dd: list = field(default_factory=lambda: _per_side(ClusterRatio))
     seat_hands: int = 0
     nil_bid: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])   # [Nil, Blind Nil] bids / seat-hands
     nil_ok: list = field(default_factory=lambda: [ClusterRatio(), ClusterRatio()])    # successes / bids
@@ -303,7 +303,11 @@ def _collect_batch(st: RunStats, a: dict, n: int, rules: dict, has_blind: bool, 
         st.made[t].update(games, o["made"] & o["has_contract"], o["has_contract"])
         if not st.run.is_games:
             st.penalties_hand[t].update(games, penalties_fresh(o["bags"], a[f"bags_{t}"], rules))
-        if "dd_tricks_0" in a:
+        if "dd_tricks_0" in a and not partnerships(rules):  # a seat alone: its own (dd_tricks_t, tricksim dd)
+            st.tricks_bid[t].update(games, a[f"bid_{t}"].astype(np.int64))
+            st.tricks_taken[t].update(games, a[f"tricks_{t}"].astype(np.int64))
+            st.tricks_dd[t].update(games, a[f"dd_tricks_{t}"].astype(np.int64))
+        elif "dd_tricks_0" in a:
             st.tricks_bid[t].update(games, a[f"bid_{t}"].astype(np.int64) + a[f"bid_{t + 2}"])
             st.tricks_taken[t].update(games, a[f"tricks_{t}"].astype(np.int64) + a[f"tricks_{t + 2}"])
             dd0 = a["dd_tricks_0"].astype(np.int64)
@@ -375,9 +379,9 @@ def key_table(stats: list[RunStats], conf: float = 0.95) -> pd.DataFrame:
                 put(f"bag penalties per hand, {side(t)}", L, mean(s.penalties_hand[t], 4))
         if s.has_dd:
             for t in sides:
-                put(f"tricks bid a hand, team {t}", L, mean(s.tricks_bid[t]))
-                put(f"tricks taken a hand, team {t}", L, mean(s.tricks_taken[t]))
-                put(f"tricks double dummy a hand, team {t} (tricksim dd)", L, mean(s.tricks_dd[t]))
+                put(f"tricks bid a hand, {side(t)}", L, mean(s.tricks_bid[t]))
+                put(f"tricks taken a hand, {side(t)}", L, mean(s.tricks_taken[t]))
+                put(f"tricks double dummy a hand, {side(t)} (tricksim dd)", L, mean(s.tricks_dd[t]))
         put("Nil bid rate (per seat-hand)", L, crate(s.nil_bid[0]))
         put("Nil success", L, crate(s.nil_ok[0]))
         if s.nil_bid[1].k or rule(s.run.rules, "blind_nil"):

@@ -14,6 +14,12 @@ values and quoting its 95 % interval would overstate it (the winner's curse), so
 * a value that is the baseline itself (the same strategy and parameters) plays the baseline against
   itself, 50 % by construction: the table marks it ``= baseline`` and it is never picked as the best.
 
+Without partnerships (cutthroat, cutthroat3, twohanded: each player alone) a value plays a rotation instead
+(:mod:`analysis.games.spades.cutthroat`, as ``tricksim compare`` does): the value alone in each of the n seats
+in turn against a field of the baseline, and a field table all baseline, on the same deals. Its result is a
+:class:`RotationGain`: the value's games won (1/n = no edge) and its final lead over the best other seat,
+intervals clustered by deal (n = deals); everything below reads either kind of result.
+
 :func:`sweep_table` makes the table, :func:`best_index` picks the best value, :func:`plot_sweep` draws
 the chart, :func:`format_sweep` the text. The job that runs the matches is
 ``tricksim.jobs.spades.sweep``.
@@ -27,11 +33,12 @@ import numpy as np
 import pandas as pd
 
 from ...plots import text_colour
-from ...stats import fmt_int, n_paired, t_quantile
+from ...stats import Estimate, fmt_int, n_paired, t_quantile, z_value
 from .compare import DuplicateResult
 
 __all__ = [
     "METRICS",
+    "RotationGain",
     "SweepPoint",
     "best_index",
     "family_level",
@@ -42,6 +49,36 @@ __all__ = [
 ]
 
 METRICS = ("win", "margin")  # what "best" means: the paired win rate, or the mean final margin
+
+
+@dataclass
+class RotationGain:
+    """A value's rotation read as a sweep result: ``win`` its games won alone (rate over seat-games, clustered
+    by deal; ``no_edge`` = 1/n seats), ``margin`` its final lead over the best other seat, ``n_pairs`` the deals
+    (the name a duplicate match's result gives its n, so that the table, chart and text read both)."""
+
+    win: Estimate
+    margin: Estimate
+    n_pairs: int
+    no_edge: float
+
+    @classmethod
+    def of(cls, rot) -> RotationGain:
+        """From ``cutthroat.rotation_figures``' result."""
+        return cls(win=rot.figures["strong_win"], margin=rot.figures["margin"], n_pairs=rot.n_deals,
+                   no_edge=1 / rot.n_seats)
+
+    @property
+    def pair_sd(self) -> float:
+        """The SD of a deal's win share, about: the clustered interval's half-width as z standard errors."""
+        e = self.win
+        return (e.hi - e.lo) / 2 / z_value(e.conf) * math.sqrt(self.n_pairs)
+
+
+def _design(points) -> tuple[float, str]:
+    """The win rate of no edge and what n counts: a rotation's (1/n, deals) or a duplicate match's (50 %, pairs)."""
+    r = points[0].result
+    return (r.no_edge, "deals") if isinstance(r, RotationGain) else (0.5, "deal pairs")
 
 
 @dataclass
@@ -75,14 +112,15 @@ def _num(e, digits: int = 1) -> str:
 
 def sweep_table(points: list[SweepPoint], metric: str = "win") -> pd.DataFrame:
     """One row a value: pairs, win rate and final margin with their 95 % and simultaneous intervals, and
-    whether the simultaneous interval clears the baseline (50 % win rate / zero margin; ``= baseline`` for
-    the baseline itself)."""
+    whether the simultaneous interval clears the baseline (50 % win rate, 1/n in a rotation / zero margin;
+    ``= baseline`` for the baseline itself). A rotation's n is deals (column ``deals``), a match's pairs."""
     rows = []
     best = best_index(points, metric)
+    even, unit = _design(points)
     for i, p in enumerate(points):
         r, s = p.result, p.simultaneous
-        clear = s.win.lo > 0.5 or s.win.hi < 0.5 if metric == "win" else s.margin.lo > 0 or s.margin.hi < 0
-        rows.append({**p.values, "pairs": fmt_int(r.n_pairs), "win rate (95 %)": _pct(r.win),
+        clear = s.win.lo > even or s.win.hi < even if metric == "win" else s.margin.lo > 0 or s.margin.hi < 0
+        rows.append({**p.values, unit.split()[-1]: fmt_int(r.n_pairs), "win rate (95 %)": _pct(r.win),
                      "win rate (simultaneous)": _pct(s.win), "margin (95 %)": _num(r.margin),
                      "margin (simultaneous)": _num(s.margin),
                      "differs from baseline": "= baseline" if p.is_baseline else "yes" if clear else "no",
@@ -108,7 +146,7 @@ def needed_pairs(point: SweepPoint, k: int, metric: str = "win", conf: float = 0
     r = point.result
     level = family_level(k, conf)
     if metric == "win":
-        return n_paired(r.win.value - 0.5, r.pair_sd, level)
+        return n_paired(r.win.value - _design([point])[0], r.pair_sd, level)
     e = r.margin  # a t interval: its half-width is t * sd / sqrt(n)
     sd = (e.hi - e.lo) / 2 / t_quantile(e.conf, e.n - 1) * math.sqrt(e.n) if e.n > 1 else math.nan
     return n_paired(e.value, sd, level)
@@ -118,12 +156,16 @@ def plot_sweep(fig, points: list[SweepPoint], axes: list[str], *, baseline: str,
     """One parameter: win rate and margin against the value, thick bars 95 %, thin bars simultaneous.
     Two parameters: a heat map of the win rate over the grid, the best value framed."""
     best = best_index(points, metric)
+    even, unit = _design(points)
+    rotation = unit == "deals"
     if len(axes) == 1:
         ax_w, ax_m = fig.subplots(1, 2)
         x = np.arange(len(points))
         for ax, get, scale, ref, ylabel in (
-                (ax_w, lambda r: r.win, 100, 50, "win rate against the baseline (%)"),
-                (ax_m, lambda r: r.margin, 1, 0, "final margin per game (points)")):
+                (ax_w, lambda r: r.win, 100, 100 * even,
+                 "games won alone against the baseline (%)" if rotation else "win rate against the baseline (%)"),
+                (ax_m, lambda r: r.margin, 1, 0,
+                 "final lead over the best other seat (points)" if rotation else "final margin per game (points)")):
             v = np.array([get(p.result).value for p in points]) * scale
             for attr, width, colour in (("simultaneous", 1, "0.55"), ("result", 3, "C0")):
                 e = [get(getattr(p, attr)) for p in points]
@@ -146,8 +188,8 @@ def plot_sweep(fig, points: list[SweepPoint], axes: list[str], *, baseline: str,
         for p in points:
             grid[ys.index(p.values[axes[1]]), xs.index(p.values[axes[0]])] = 100 * p.result.win.value
         ax = fig.subplots()
-        span = max(1.0, float(np.nanmax(np.abs(grid - 50))))
-        im = ax.imshow(grid, cmap="RdBu", vmin=50 - span, vmax=50 + span, origin="lower")
+        span = max(1.0, float(np.nanmax(np.abs(grid - 100 * even))))
+        im = ax.imshow(grid, cmap="RdBu", vmin=100 * even - span, vmax=100 * even + span, origin="lower")
         for p in points:
             i, j = ys.index(p.values[axes[1]]), xs.index(p.values[axes[0]])
             ax.text(j, i, f"{100 * p.result.win.value:.1f}", ha="center", va="center", fontsize=8,
@@ -159,11 +201,12 @@ def plot_sweep(fig, points: list[SweepPoint], axes: list[str], *, baseline: str,
         ax.set_yticks(range(len(ys)), [str(v) for v in ys])
         ax.set_xlabel(axes[0])
         ax.set_ylabel(axes[1])
-        fig.colorbar(im, ax=ax, label=f"win rate against {baseline} (%)")
+        fig.colorbar(im, ax=ax, label=f"{'games won alone' if rotation else 'win rate'} against {baseline} (%)")
     n = points[0].result.n_pairs
-    fig.suptitle(f"sweep against {baseline}: {fmt_int(n)} deal pairs a value; bars 95 % (thick) and "
+    what = f"games won alone ({100 * even:.3g} % = no edge)" if rotation else "paired win rate"
+    fig.suptitle(f"sweep against {baseline}: {fmt_int(n)} {unit} a value; bars 95 % (thick) and "
                  f"simultaneous over {len(points)} values (thin)" if len(axes) == 1 else
-                 f"sweep against {baseline}: paired win rate (%), {fmt_int(n)} deal pairs a value", fontsize=9)
+                 f"sweep against {baseline}: {what} (%), {fmt_int(n)} {unit} a value", fontsize=9)
 
 
 def format_sweep(points: list[SweepPoint], *, baseline: str, metric: str = "win", confirm: DuplicateResult | None = None,
@@ -173,27 +216,35 @@ def format_sweep(points: list[SweepPoint], *, baseline: str, metric: str = "win"
     k = len(points)
     level = family_level(k)
     best = points[best_index(points, metric)]
+    even, unit = _design(points)
     lines = list(header)
-    lines.append(f"Each value against {baseline} in a duplicate match on the same deals; intervals over deal pairs "
-                 f"(paired t); 'simultaneous': Bonferroni, each at {100 * level:.2f} % so that all {k} hold together "
-                 "at 95 %.")
+    if unit == "deals":
+        lines.append(f"Each value alone in each seat in turn against a field of {baseline} (a rotation) on the same "
+                     f"deals: win rate = its games won ({100 * even:.3g} % = no edge), margin = its final lead over "
+                     "the best other seat; intervals clustered by deal")
+    else:
+        lines.append(f"Each value against {baseline} in a duplicate match on the same deals; intervals over deal "
+                     "pairs (paired t)")
+    lines[-1] += (f"; 'simultaneous': Bonferroni, each at {100 * level:.2f} % so that all {k} hold together "
+                  "at 95 %.")
     lines.append(sweep_table(points, metric).to_string(index=False))
     same = [p.label for p in points if p.is_baseline]
     if same:
         lines.append(f"= baseline: {'; '.join(same)} is {baseline} itself (the same strategy and parameters): its "
-                     "match is the baseline against itself, 50 % by construction, and it is never picked as the best")
+                     f"match is the baseline against itself, {100 * even:.3g} % by construction (less the games no one "
+                     "won, in a rotation), and it is never picked as the best")
     s = best.simultaneous
     what = (f"win rate {_pct(s.win)}" if metric == "win" else f"margin {_num(s.margin)}")
     lines.append(f"best by {'win rate' if metric == 'win' else 'margin'}: {best.label}: {what} "
-                 f"(simultaneous interval, n={fmt_int(s.n_pairs)} deal pairs: it holds although this value was "
+                 f"(simultaneous interval, n={fmt_int(s.n_pairs)} {unit}: it holds although this value was "
                  "picked as the best)")
     if confirm is not None:
         lines.append(f"confirmation on fresh deals (not used to pick it): win rate {_pct(confirm.win)}, margin "
-                     f"{_num(confirm.margin)} (95 %, n={fmt_int(confirm.n_pairs)} deal pairs)")
+                     f"{_num(confirm.margin)} (95 %, n={fmt_int(confirm.n_pairs)} {unit})")
     if not (sweep_table(points, metric)["differs from baseline"] == "yes").any():
         need = needed_pairs(best, k, metric)
         lines.append("no value differs from the baseline beyond the noise at the simultaneous level; "
                      + ("the observed edge is zero: no sample size resolves it" if not math.isfinite(need) else
                         f"to resolve an edge of the best value's observed size, play about {fmt_int(need)} "
-                        "deal pairs a value (80 % power)"))
+                        f"{unit} a value (80 % power)"))
     return "\n".join(lines)

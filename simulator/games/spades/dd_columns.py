@@ -6,6 +6,9 @@ For each hand, from its first lead with the cards as held after any Blind Nil ex
 * ``dd_nil_s`` for each seat ``s`` that bid Nil (Blind Nil included): 1 when its side can keep it at zero
   tricks against best defence, 0 when not; -1 for a seat that did not bid Nil.
 
+Without partnerships (``alone_columns``, ``dd_alone.py``): ``dd_tricks_s`` for each seat, its own tricks
+against the others together, and ``dd_nil_s`` as above with the seat alone against the others.
+
 The deals are split into chunks, one thread each; the compiled loop releases the GIL and every thread
 has its own transposition table, so the figures do not depend on the number of threads. With ``progress``
 the deals go in batches of a few hands a thread, and ``progress(done)`` is called after each (the table is
@@ -56,9 +59,14 @@ def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
             nil[i, s] = 1 if (v == 1) == (s % 2 == 0) else 0
 
 
-def load_solver(rules) -> None:
+def load_solver(rules, alone: bool = False) -> None:
     """Compile the solver (or load it from the cache) once in this process, saying so when it takes long: it
-    compiles on its first call, here on no hands."""
+    compiles on its first call, here on no hands. ``alone``: the search without partnerships (not cached)."""
+    if alone:
+        with announced("the double-dummy search without partnerships"):
+            alone_columns(np.zeros((1, 2), np.int64) + np.array([1, 2]), np.zeros(1, np.int64),
+                          np.zeros((1, 2), np.int64), rules)
+        return
     if not _LOADED:
         empty = np.zeros((0, 4), np.int64)
         with announced("the double-dummy solver"):
@@ -112,4 +120,29 @@ def _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits):
     else:
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(chunk, range(threads)))
+    return tricks, nil
+
+
+def alone_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *,
+                  progress: Callable[[int], None] | None = None, batch: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """Without partnerships: (``dd_tricks`` (n, seats), ``dd_nil`` (n, seats)) for ``held`` (n x seats masks of
+    full hands), each seat alone against the others together (``dd_alone.py``); one thread (its search holds
+    the GIL). ``progress(done)`` after each ``batch`` hands."""
+    from tricksim.simulator.games.spades.dd_alone import AloneSolver
+
+    solver = AloneSolver(rules, tt_bits=14)  # emptied at each question: small, for two 13-card hands
+    n, seats = held.shape
+    tricks = np.zeros((n, seats), np.int64)
+    nil = np.full((n, seats), -1, np.int64)
+    opens = solver.k.first_lead == FIRST_LEAD_TWO_OF_CLUBS
+    for i in range(n):
+        hands = [int(x) for x in held[i]]
+        leader = int(leaders[i])
+        first = opens and hands[leader] & 1 != 0
+        for s in range(seats):
+            tricks[i, s] = solver.tricks(hands, leader, s, first=first)
+            if nil_bid[i, s]:
+                nil[i, s] = int(solver.nil(hands, leader, s, first=first))
+        if progress is not None and ((i + 1) % batch == 0 or i + 1 == n):
+            progress(i + 1)
     return tricks, nil

@@ -98,7 +98,8 @@ def nil(runs, by, hand, save, chart, what_if, seed, engine, scheduler, timeout):
 @click.argument("grid", type=GRID)
 @click.option("--vs", "vs", required=True, type=SPEC, help="The baseline strategy every value plays against.")
 @click.option("--games", type=click.IntRange(2), default=2000, show_default=True,
-              help="Deals a value (each played twice, seats swapped; the same deals for every value).")
+              help="Deals a value (each played twice, seats swapped; without partnerships on n + 1 tables, a "
+              "rotation; the same deals for every value).")
 @click.option("--preset", cls=FamilyOption, help=_sweep_preset_help)
 @click.option("--rule", "rules", multiple=True, type=RULE, help="Override one rule flag (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 2), default=0, show_default=True,
@@ -121,12 +122,14 @@ def sweep(grid, vs, games, preset, rules, seed, hand_limit, confirm, metric, out
     param=A|B|C; other parameters as param=value. Prints each value's paired win rate and margin with
     95 % and simultaneous (Bonferroni) intervals, the best value (its simultaneous interval holds although
     it was picked), a confirmation match on fresh deals, and the sample size to play when the differences
-    are within the noise.
+    are within the noise. Without partnerships (cutthroat, cutthroat3, twohanded) each value plays a rotation,
+    as compare does: alone in each seat in turn against --vs; its games won and its lead over the best other.
 
     \b
     Examples:
       tricksim sweep heuristic:nil_threshold=2..10:2 --vs heuristic --games 2000
       tricksim sweep 'heuristic:bag_mode=take|avoid|set,bag_guard=0..3:1' --vs heuristic --preset zone
+      tricksim sweep heuristic:bid_adjust=-1..1:0.5 --vs heuristic --preset cutthroat3 --games 500
     """
     from tricksim import api
 
@@ -145,6 +148,7 @@ def dd(run_dir, threads):
     For each hand, from its first lead with the cards as held after any Blind Nil exchange, under the
     run's rules: dd_tricks_0 (team 0's tricks when both teams play perfectly for tricks) and dd_nil_S
     for each seat S (1: its Nil can be made against best defence, 0: it cannot, -1: no Nil bid).
+    Without partnerships (two players, twohanded): dd_tricks_S, seat S's own tricks against the other.
     Files are written whole or not at all; run the command again to finish an interrupted one.
 
     \b

@@ -58,7 +58,8 @@ def sweep(grid: str, *, vs: str, games: int = 2000, preset: str | None = None, r
           threads: int | None = None, engine: str = "local", scheduler: str | None = None,
           timeout: float | None = None, echo=None):
     """A parameter sweep (see ``tricksim sweep --help``): returns (table DataFrame, points, confirmation
-    DuplicateResult or None); ``sweep.csv`` and ``sweep.png`` are written into ``out``."""
+    DuplicateResult (without partnerships a RotationGain) or None); ``sweep.csv`` and ``sweep.png`` are written
+    into ``out``."""
     from tricksim.analysis.games.spades.sweep import sweep_table
     from tricksim.analysis.parallel import scheduler_timeout
     from tricksim.jobs.spades.sweep import sweep as run_sweep

@@ -25,17 +25,20 @@ def tables(n_seats: int, field: bool = True) -> tuple[str, ...]:
 
 def rotation_runs(strong, weak, *, rules, preset: str, games: int, seed: int, base, hand_limit: int = 1000,
                   threads: int | None = None, engine: str = "local", scheduler: str | None = None,
-                  on_table: Callable[[str], None] | None = None, field: bool = True) -> tuple[Path | None, list[Path]]:
+                  on_table: Callable[[str], None] | None = None, field: bool = True,
+                  field_only: bool = False) -> tuple[Path | None, list[Path]]:
     """Play (or reuse, ``run_kept``) the n + 1 tables of a rotation of ``games`` whole games between the seat
     strategies ``strong`` and ``weak`` under ``rules`` (without partnerships; ``rules.seats`` players) into
     ``base-field``, ``base-seat0`` ... ``base-seat<n-1>``; ``on_table(tag)`` after each. Returns the field's
     folder (None with ``field=False``: the seat tables only, with two players a duplicate pair) and the seat
-    tables'."""
+    tables'. ``field_only`` (``strong`` is ``weak``: every table would be the field's): the field alone,
+    returned as each seat table too."""
     from tricksim.simulator.engine import RunConfig
 
     n = rules.seats
     dirs = [None] * (not field)
-    for r, tag in zip((None,) * field + tuple(range(n)), tables(n, field)):
+    tags = tables(n, field)[:1] if field_only else tables(n, field)
+    for r, tag in zip((None,) * field + tuple(range(n)), tags):
         d = Path(f"{base}-{tag}")
         cfg = RunConfig(rules=rules, preset=preset, seats=tuple(strong if s == r else weak for s in range(n)),
                         seed=seed, mode="games", count=games, hand_limit=hand_limit)
@@ -43,4 +46,4 @@ def rotation_runs(strong, weak, *, rules, preset: str, games: int, seed: int, ba
         dirs.append(d)
         if on_table:
             on_table(tag)
-    return dirs[0], dirs[1:]
+    return dirs[0], [dirs[0]] * n if field_only else dirs[1:]

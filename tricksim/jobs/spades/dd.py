@@ -7,6 +7,11 @@ whole; a rerun keeps the files that are the run's, readable (page checksums), wi
 and solves the rest (missing, unreadable, damaged, foreign or short), so an interrupted ``dd`` is finished
 by running it again. At the end the manifest lists every file (name, rows, bytes, CRC-32) under ``dd``, for
 ``tricksim verify``. The job holds the run's writer lock while it writes.
+
+Without partnerships each player is alone (``simulator/games/spades/dd_alone.py``): the files hold
+``dd_tricks_S`` (seat S's own tricks, the others together playing against it) and ``dd_nil_S`` for each
+seat S of the table. Solved at two seats (twohanded, the hands after the draw); at three and four seats a
+full hand is beyond that search, and the run is refused in one line.
 """
 from __future__ import annotations
 
@@ -34,9 +39,14 @@ from tricksim.simulator.rundir import (
 DD_DIR = "dd"
 
 
-def dd_schema() -> pa.Schema:
-    return pa.schema([("game_id", pa.int64()), ("hand_no", pa.int16()), ("dd_tricks_0", pa.int8())]
-                     + [(f"dd_nil_{s}", pa.int8()) for s in range(4)])
+ALONE_SEATS = (2,)  # tables without partnerships whose hands dd_alone solves in good time
+
+
+def dd_schema(n_alone: int = 0) -> pa.Schema:
+    """Partnerships: team 0's tricks and each seat's Nil; ``n_alone`` seats each alone: each seat's tricks and Nil."""
+    tricks = [f"dd_tricks_{s}" for s in range(n_alone or 1)]
+    return pa.schema([("game_id", pa.int64()), ("hand_no", pa.int16())] + [(c, pa.int8()) for c in tricks]
+                     + [(f"dd_nil_{s}", pa.int8()) for s in range(n_alone or 4)])
 
 
 def _done(path, rows: int, ids: np.ndarray, run_id: str | None, index: int) -> bool:
@@ -69,14 +79,15 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         if run.status not in ("complete",):
             raise JobError(f"{run.path}: the run is not finished (status {run.status}): finish it with {option('resume')} first")
         rules = SpadesRules.from_dict(run.rules)
-        if not rules.partnerships:
-            raise JobError(f"{run.path}: a cutthroat run (each player alone): tricksim dd solves a team's tricks; "
-                           "tricksim summary RUN gives its figures per seat")
+        if not rules.partnerships and rules.seats not in ALONE_SEATS:
+            raise JobError(f"{run.path}: a run of {rules.seats} players each alone: tricksim dd solves teams of two, "
+                           "or two players alone (preset twohanded; a full hand at three or four players alone is "
+                           "beyond its search); tricksim summary RUN gives its figures per seat")
     except AnalysisError as e:
         raise JobError(str(e)) from None
     except RulesError as e:
         raise JobError(f"{run.path}: its rules cannot be read: {e}") from None
-    threads = worker_count(threads)  # capped as a run's: the cores this process may use
+    threads = worker_count(threads) if rules.partnerships else 1  # capped as a run's; the search alone: one
     lock = Lock(run.path)
     try:
         lock.acquire("add double-dummy files to")
@@ -90,15 +101,16 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
 
 def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
     from tricksim.analysis.io import batch_arrays
-    from tricksim.simulator.games.spades.dd_columns import dd_columns, load_solver
+    from tricksim.simulator.games.spades.dd_columns import alone_columns, dd_columns, load_solver
 
-    cols = ["game_id", "hand_no", "first_leader"] + [f"held_{s}" for s in range(4)] + [f"bid_{s}" for s in range(4)]
+    n = rules.seats
+    cols = ["game_id", "hand_no", "first_leader"] + [f"held_{s}" for s in range(n)] + [f"bid_{s}" for s in range(n)]
     out_dir = run.path / DD_DIR
     out_dir.mkdir(exist_ok=True)
     total = run.count_hands()
     records = []
     solved = seen = 0
-    load_solver(rules)  # a first compile is said and timed apart, not counted in the rate
+    load_solver(rules, alone=not rules.partnerships)  # a first compile is said and timed apart, not in the rate
     start = time.monotonic()
     last = [start]
 
@@ -119,14 +131,19 @@ def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
         if _done(target, table.num_rows, a["game_id"], run.run_id, index):
             records.append(file_record(target))
             continue
-        held = np.stack([a[f"held_{s}"] for s in range(4)], axis=1)
-        nil_bid = np.stack([(a[f"bid_{s}"] == 0) for s in range(4)], axis=1).astype(np.int64)
-        tricks, nil = dd_columns(held, a["first_leader"], nil_bid, rules, threads=threads,
-                                 progress=lambda done, base=seen - table.num_rows, was=solved:
-                                 within_file(base + done, was + done))
-        arrays = [pa.array(a["game_id"].astype(np.int64)), pa.array(a["hand_no"].astype(np.int16)),
-                  pa.array(tricks.astype(np.int8))] + [pa.array(nil[:, s].astype(np.int8)) for s in range(4)]
-        records.append(write_identified(pa.Table.from_arrays(arrays, schema=dd_schema()), target, run.run_id, index))
+        held = np.stack([a[f"held_{s}"] for s in range(n)], axis=1)
+        nil_bid = np.stack([(a[f"bid_{s}"] == 0) for s in range(n)], axis=1).astype(np.int64)
+        progress = (lambda done, base=seen - table.num_rows, was=solved: within_file(base + done, was + done))
+        if rules.partnerships:
+            tricks, nil = dd_columns(held, a["first_leader"], nil_bid, rules, threads=threads, progress=progress)
+            tricks = tricks[:, None]
+        else:
+            tricks, nil = alone_columns(held, a["first_leader"], nil_bid, rules, progress=progress)
+        arrays = ([pa.array(a["game_id"].astype(np.int64)), pa.array(a["hand_no"].astype(np.int16))]
+                  + [pa.array(tricks[:, s].astype(np.int8)) for s in range(tricks.shape[1])]
+                  + [pa.array(nil[:, s].astype(np.int8)) for s in range(nil.shape[1])])
+        schema = dd_schema(0 if rules.partnerships else n)
+        records.append(write_identified(pa.Table.from_arrays(arrays, schema=schema), target, run.run_id, index))
         solved += table.num_rows
         rate = solved / max(time.monotonic() - start, 1e-9)
         last[0] = time.monotonic()

@@ -1,6 +1,9 @@
 """Parameter sweeps (``tricksim sweep``): a strategy parameter over a grid, each value in a duplicate match
 against a baseline on the same deals; the statistics are in ``analysis/games/spades/sweep.py``.
 
+Without partnerships (each player alone) a value plays a rotation, as ``tricksim compare`` does
+(``jobs/spades/cutthroat.py``): the value alone in each seat in turn against a field of the baseline.
+
 Grid syntax, after the strategy name: ``param=LO..HI:STEP`` (a range, both ends included) or
 ``param=A|B|C`` (a list) for the swept parameters, one or two of them; ``param=value`` fixes a parameter::
 
@@ -18,7 +21,7 @@ from pathlib import Path
 from tricksim.jobs import JobError, run_kept
 from tricksim.jobs.spades.compare import GAME
 
-MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of --games games
+MAX_POINTS = 60  # a grid larger than this is refused: each value is two runs of --games games (n + 1 without partnerships)
 GRID_FORM = "NAME:param=LO..HI:STEP or NAME:param=A|B|C (one or two swept parameters; others param=value)"
 
 
@@ -104,9 +107,9 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
           confirm: int | None = None, metric: str = "win", out=None, threads: int | None = None,
           engine: str = "local", scheduler: str | None = None, echo: Callable[[str], None] = print):
     """Play the sweep ``grid`` against ``vs``: every value a duplicate match of ``games`` deals (seed ``seed``,
-    the same deals for every value), then the best value once more on ``confirm`` fresh deals (seed + 1;
-    0 skips it; default ``games``). Writes ``sweep.csv`` and ``sweep.png`` into ``out`` (the runs are kept
-    there too) and returns (points, confirmation result or None). ``preset`` defaults to the game's default
+    the same deals for every value; without partnerships a rotation of ``games`` deals), then the best value
+    once more on ``confirm`` fresh deals (seed + 1; 0 skips it; default ``games``). Writes ``sweep.csv`` and
+    ``sweep.png`` into ``out`` (the runs are kept there too) and returns (points, confirmation result or None). ``preset`` defaults to the game's default
     preset, and the output says so."""
     import matplotlib
 
@@ -114,8 +117,10 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     from matplotlib.figure import Figure
 
     from tricksim.analysis.games.spades.compare import duplicate_match_runs
+    from tricksim.analysis.games.spades.cutthroat import rotation_figures
     from tricksim.analysis.games.spades.sweep import (
         METRICS,
+        RotationGain,
         SweepPoint,
         best_index,
         family_level,
@@ -126,6 +131,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     from tricksim.analysis.parallel import Engine
     from tricksim.analysis.plots import save_figure
     from tricksim.jobs import match_header
+    from tricksim.jobs.spades.cutthroat import rotation_runs
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.family import family
     from tricksim.simulator.games.spades.rules import build_rules
@@ -145,22 +151,33 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
                       for values in grid_values]
     except (RulesError, StrategyError) as e:
         raise JobError(str(e)) from None
-    if not rule_set.partnerships:
-        raise JobError(f"tricksim sweep plays the strategies as teams, and preset {preset} has none (each player "
-                       "alone): give each seat its strategy (tricksim simulate spades --preset cutthroat --seat N=SPEC) "
-                       "and read tricksim summary RUN, per seat")
+    for seat in (baseline, *grid_seats):  # a strategy the rules refuse (pimc without partnerships): before any run
+        RunConfig(rules=rule_set, preset=preset, seats=(seat,) * rule_set.seats, seed=seed, mode="games", count=games,
+                  hand_limit=hand_limit)
     same = [seat.spec == baseline.spec for seat in grid_seats]  # the baseline itself: a match against itself
     if all(same):
         raise JobError(f"every value of {grid!r} is the baseline {vs!r} itself: sweep values that differ from it")
     base = Path(out or f"data/sweep/{name}-{'-'.join(k for k, _ in axes)}-{preset}-seed{seed}")
     level = family_level(len(grid_values))
-    echo(f"sweep {grid} against {vs}: {len(grid_values)} values, each in a duplicate match (every deal played "
-         "twice, seats swapped)")
+    n = rule_set.seats
+    echo(f"sweep {grid} against {vs}: {len(grid_values)} values, each in a "
+         + ("duplicate match (every deal played twice, seats swapped)" if rule_set.partnerships else
+            f"rotation (each player alone: every deal played on {n + 1} tables, the value alone in each of the {n} "
+            f"seats in turn against {vs}, and a field all {vs})"))
     for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=games, unit="deals a value", seats=[baseline]):
         echo(line)
 
+    def rotation(seat, seed_, games_, tag, cluster, conf_levels):
+        itself = seat.spec == baseline.spec  # every table would be the field's: the field alone, n times over
+        field, seat_dirs = rotation_runs(seat, baseline, rules=rule_set, preset=preset, games=games_, seed=seed_,
+                                         base=base / tag, hand_limit=hand_limit, threads=threads, engine=engine,
+                                         scheduler=cluster.scheduler_address, field_only=itself)
+        return [RotationGain.of(rotation_figures(field, seat_dirs, conf=c, itself=itself)) for c in conf_levels]
+
     def match(seat, seed_, games_, tag, cluster, conf_levels):
+        if not rule_set.partnerships:
+            return rotation(seat, seed_, games_, tag, cluster, conf_levels)
         dirs = []
         for half, seats in (("ab", (seat, baseline)), ("ba", (baseline, seat))):
             d = base / f"{tag}-{half}"
