@@ -92,7 +92,8 @@ Play
     cards are left.
     The Petit: kept for the last trick (petit au bout, ``petit_au_bout``) once no other player can
     hold a trump (none unseen, or every opponent shown out of trumps), and by the taker's side while it
-    holds as many other trumps as are out (it may draw them all); otherwise played as soon as it wins
+    holds as many other trumps as are out (it may draw them all; at five players three quarters of them,
+    ``PETIT_KEEP_FIVE``: the partner holds some); otherwise played as soon as it wins
     safely (or charged to a partner).
     The taker leading: once the defenders have no trumps (none unseen, or each shown out of trumps), its
     masters, then, while it keeps the Petit and holds other trumps to take the lead back, its losers,
@@ -199,6 +200,10 @@ THRESHOLD_SHIFT = np.array([[0.0, 0.0, -17.0, -14.0], [0.0, 0.0, 0.0, 0.0], [-10
 # a defender hunts the Petit with trumps only while the taker is known (the shown chien, its poignée) to hold fewer
 # trumps than this: leading high trumps into a long taker draws the defence's trumps for it (docs/tarot-evidence.md)
 HUNT_KNOWN_MAX = 4
+# five players: the taker's side keeps the Petit while its other trumps are at least this share of the trumps out (the
+# partner holds some of them; three and four players: all of them). 1 tried it in 11.6 % of the long takers' deals,
+# 0.75 in 23.8 % (docs/tarot-evidence.md, the tuning log); 0.5 lost
+PETIT_KEEP_FIVE = 0.75
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -932,9 +937,12 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         unseen_t &= ~view[V_CHIEN_T]
     cards_left = popcount(suits) + popcount(trumps)
     # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick; the taker's side keeps it
-    # too while it holds as many other trumps as are out (it may draw them all: petit au bout)
+    # too while it holds as many other trumps as are out (it may draw them all: petit au bout), at five players while
+    # it holds PETIT_KEEP_FIVE of them (a partner holds some of those out)
+    keep_share = PETIT_KEEP_FIVE if view[V_RULES + R_SEATS] == 5 else 1.0
     keep_petit = params[P_PETIT_AU_BOUT] > 0 and ((unseen_t & T_ONLY) == 0 or opponents_out_of_trumps(view, opp) or (
-        attacker and (trumps & PETIT_T) != 0 and popcount(trumps & T_ONLY) - 1 >= popcount(unseen_t & T_ONLY)))
+        attacker and (trumps & PETIT_T) != 0
+        and popcount(trumps & T_ONLY) - 1 >= keep_share * popcount(unseen_t & T_ONLY)))
     # the Excuse: led to the last trick of an announced Chelem still on; else never kept to the last trick
     excuse_ok = (legal_t & EXCUSE_T) != 0
     chelem_on = is_taker and view[V_CHELEM] == 1 and view[V_TRICKS + seat] == view[V_TRICK_NO]
