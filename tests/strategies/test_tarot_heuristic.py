@@ -323,8 +323,8 @@ def test_announced_chelem_made_on_a_chosen_deal():
 
 
 def test_no_chelem_with_losers():
-    # the same trumps with three low hearts for the kings: the hearts out beat all three, no announcement (at most
-    # 2 losers); played out, the defence takes a trick
+    # the same trumps with three low hearts for the kings: the hearts out beat all three, no announcement (none
+    # allowed); played out, the defence takes a trick
     hand = cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX 2H 3H 4H")
     s, t = words(hand)
     assert H.chelem_losers(s, t, 0, 0) == 3

@@ -28,8 +28,9 @@ PARAMS = (
     Param("garde_sans_threshold", 111.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
     Param("garde_contre_threshold", 121.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
-    Param("chelem_losers", 2.0, "announce Chelem with at most this many losers, the tricks the cards out may win "
-          "(-1 = never; 4 losers measured 4 made of 11 announced)", lo=-1, hi=18),
+    Param("chelem_losers", 0.0, "announce Chelem with at most this many losers, the tricks the cards out may win "
+          "(-1 = never; with up to 2 losers measured 4 made of 13 announced, below the break-even 1 in 2)", lo=-1,
+          hi=18),
     Param("defender_poignee", 1.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
           switch=True),
     # --- card play
