@@ -50,7 +50,7 @@ PAIRS = [
 # principle in the order tried: duplicate rotations against legacy, "A in a field of legacy", points a deal with
 # the paired 95 % interval, 3 / 4 / 5 players (fft3, cardavia, fft5), on the tuning seed, cumulative with the
 # changes kept before it
-TUNING_SEEDS = (1001, 1002, 1003, 1004)
+TUNING_SEEDS = (1001, 1002, 1003, 1004, 1005, 1006)
 TABLES = (("fft3", 3), ("cardavia", 4), ("fft5", 5))
 TUNING_LOG = (
     ("the taker keeps the Petit while its other trumps outnumber the trumps out (petit au bout)", "kept",
@@ -153,6 +153,39 @@ TUNING_LOG = (
     ("four players, a Prise on two oudlers and 7+ trumps from 60 hand points (8+ from 55; 6+ from 60: -0.03 [-0.05, "
      "-0.01], all passed 43.2 %): such hands count 76 or more already; the moderate Prises that fail hold one "
      "oudler, the second comes from the chien", "dropped", "— / +0.00 [+0.00, +0.00] / — (n=30,000, seed 1003)"),
+    # issue #29, the fifth pass (taker's play for moderate contracts, Chelem, petit au bout at five): against the
+    # heuristic before the change, seed 1005 (n=100,000 deals a cell), confirmed on seed 1006
+    ("five players: the taker's side keeps the Petit while its other trumps are 3/4 of the trumps out (was: all; "
+     "three and four players unchanged, +0.00 exactly); petit au bout tried by long takers 23.8 % (592 of 2,485; "
+     "was 11.6 %, 288); 7/8: -0.01 [-0.02, +0.00]; 0.8: +0.02 [-0.01, +0.05]; 0.7: +0.05 [+0.01, +0.09]; 0.6: -0.12 "
+     "[-0.19, -0.04]; 1/2: -0.85 [-1.06, -0.64] (tried 76.9 %); seed 1006: 3/4 +0.06 [+0.02, +0.09]", "kept",
+     "— / — / +0.05 [+0.02, +0.09] (n=100,000)"),
+    ("the taker leads a singleton (not a king) to ruff that suit, before its kings (after them: -0.85 [-0.96, -0.74] "
+     "/ -2.47 [-2.63, -2.32] / -0.93 [-1.11, -0.76])", "dropped",
+     "-2.59 [-2.75, -2.43] / -0.85 [-0.97, -0.74] / -1.06 [-1.25, -0.86] (n=100,000)"),
+    ("existing parameters (three / four / five players): excuse_save 7: -0.34 / -0.12 / -0.09; 3: +0.27 / +0.08 / "
+     "+0.01; ruff_risk 3: +0.00 / -0.04 / +0.04; excuse_late (the Excuse on the first trick the other side wins once "
+     "at most this many cards are left; was 3) 2: -0.13 / -0.10 / -0.15; 4: +0.12 / +0.14 / +0.11; 5: +0.24 / +0.25 "
+     "/ +0.21; 9: +0.68 / +0.93 / +0.43; 12: +1.02 / +1.47 / +0.82; 18: +2.73 / +3.39 / +1.41; 24 (every hand size): "
+     "+4.40 at three (18 and 24 alike at four and five: hands of 18 and 15 cards); under excuse_lead=forbidden 24: "
+     "+7.45 / +4.69 / +1.75. Prises made at four players 52.2 % (was 47.3 %, n=9,371), Gardes 76.4 % (was 72.2 %); seed 1006: +4.53 [+4.37, +4.68] at three, 18: +3.27 "
+     "[+3.16, +3.39] / +1.40 [+1.28, +1.53] at four / five", "excuse_late 24 kept",
+     "+4.40 [+4.25, +4.55] / +3.39 [+3.27, +3.51] / +1.41 [+1.28, +1.54] (n=100,000)"),
+    ("then Prise / Garde from 74 / 77 (76 / 79 before; against the heuristic with excuse_late 24): all passed at four "
+     "players 37.5 % (was 44.3 %, n=100,000); seed 1006 at four +0.11 [+0.04, +0.18]; 73 / 76: +0.03 [-0.06, +0.12]; "
+     "72 / 75: -0.20 [-0.31, -0.09] (31.0 % all passed, Prises made 45.7 %); 70 / 73: -1.00 [-1.15, -0.84]; Prise "
+     "alone from 74 / 72 / 70 (Garde 79): +0.01 / -0.20 / -0.64. Before excuse_late 24, 74 / 77 lost -0.35 [-0.42, "
+     "-0.28] and 72 / 75 -1.10 [-1.21, -0.99] at four", "kept",
+     "+0.66 [+0.59, +0.73] / +0.09 [+0.02, +0.16] / +0.02 [-0.04, +0.07] (n=100,000)"),
+    ("Chelem announced with at most 3 losers (the announcement forced, seed 1005, 1,000,000 deals a table "
+     "size): at four players 1 loser made 1 of 2 (taker +339 a deal over not announcing), 2 losers 1 of 2 (+0), 3 "
+     "losers 1 of 6 (-409), 4 losers 3 of 11, 5 losers 3 of 44; at three players none up to 3 losers, 4: 0 of 1, "
+     "5: 1 of 8; at five none up to 4 losers, 5: 0 of 1", "dropped (3 losers made 1 of 6, below the break-even 1 in "
+     "2)", "—"),
+    ("Chelem announced with at most 0 losers (was 2): the evidence run on seed 1 showed 0 made of 9 announced with up "
+     "to 2 losers at four players; checked on tuning seed 1006 (1,000,000 deals, today's heuristic): up to 2 losers 0 "
+     "of 7, up to 1 loser 0 of 1; with seeds 1003 and 1005, up to 2 losers 4 of 13 and up to 1 loser 1 of 3; no hand "
+     "with 0 losers in 2,000,000 deals", "kept: no announcement seen", "—"),
 )
 PIMC_START = "<!-- tarot-pimc:start -->"  # the section of scripts/tarot_pimc_evidence.py
 
@@ -194,9 +227,16 @@ def realism(run_dir: Path, n_seats: int) -> dict:
             "by_contract": [int((played & (contract == k)).sum()) for k in range(1, 5)],
             "big_won": (int((big & won).sum()), int(big.sum())),
             "petit_tried": (int((long_taker & last).sum()), int(long_taker.sum())),
-            "defender_poignee": (int((held & (shown & holds).any(axis=0)).sum()), int(held.sum())),
-            "chelem": (int((played & (tab["chelem"].to_numpy() == 1) & (tab["slam"].to_numpy() != 0)).sum()),
-                       int((played & (tab["chelem"].to_numpy() == 1)).sum()))}
+            "defender_poignee": (int((held & (shown & holds).any(axis=0)).sum()), int(held.sum()))}
+
+
+def chelems(run_dir: Path) -> tuple[int, int]:
+    """Announced Chelems of a self-play run: (made by the taker's side, announced)."""
+    from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
+
+    tab = pq.read_table(run_dir / "deals", columns=["void", "chelem", "slam"]).to_pandas()
+    announced = (tab["void"].to_numpy() == 0) & (tab["chelem"].to_numpy() == 1)
+    return int((announced & (tab["slam"].to_numpy() == SLAM_TAKER)).sum()), int(announced.sum())
 
 
 # The taker-play pass was measured against the heuristic before it, kept as a frozen copy (`heuristic_pass2`) until
@@ -209,7 +249,7 @@ PASS2 = ("The taker-play pass of issue #29 was measured against the heuristic be
          "(today's heuristic: the table below).")
 
 
-def issue_29(deals: int, seed: int, tmp: Path) -> list[str]:
+def issue_29(deals: int, seed: int, tmp: Path, chelem_deals: int) -> list[str]:
     """The issue #29 section: heuristic against legacy at three, four and five players, realism, the tuning log."""
     from tricksim.simulator.family import family
 
@@ -230,7 +270,9 @@ def issue_29(deals: int, seed: int, tmp: Path) -> list[str]:
               "all passed; each contract's share of the played deals; Garde sans and Garde contre made (target "
               "below 90 %: a bidder who never fails bids too little); petit au bout tried (the Petit played to the "
               "last trick) by takers dealt the Petit and a single poignée's trumps (13, 10, 8 with 3, 4, 5 players); a poignée shown by a player other "
-              "than the taker in the played deals where one was dealt one; announced Chelems made.", "",
+              "than the taker in the played deals where one was dealt one; announced Chelems made, counted in a "
+              f"separate, larger self-play of {chelem_deals:,} deals a table size and player (same seed; the "
+              "hands that announce are that rare), n the announcements.", "",
               "| rules | player | all passed | prise | garde | garde sans | garde contre | GS/GC made "
               "| petit au bout tried | other seats' poignée shown | Chelem made |", "|---" * 11 + "|"]
     for preset, n in TABLES:
@@ -240,10 +282,14 @@ def issue_29(deals: int, seed: int, tmp: Path) -> list[str]:
                           seats=(parse_spec(name, game="tarot"),) * n, seed=seed, mode="deals", count=deals,
                           record_plays=True), out, progress=False)
             r = realism(out, n)
+            big = tmp / f"chelem-{preset}-{name}"
+            run(RunConfig(game="tarot", rules=family("tarot").build_rules(preset, ()), preset=preset,
+                          seats=(parse_spec(name, game="tarot"),) * n, seed=seed, mode="deals", count=chelem_deals),
+                big, progress=False)
             mix = [fmt_rate(k, r["played"]) for k in r["by_contract"]]
             lines.append(f"| {preset} | {name} | {fmt_rate(r['all_pass'], r['deals'])} | {' | '.join(mix)} | "
                          f"{fmt_rate(*r['big_won'])} | {fmt_rate(*r['petit_tried'])} | "
-                         f"{fmt_rate(*r['defender_poignee'])} | {fmt_rate(*r['chelem'])} |")
+                         f"{fmt_rate(*r['defender_poignee'])} | {fmt_rate(*chelems(big))} |")
     lines += ["", "Petit au bout tried at five players fell from 26.6 % to 14.5 % (seed 1, n=1,243) with the second "
               "pass, the contract mix unchanged: by the change \"no Petit hunt into a taker known to be long\". "
               "Hunting "
@@ -256,9 +302,16 @@ def issue_29(deals: int, seed: int, tmp: Path) -> list[str]:
               "(seed 1003, 30,000 deals, Prise from 66): the Prises with hand counts 72 to 76 were made 44.6 % "
               "(n=3,609), failing by 8 points (median), the Petit lost in 2.5 % of them; after the chien, those "
               "holding one oudler were made 14 % with 6 or 7 trumps and 36 % with 8 or 9, those holding two 51 % and "
-              "83 %: the count cannot see the chien's oudler, and no play change was found in the time of the fourth "
-              "pass (the all-pass rate at four players is unchanged). Chelem: hands with few losers are that rare "
-              "(the log) that none was announced in the self-play below.", "",
+              "83 %: the count cannot see the chien's oudler. The fifth pass found a play change that makes the "
+              "moderate contracts succeed more: the Excuse spent on the first trick the other side wins (Prises made "
+              "52 % instead of 47 % at four players, seed 1005); with it the Prise from 74 gains instead of losing, "
+              "and all passed fell to about 37 % at four players; from 72 (31 %) it still loses 0.2 a deal, so the "
+              "25 % target is not reached without a loss (the log). Petit au bout at five players: the taker's side "
+              "keeps the Petit with three quarters of the trumps out (a partner holds some), which doubled the long "
+              "takers' tries on the tuning seed. Chelem: hands the count gives 2 losers or fewer are dealt 4 to 9 "
+              "times in a million at four players, none in a million at three or five, and announced they were made "
+              "4 times in 13 (the log): the heuristic now announces only with no loser, a hand not dealt in two "
+              "million deals, so the Chelem column (its own self-play of a million deals) stays empty.", "",
               "### The tuning log", "",
               f"Each principle was added alone and measured against `legacy` on tuning seed {TUNING_SEEDS[0]} "
               "(heuristic in a field of legacy, points a deal, paired 95 % interval; three / four / five players); "
@@ -274,13 +327,18 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=50_000, help="deals per rotation run and for self-play")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--chelem-deals", type=int, default=1_000_000,
+                    help="deals of the separate self-play counting announced Chelems (each table size and player)")
     ap.add_argument("--out", type=Path, help="write the Markdown here (default: print)")
     a = ap.parse_args()
+    if a.deals < 1 or a.chelem_deals < 1:
+        ap.error("--deals and --chelem-deals must be positive whole numbers")
     if a.seed in TUNING_SEEDS:
         sys.exit(f"tarot_evidence.py: --seed {a.seed} was used for tuning (issue #29); choose another seed")
     t0 = time.time()
     lines = ["# Tarot strategy evidence", "",
-             f"`python scripts/tarot_evidence.py --deals {a.deals} --seed {a.seed}` (cardavia rules). Every figure "
+             f"`python scripts/tarot_evidence.py --deals {a.deals} --seed {a.seed} --chelem-deals {a.chelem_deals}` "
+             "(cardavia rules). Every figure "
              "has its n and a 95 % interval; deals are independent, so the interval of a mean over deals is a t "
              "interval and a rate's a Wilson interval.", "",
              "## Duplicate rotations", "",
@@ -302,7 +360,7 @@ def main():
                       seats=(parse_spec("heuristic", game="tarot"),) * 4, seed=a.seed, mode="deals", count=a.deals),
             out, progress=False)
         r = tarot_numbers(out)
-        lines_29 = issue_29(a.deals, a.seed, Path(tmp))
+        lines_29 = issue_29(a.deals, a.seed, Path(tmp), a.chelem_deals)
     lines += ["## Heuristic self-play", "",
               f"{r['deals']:,} deals; all passed {fmt_rate(r['void_all_pass'], r['deals'])}, Petit sec "
               f"{fmt_rate(r['void_petit_sec'], r['deals'])}; the taker won {fmt_rate(r['won'], r['played'])} of "

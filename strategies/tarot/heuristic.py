@@ -22,8 +22,13 @@ suit (was: its shortest), draws trumps with a master before cashing kings when i
 are out (``draw_margin`` 0, was -4: it drew with fewer), counts the defenders out of trumps from their shown voids
 (a trump in an unseen chien is no threat), and, keeping the Petit, gives its losers while it holds other trumps;
 ``secure_value`` 1 and ``ruff_risk`` 4 (were 3 and 3); then Prise / Garde from 76 / 79 (were 78 / 81). The fourth
-pass: Chelem losers counted as the tricks the cards out may win, announced with at most 2 (was 0 of a cruder count);
-Garde sans / contre at three players from 94 / 107 (were 100 / 110, made 93 %).
+pass: Chelem losers counted as the tricks the cards out may win, announced with at most 2 (was 0 of a cruder count;
+back to 0 in the fifth pass: up to 2 made 4 of 13);
+Garde sans / contre at three players from 94 / 107 (were 100 / 110, made 93 %). The fifth pass: the Excuse goes on
+the first trick the other side wins that this seat cannot win (``excuse_late`` 24, was 3: it saves the card given
+there and is never left to the end; the taker's Prises made 52 % instead of 47 % at four players); then Prise /
+Garde from 74 / 77 (were 76 / 79); at five players the taker's side keeps the Petit with three quarters of the
+trumps out (``PETIT_KEEP_FIVE``).
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -63,7 +68,8 @@ Chelem
     run cannot draw, and at least those out beyond the taker's own (they may ruff). The Excuse, led to the last
     trick, loses nothing. Measured in self-play with the announcement forced (docs/tarot-evidence.md): hands with
     up to 3 losers made it 2 of 2, with 4 losers 4 of 11, with 5 to 8 losers 13 of 299 (300,000 deals, four
-    players); the break-even (600 p - 200 > 200 p') is p > 1/2.
+    players); the break-even (600 p - 200 > 200 p') is p > 1/2. With up to 2 losers announced (seeds 1005 and 1006,
+    1,000,000 deals each, with the 1003 figure) 4 of 13 were made, with up to 1 loser 1 of 3: announced with none.
 
 Poignée
     The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders too with
@@ -86,13 +92,15 @@ Play
     the cheapest card (low when the other side will win), never the Petit while another card is
     legal.
     The Excuse: played on a trick the other side wins when the card it saves is worth at least
-    ``excuse_save`` half-points, or is the Petit, or once at most ``excuse_late`` cards are left;
+    ``excuse_save`` half-points, or is the Petit, or once at most ``excuse_late`` cards are left (by default
+    every hand size: the first trick the other side wins and this seat cannot);
     always before the last trick (except the taker's announced Chelem, where it is led last); where it may
     not be led (``excuse_lead=forbidden``), on the first trick followed once at most ``excuse_late`` + 1
     cards are left.
     The Petit: kept for the last trick (petit au bout, ``petit_au_bout``) once no other player can
     hold a trump (none unseen, or every opponent shown out of trumps), and by the taker's side while it
-    holds as many other trumps as are out (it may draw them all); otherwise played as soon as it wins
+    holds as many other trumps as are out (it may draw them all; at five players three quarters of them,
+    ``PETIT_KEEP_FIVE``: the partner holds some); otherwise played as soon as it wins
     safely (or charged to a partner).
     The taker leading: once the defenders have no trumps (none unseen, or each shown out of trumps), its
     masters, then, while it keeps the Petit and holds other trumps to take the lead back, its losers,
@@ -199,6 +207,10 @@ THRESHOLD_SHIFT = np.array([[0.0, 0.0, -17.0, -14.0], [0.0, 0.0, 0.0, 0.0], [-10
 # a defender hunts the Petit with trumps only while the taker is known (the shown chien, its poignée) to hold fewer
 # trumps than this: leading high trumps into a long taker draws the defence's trumps for it (docs/tarot-evidence.md)
 HUNT_KNOWN_MAX = 4
+# five players: the taker's side keeps the Petit while its other trumps are at least this share of the trumps out (the
+# partner holds some of them; three and four players: all of them). 1 tried it in 11.6 % of the long takers' deals,
+# 0.75 in 23.8 % (docs/tarot-evidence.md, the tuning log); 0.5 lost
+PETIT_KEEP_FIVE = 0.75
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -932,9 +944,12 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         unseen_t &= ~view[V_CHIEN_T]
     cards_left = popcount(suits) + popcount(trumps)
     # the Petit is safe in hand once nobody else can hold a trump: keep it for the last trick; the taker's side keeps it
-    # too while it holds as many other trumps as are out (it may draw them all: petit au bout)
+    # too while it holds as many other trumps as are out (it may draw them all: petit au bout), at five players while
+    # it holds PETIT_KEEP_FIVE of them (a partner holds some of those out)
+    keep_share = PETIT_KEEP_FIVE if view[V_RULES + R_SEATS] == 5 else 1.0
     keep_petit = params[P_PETIT_AU_BOUT] > 0 and ((unseen_t & T_ONLY) == 0 or opponents_out_of_trumps(view, opp) or (
-        attacker and (trumps & PETIT_T) != 0 and popcount(trumps & T_ONLY) - 1 >= popcount(unseen_t & T_ONLY)))
+        attacker and (trumps & PETIT_T) != 0
+        and popcount(trumps & T_ONLY) - 1 >= keep_share * popcount(unseen_t & T_ONLY)))
     # the Excuse: led to the last trick of an announced Chelem still on; else never kept to the last trick
     excuse_ok = (legal_t & EXCUSE_T) != 0
     chelem_on = is_taker and view[V_CHELEM] == 1 and view[V_TRICKS + seat] == view[V_TRICK_NO]

@@ -323,8 +323,8 @@ def test_announced_chelem_made_on_a_chosen_deal():
 
 
 def test_no_chelem_with_losers():
-    # the same trumps with three low hearts for the kings: the hearts out beat all three, no announcement (at most
-    # 2 losers); played out, the defence takes a trick
+    # the same trumps with three low hearts for the kings: the hearts out beat all three, no announcement (none
+    # allowed); played out, the defence takes a trick
     hand = cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX 2H 3H 4H")
     s, t = words(hand)
     assert H.chelem_losers(s, t, 0, 0) == 3
@@ -782,8 +782,8 @@ def test_excuse_spent_while_following_where_it_may_not_be_led():
 
 @pytest.mark.parametrize("seats,expected", [(3, (2, 3, 3, 4)), (4, (2, 2, 2, 2)), (5, (2, 3, 4, 4))])
 def test_bidding_thresholds_move_with_the_table_size(seats, expected):
-    # Prise 76, Garde 79, Garde sans 111, Garde contre 121 at four players; at three Garde sans 94 and Garde contre
-    # 107; at five Prise 66, Garde 70, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
+    # Prise 74, Garde 77, Garde sans 111, Garde contre 121 at four players; at three Garde sans 94 and Garde contre
+    # 107; at five Prise 64, Garde 68, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
     got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0, 108.0))
     assert got == expected
 
@@ -845,3 +845,53 @@ def test_the_taker_counts_the_chien_it_discarded():
     assert play(0, hand, v) != card("DD")
     v[V_CHIEN_S] = words(cards("RD 7S"))[0]
     assert play(0, hand, v) == card("DD")
+
+
+# ------------------------------------------------------------------ issue #29, the fifth pass
+def test_excuse_goes_on_the_first_trick_the_other_side_wins():
+    # trick 3, six cards left: the taker (seat 3) led the king of hearts, which this defender (seat 0) cannot beat.
+    # The Excuse goes now and the 4 of hearts is kept (excuse_late 24: the first such trick); with the old
+    # excuse_late 3 the 4 (half a point, below excuse_save) was given and the Excuse kept for later
+    hand = cards("EX 4H 7C 9C T5 T8")
+    v = play_view(0, taker=3, trick=cards("RH"), trick_no=2)
+    assert play(0, hand, v) == EXCUSE
+    assert play(0, hand, v, params(excuse_late=3)) == card("4H")
+    # a partner (seat 1) wins the trick and nobody after can beat it: no Excuse, the 4 is charged (the king of
+    # hearts and every higher trump played)
+    played = cards("RH") + [FIRST_TRUMP + n - 1 for n in range(9, 22)]
+    v = play_view(0, taker=2, trick=cards("DH"), played=played, trick_no=6)
+    assert play(0, cards("EX 4H 7C 9C T5 T8"), v) == card("4H")
+
+
+def five_view(seat, taker, trick) -> np.ndarray:
+    """``play_view`` at five players (fft5 rules), the partner not yet known."""
+    v = play_view(seat, taker)
+    v[V_RULES:] = build_rules("fft5").to_kernel()
+    leader = (seat - len(trick)) % 5
+    v[V_LEADER] = leader
+    v[V_NPLAYED] = len(trick)
+    v[V_TRICK:V_TRICK + MAX_SEATS] = -1
+    for i, c in enumerate(trick):
+        v[V_TRICK + (leader + i) % 5] = c
+    v[V_LED_SUIT] = suit_to_follow(list(trick))
+    w = trick_winner(list(trick))
+    v[V_WINNING_SEAT] = (leader + w) % 5
+    v[V_WINNING_CARD] = trick[w]
+    v[V_PLAYED_S], v[V_PLAYED_T] = words(list(trick))
+    return v
+
+
+def test_five_player_taker_keeps_the_petit_with_three_quarters_of_the_trumps_out():
+    # the taker (seat 0), void in hearts, is last to a heart trick nobody trumped; it holds the Petit and the nine
+    # trumps 13 to 21 against the eleven out (2 to 12). At five players (a partner holds some of them) 9 >= 3/4 of
+    # 11: it keeps the Petit and wins with the 13; at four players (9 < 11) the Petit wins the trick
+    hand = cards("T1 T13 T14 T15 T16 T17 T18 T19 T20 T21 2C")
+    trick = cards("4H 8H DH 5H")
+    s, t = words(hand)
+    ls, lt = legal_words(hand, trick)
+    assert set(legal_cards(set(hand), trick)) == set(hand) - {card("2C")}
+    v = five_view(0, taker=0, trick=trick)
+    v[V_VOIDS + 0] = 1 << 2
+    assert int(H.play(0, s, t, ls, lt, v, PARAMS, rng())) == card("T13")
+    v = play_view(0, taker=0, trick=trick[1:], voids={0: 1 << 2})
+    assert play(0, hand, v) == PETIT

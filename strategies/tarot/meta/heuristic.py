@@ -23,13 +23,14 @@ PARAMS = (
           "[classic 5: 5, 7, 9 ...]", lo=0, hi=100),
     Param("void_points", 2.0, "hand points of a void suit [classic 6]", lo=0, hi=100),
     Param("singleton_points", 1.0, "hand points of a singleton suit [classic 3]", lo=0, hi=100),
-    Param("prise_threshold", 76.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
-    Param("garde_threshold", 79.0, "hand points to bid Garde [classic scale: 56]", lo=0, hi=1000),
+    Param("prise_threshold", 74.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
+    Param("garde_threshold", 77.0, "hand points to bid Garde [classic scale: 56]", lo=0, hi=1000),
     Param("garde_sans_threshold", 111.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
     Param("garde_contre_threshold", 121.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
-    Param("chelem_losers", 2.0, "announce Chelem with at most this many losers, the tricks the cards out may win "
-          "(-1 = never; 4 losers measured 4 made of 11 announced)", lo=-1, hi=18),
+    Param("chelem_losers", 0.0, "announce Chelem with at most this many losers, the tricks the cards out may win "
+          "(-1 = never; with up to 2 losers measured 4 made of 13 announced, below the break-even 1 in 2)", lo=-1,
+          hi=18),
     Param("defender_poignee", 1.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
           switch=True),
     # --- card play
@@ -41,9 +42,11 @@ PARAMS = (
     Param("king_lead_unseen", 3.0, "cash a king (master) in a suit nobody has cut only while at least this many "
           "of its cards are unseen", lo=0, hi=14),
     Param("excuse_save", 5.0, "play the Excuse on a lost trick when the card it saves is worth at least this many "
-          "half-points (9 king, 7 queen, 5 knight, 3 jack)", lo=0, hi=100),
-    Param("excuse_late", 3.0, "with at most this many cards left, the Excuse goes on the first trick the other "
-          "side wins (2 cards left: always played)", lo=2, hi=18),
+          "half-points (9 king, 7 queen, 5 knight, 3 jack; only matters with excuse_late below the hand size)", lo=0,
+          hi=100),
+    Param("excuse_late", 24.0, "with at most this many cards left, the Excuse goes on the first trick the other "
+          "side wins (24, every hand size: on the first such trick, measured best; 2 cards left: always played)",
+          lo=2, hi=24),
     Param("hunt_petit", 3.0, "a defender leads its highest trump to hunt the Petit with at least this many trumps "
           "(22 = never)", lo=0, hi=22),
     Param("secure_value", 1.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
