@@ -46,12 +46,33 @@ for path in (str(ROOT), str(TESTS)):
         sys.path.insert(0, path)
 
 
+def _whole_suite(config) -> bool:
+    """The README's command (no paths given) in the process pytest was started as, compiled: where the compile lanes
+    start and the tests are spread over the cores."""
+    return (not JIT_DISABLED and not hasattr(config, "workerinput")
+            and config.args_source == pytest.Config.ArgsSource.TESTPATHS)
+
+
+def _workers() -> int:
+    """Test processes for a whole-suite run: one a core, at most ``TRICKSIM_TEST_WORKERS`` (default 2)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(cores, int(os.environ.get("TRICKSIM_TEST_WORKERS", "2")))
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running test (deselect with -m 'not slow')")
     config.addinivalue_line("markers", "needs_jit(reason): skipped, with this reason, under NUMBA_DISABLE_JIT=1")
+    # A whole-suite run spreads its test files over one process a core (pytest-xdist; docs/performance.md P-suite):
+    # once the lanes have compiled, the tests' own CPU is the rest of the run. Set here, before xdist's own
+    # configure (trylast) reads it; -n given, -p no:xdist or TRICKSIM_TEST_WORKERS=1 keep one process.
+    if (_whole_suite(config) and config.pluginmanager.hasplugin("xdist") and config.option.numprocesses is None
+            and not config.getoption("collectonly") and _workers() > 1):
+        config.option.numprocesses, config.option.dist = _workers(), "loadfile"
+        config.option.tx = ["popen"] * config.option.numprocesses
 
 
 _ahead: list[subprocess.Popen] = []
+_GUARDED = "TRICKSIM_COMPILES_GUARDED"
 
 
 def pytest_sessionstart(session):
@@ -59,12 +80,17 @@ def pytest_sessionstart(session):
     first tests (docs/performance.md P60, P65): from a fresh install their minutes overlap the tests'; once compiled
     they load them in seconds. Only for the whole suite: a run of a few files needs few of them."""
     config = session.config
-    if (JIT_DISABLED or os.environ.get("TRICKSIM_COMPILE_AHEAD", "1") == "0"
-            or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
+    if os.environ.get(_GUARDED) == "1":  # a test worker of a whole-suite run (xdist): its compiles under the locks
+        import compile_ahead
+
+        compile_ahead.guard_compiles()
+        return
+    if not _whole_suite(config) or os.environ.get("TRICKSIM_COMPILE_AHEAD", "1") == "0":
         return
     import compile_ahead
 
     compile_ahead.guard_compiles()  # before the lanes start: no compile of theirs is then repeated here at once
+    os.environ[_GUARDED] = "1"  # inherited by the test workers, which xdist starts after this hook (trylast)
     for lane in range(len(compile_ahead.LANES)):
         _ahead.append(subprocess.Popen([sys.executable, str(TESTS / "compile_ahead.py"), str(lane)],
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))

@@ -248,14 +248,16 @@ def nil_makeable(hands, leader, trick=(), broken=False, rules=Rules(), *, nil_se
         seat = (leader + len(trick)) % 4
         if not trick and hands[seat] == 0:
             return True
-        results = []
-        for c in legal(hands[seat], trick, broken, rules, first):
+
+        def kept_after(c) -> bool:  # the Nil still kept after card c, both sides playing on as well as they can
             hs, tr, br, w = play(hands, leader, trick, broken, rules, c)
             if w >= 0:
-                results.append(w != nil_seat and value(hs, w, (), br, False))
-            else:
-                results.append(value(hs, leader, tr, br, first))
-        memo[key] = v = any(results) if seat % 2 == nil_seat % 2 else all(results)
+                return w != nil_seat and value(hs, w, (), br, False)
+            return value(hs, leader, tr, br, first)
+
+        # the Nil side needs one card that keeps it, the other side one that breaks it: any/all stop at the first
+        outcomes = (kept_after(c) for c in legal(hands[seat], trick, broken, rules, first))
+        memo[key] = v = any(outcomes) if seat % 2 == nil_seat % 2 else all(outcomes)
         return v
 
     return value(tuple(hands), leader, tuple(trick), bool(broken), rules.first_trick)

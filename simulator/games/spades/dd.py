@@ -1539,6 +1539,7 @@ def _bounds(ws, k, seat, acc):
 def _root_values(tt, ws, pos, out):
     """Value of each legal card of the seat on move (in ``out[card]``, -1 elsewhere), from team 0's side
     (trick mode: team 0's tricks from the root; score mode: value index); returns the position's value."""
+    one = np.int64(1)  # not the literal 1: a literal argument compiles _mtd and _search once more (P-suite)
     k, seat, led, win_seat, win_card, tmask, broken = _root(ws, pos)
     for c in range(out.shape[0]):
         out[c] = -1
@@ -1584,7 +1585,7 @@ def _root_values(tt, ws, pos, out):
         guess = best  # the value of a card is likely near the best so far
         if guess < 0 and mode == MODE_TRICKS:
             guess = nacc + _playout(ws, nk, nseat, nled, nws, nwc, ntm, nbroken)
-        v = _mtd(tt, ws, nk, nseat, nled, nws, nwc, ntm, nbroken, nacc, lo, hi, 1, guess)
+        v = _mtd(tt, ws, nk, nseat, nled, nws, nwc, ntm, nbroken, nacc, lo, hi, one, guess)
         ws[W_H + seat] = hand
         ci = popcount(live & (bit - 1))
         x = (p & ~(starts & ~(np.int64(1) << ci))) >> ci
@@ -1599,14 +1600,16 @@ def _root_values(tt, ws, pos, out):
 
 @njit(cache=True)
 def _root_value(tt, ws, pos):
+    zero, one = np.int64(0), np.int64(1)  # never literals: each literal argument is another compile of the search (P-suite)
     k, seat, led, win_seat, win_card, tmask, broken = _root(ws, pos)
     if pos[P_FIRST] != 0:  # the 2♣ opens the hand: one move
         hand = ws[W_H + seat]
         ws[W_H + seat] = hand ^ 1
         hi = popcount(hand) if ws[W_MODE] == MODE_TRICKS else ws[W_MAX]
         lo = 0 if ws[W_MODE] == MODE_TRICKS else ws[W_MIN]
-        guess = _playout(ws, 1, (seat + 1) & 3, 0, seat, 0, np.int64(1), broken) if ws[W_MODE] == MODE_TRICKS else -1
-        v = _mtd(tt, ws, 1, (seat + 1) & 3, 0, seat, 0, np.int64(1), broken, 0, lo, hi, 1, guess)
+        nseat = (seat + 1) & 3
+        guess = _playout(ws, one, nseat, zero, seat, zero, one, broken) if ws[W_MODE] == MODE_TRICKS else -1
+        v = _mtd(tt, ws, one, nseat, zero, seat, zero, one, broken, zero, lo, hi, one, guess)
         ws[W_H + seat] = hand
         return v
     lo, hi = _bounds(ws, k, seat, 0)
@@ -1614,7 +1617,7 @@ def _root_value(tt, ws, pos):
     if ws[W_MODE] == MODE_TRICKS:
         hi = popcount(ws[W_H + seat])
         guess = _playout(ws, k, seat, led, win_seat, win_card, tmask, broken)
-    return _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, 0, lo, hi, 0, guess)
+    return _mtd(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, zero, lo, hi, zero, guess)
 
 
 # ------------------------------------------------------------------ compiled entry points
