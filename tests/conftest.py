@@ -12,8 +12,10 @@ The tests mirror the packages: ``tests/simulator`` (``games/spades``, ``games/ta
   explicit value in the environment wins.
 - Registers the ``slow`` marker (deselect with ``-m "not slow"``).
 - Beside a whole-suite run (no paths given: the README's command, CI's), compiles the engine's kernels and the
-  search players in two more processes (``compile_ahead.py``) while this one collects and runs the first tests,
-  each compile under a lock all three take; ``TRICKSIM_COMPILE_AHEAD=0`` turns it off.
+  search players in two more processes (``compile_ahead.py``) while the tests are collected and run, each compile
+  under a lock every process takes; ``TRICKSIM_COMPILE_AHEAD=0`` turns it off.
+- A whole-suite run also spreads the test files over one process a core (pytest-xdist, ``--dist loadfile``);
+  ``TRICKSIM_TEST_WORKERS=1``, ``-p no:xdist`` or an explicit ``-n`` decide otherwise.
 - Registers ``needs_jit(reason)``: under ``NUMBA_DISABLE_JIT=1`` (the kernels
   as plain Python, for coverage and debugging) such a test is skipped, and the
   skip names its reason. For tests that time the compiled code or whose

@@ -303,7 +303,8 @@ def test_team_studies_refuse_a_cutthroat_run_and_the_others_are_per_seat(cutthro
     from tricksim.jobs import JobError
     from tricksim.simulator.errors import TricksimError
 
-    for call, match in ((lambda: tricksim.dd(cutthroat_run), r"a cutthroat run .*tricksim summary"),
+    dd_refusal = r"4 players each alone: tricksim dd solves teams of two, or two players alone .*tricksim summary"
+    for call, match in ((lambda: tricksim.dd(cutthroat_run), dd_refusal),
                         (lambda: tricksim.simulate(preset="cutthroat", teams={0: "random"}, hands=2,
                                                    out=tmp_path / "t"), r"preset cutthroat has no teams")):
         with pytest.raises((AnalysisError, JobError, TricksimError), match=match) as e:
