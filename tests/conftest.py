@@ -64,7 +64,7 @@ def _workers() -> int:
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long-running test (deselect with -m 'not slow')")
     config.addinivalue_line("markers", "needs_jit(reason): skipped, with this reason, under NUMBA_DISABLE_JIT=1")
-    # A whole-suite run spreads its test files over one process a core (pytest-xdist; docs/performance.md P-suite):
+    # A whole-suite run spreads its test files over one process a core (pytest-xdist; docs/performance.md P78):
     # once the lanes have compiled, the tests' own CPU is the rest of the run. Set here, before xdist's own
     # configure (trylast) reads it; -n given, -p no:xdist or TRICKSIM_TEST_WORKERS=1 keep one process.
     if (_whole_suite(config) and config.pluginmanager.hasplugin("xdist") and config.option.numprocesses is None

@@ -1539,7 +1539,7 @@ def _bounds(ws, k, seat, acc):
 def _root_values(tt, ws, pos, out):
     """Value of each legal card of the seat on move (in ``out[card]``, -1 elsewhere), from team 0's side
     (trick mode: team 0's tricks from the root; score mode: value index); returns the position's value."""
-    one = np.int64(1)  # not the literal 1: a literal argument compiles _mtd and _search once more (P-suite)
+    one = np.int64(1)  # not the literal 1: a literal argument compiles _mtd and _search once more (P78)
     k, seat, led, win_seat, win_card, tmask, broken = _root(ws, pos)
     for c in range(out.shape[0]):
         out[c] = -1
@@ -1600,7 +1600,7 @@ def _root_values(tt, ws, pos, out):
 
 @njit(cache=True)
 def _root_value(tt, ws, pos):
-    zero, one = np.int64(0), np.int64(1)  # never literals: each literal argument is another compile of the search (P-suite)
+    zero, one = np.int64(0), np.int64(1)  # never literals: each literal argument is another compile of the search (P78)
     k, seat, led, win_seat, win_card, tmask, broken = _root(ws, pos)
     if pos[P_FIRST] != 0:  # the 2♣ opens the hand: one move
         hand = ws[W_H + seat]
