@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 import reference_spades as ref
 
-from tricksim.simulator.games.spades import kernel, phases
+from tricksim.simulator.games.spades import kernel
 from tricksim.simulator.games.spades.rules import build_rules
 from tricksim.simulator.games.spades.state import BID_0, BLIND_NIL, Phase, SpadesState
 from tricksim.strategies.registry import parse_spec
@@ -144,7 +144,7 @@ def test_every_player_bids_legally(variant, deals):
         player = parse_spec(spec)
         for g in range(deals // 2 if spec == "pimc" else deals):
             st = SpadesState(rules, seed=7, game_id=g)
-            bids, blind, so_far = {}, {}, {}
+            so_far = {}
             while st.phase in (Phase.BLIND_NIL, Phase.BID):
                 seat = st.current_player()
                 action = st.policy_action(player)
