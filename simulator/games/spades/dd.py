@@ -257,6 +257,16 @@ def _suit_starts(live):
     return out
 
 
+@njit(inline="always", cache=True)
+def run_reps(hand, live, legal):
+    """The lowest card of each run of ``hand``'s cards touching in rank among ``live`` (no live card of the suit
+    between them), among ``legal``: the moves worth trying, a run's cards being equivalent. The search inlines
+    the same formula where it also keeps ``p`` and ``starts``; ``dd_alone`` calls this."""
+    p = pext(hand, live)
+    starts = pext(_suit_starts(live), live)
+    return pdep(p & ~((p << 1) & ~starts), live) & legal
+
+
 # ------------------------------------------------------------------ transposition table
 @njit(inline="always", cache=True)
 def _tt_probe(tt, ws, k1, k2, A, B, need):

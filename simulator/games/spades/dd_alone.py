@@ -23,6 +23,7 @@ from numba import njit
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
+from tricksim.simulator.games.spades.dd import check_deck, run_reps
 
 TT_BITS = 18
 SPADE_MASK = SUIT_MASKS[SPADES]
@@ -35,30 +36,6 @@ def _slot(h, n, leader, broken, mask):
     for s in range(n):  # modulo a prime below 2**31: no int64 overflow (none to warn of without the JIT either)
         x = (x * 1000003 + (h[s] ^ (h[s] >> 29)) % 2147483647) % 2147483647
     return x & mask
-
-
-@njit(cache=True)
-def _reps(hand, live, legal):
-    """One card (the lowest) of each run of ``hand``'s legal cards touching in rank among ``live``."""
-    out = np.int64(0)
-    rest = hand & legal
-    while rest != 0:
-        c = lowest_bit(rest)
-        out |= np.int64(1) << c
-        # climb the run: the next live card of the suit above c, while it is this hand's
-        sm = SUIT_MASKS[card_suit(c)]
-        x = c
-        while True:
-            above = live & sm & ~((np.int64(2) << x) - 1)
-            if above == 0:
-                break
-            nxt = lowest_bit(above)
-            if (hand >> nxt) & 1 == 0:
-                break
-            rest &= ~(np.int64(1) << nxt)
-            x = nxt
-        rest &= ~(np.int64(1) << c)
-    return out
 
 
 @njit
@@ -100,7 +77,7 @@ def _search(h, n, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, cou
     live = tmask
     for s in range(n):
         live |= h[s]
-    moves = _reps(hand, live, legal)
+    moves = run_reps(hand, live, legal)
     is_max = (maxers >> seat) & 1
     res = 0 if is_max else 1
     while moves != 0:
@@ -163,8 +140,6 @@ class AloneSolver:
     """A table (bounds at trick starts) for one rule set, emptied at each question (its entries depend on it)."""
 
     def __init__(self, rules, tt_bits: int = TT_BITS):
-        from tricksim.simulator.games.spades.dd import check_deck
-
         self.k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
         check_deck(self.k)
         self.keys = np.full((1 << tt_bits, 5), -1, np.int64)
