@@ -158,3 +158,26 @@ def test_compare_plays_a_rotation_over_the_three_seats(tmp_path):
     text = "\n".join(lines)
     assert "Rotation: heuristic alone in each of the three seats against two random (4 deals" in text
     assert "33.3 % = no edge" in text and "(n=12" in text
+
+
+def test_compare_at_two_seats_plays_the_duplicate_pair_without_a_field(tmp_path):
+    """Two players (twohanded): the two seat tables, the seats swapped on the same deals, are the duplicate pair;
+    ``compare`` plays no field table (as the atlas and ``sweep``), and each seat's points a hand are compared with
+    the same seat of the other table."""
+    import tricksim
+    from tricksim.analysis.games.spades.cutthroat import rotation_figures
+
+    lines = []
+    res = tricksim.compare("heuristic", "random", preset="twohanded", games=4, hand_limit=3, seed=2,
+                           out=tmp_path, echo=lines.append)
+    rot = res[("heuristic", "random")]
+    assert (rot.n_seats, rot.n_deals, rot.with_field) == (2, 4, False)
+    runs = sorted(p.name for p in tmp_path.iterdir() if p.is_dir())
+    assert runs == ["rotation0-seat0", "rotation0-seat1"]
+    again = rotation_figures(None, [tmp_path / f"rotation0-seat{k}" for k in range(2)])
+    assert again.figures == rot.figures
+    assert rot.figures["strong_win"].n == 8 and rot.figures["strong_all"].n == 4
+    text = "\n".join(lines)
+    assert "each played on 2 tables (a duplicate pair" in text
+    assert "(4 deals, each played on 2 tables, the seats swapped: a duplicate pair;" in text
+    assert "50 % = no edge" in text and "field" not in text

@@ -1,5 +1,5 @@
 """``tricksim sweep`` without partnerships (issue #28): each value plays a rotation (alone in each seat in turn
-against a field of the baseline, and the field table), and the table's figures are those of the runs' games,
+against a field of the baseline, and the field table; two players: the two seat tables, a duplicate pair), and the table's figures are those of the runs' games,
 recomputed here from their Parquet with pandas and the textbook formulas (clustered by deal)."""
 import math
 from statistics import NormalDist
@@ -48,7 +48,9 @@ def test_a_sweep_without_partnerships_plays_rotations(tmp_path, preset):
     res = CliRunner().invoke(cli, ["sweep", GRID, "--vs", "heuristic", "--preset", preset, "--games", str(GAMES),
                                    "--hand-limit", "15", "--confirm", "0", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert f"each in a rotation (each player alone: every deal played on {n + 1} tables" in res.output
+    tables = n + 1 if n > 2 else 2  # two players: the two seat tables are a duplicate pair, no field
+    assert f"each in a rotation (each player alone: every deal played on {tables} tables" in res.output
+    assert (out / "point1-field").is_dir() == (n > 2) and (out / f"point1-seat{n - 1}").is_dir()
     table = pd.read_csv(out / "sweep.csv")
     assert table["bid_adjust"].tolist() == [-0.3, 1] and table["deals"].tolist() == [GAMES, GAMES]
     assert table["differs from baseline"].tolist()[0] == "= baseline" and list(table["best"].fillna("")) == ["", "*"]

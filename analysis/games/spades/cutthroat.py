@@ -52,6 +52,7 @@ class RotationFigures:
     margins: np.ndarray = field(repr=False)   # every seat-game's margin, the stronger's lead at the end
     lengths: np.ndarray = field(repr=False)   # every seat table's games' hands (the field's are not counted)
     n_seats: int = 4
+    with_field: bool = True                   # False: two players' seat tables alone, a duplicate pair
 
 
 def luck_baseline(w: float, n: int) -> float:
@@ -162,7 +163,7 @@ def rotation_figures(field_run, seat_runs, conf: float = 0.95, itself: bool = Fa
     played = np.flatnonzero(d_n)
     f["strong_points"] = cluster_ratio(played, d_sum[played], d_n[played]).estimate(conf)
     return RotationFigures(n_deals=len(winners), figures=f, margins=w["margin"].to_numpy(np.int64),
-                           lengths=w["hands"].to_numpy(np.int64), n_seats=n)
+                           lengths=w["hands"].to_numpy(np.int64), n_seats=n, with_field=field_run is not None)
 
 
 def format_rotation(rot: RotationFigures, strong: str, weak: str) -> str:
@@ -171,9 +172,10 @@ def format_rotation(rot: RotationFigures, strong: str, weak: str) -> str:
     n = rot.n_seats
     f = rot.figures
     others = NUMBER_WORDS.get(n - 1, str(n - 1))
+    tables = (f"each played on {n + 1} tables: {n} seat tables and the field, all {weak}" if rot.with_field else
+              f"each played on {n} tables, the seats swapped: a duplicate pair")
     head = (f"Rotation: {strong} alone in each of the {NUMBER_WORDS.get(n, n)} seats against {others} {weak} "
-            f"({rot.n_deals:,} deals, each played on {n + 1} tables: {n} seat tables and the field, all {weak}; "
-            "95 % intervals clustered by deal)")
+            f"({rot.n_deals:,} deals, {tables}; 95 % intervals clustered by deal)")
     luck = (f"decided deals the same seat won on all {n} tables (luck; "
             f"{100 * luck_baseline(1 / n, n):.2g} % between equal players if the cards did not matter)")
     won = f"{strong} games won, n = seat-games ({100 / n:.3g} % = no edge)"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tricksim.jobs import JobError, run_kept
 from tricksim.jobs import atlas as common
-from tricksim.jobs.spades.cutthroat import rotation_runs, tables
+from tricksim.jobs.spades.cutthroat import rotation_runs, tables, with_field
 
 GAME = "spades"
 
@@ -29,11 +29,6 @@ FLAG_VARIANTS = (
 )
 #: the two players of every duplicate match: the stronger, then the weaker
 PLAYERS = ("heuristic", "simple")
-
-
-def with_field(rules) -> bool:
-    """A variant without partnerships plays the field table too, except with two players (a duplicate pair)."""
-    return rules.seats != 2
 
 
 def n_tables(rules) -> int:

@@ -94,18 +94,19 @@ def _rotations(seat_list, labels, *, preset, preset_given, rule_set, seed, games
                scheduler, echo) -> dict:
     """``duplicate_matches`` for rules without partnerships: every pair (A, B) of the specs, in the order given,
     plays a rotation (``jobs.spades.cutthroat``: A alone in each of the table's seats in turn against B in the
-    others, and a field all B, on the same deals) kept under ``out``; returns {(a, b): RotationFigures}. No
+    others, and a field all B, on the same deals; two players: the two seat tables, a duplicate pair) kept under ``out``; returns {(a, b): RotationFigures}. No
     round-robin standings: a rotation's figures are A's against a field of B, not a paired win rate."""
     from tricksim.analysis.games.spades.cutthroat import format_rotation, rotation_figures
     from tricksim.analysis.io import AnalysisError
     from tricksim.analysis.parallel import Engine
-    from tricksim.jobs.spades.cutthroat import rotation_runs
+    from tricksim.jobs.spades.cutthroat import rotation_runs, with_field
 
-    n = rule_set.seats
+    n, field = rule_set.seats, with_field(rule_set)
+    tables = (f"each played on {n + 1} tables (each player alone: the first strategy alone in each of the {n} seats "
+              "in turn, and a field)" if field else
+              "each played on 2 tables (a duplicate pair: the first strategy in each seat in turn, the same deals)")
     for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
-                             count=games, unit=f"games per rotation, each played on {n + 1} tables (each player "
-                             f"alone: the first strategy alone in each of the {n} seats in turn, and a field)",
-                             seats=seat_list):
+                             count=games, unit=f"games per rotation, {tables}", seats=seat_list):
         echo(line)
     echo("")
     seats = dict(zip(labels, seat_list))
@@ -116,7 +117,8 @@ def _rotations(seat_list, labels, *, preset, preset_given, rule_set, seed, games
             for i, (a, b) in enumerate(itertools.combinations(labels, 2)):
                 field, seat_dirs = rotation_runs(seats[a], seats[b], rules=rule_set, preset=preset, games=games,
                                                  seed=seed, base=base / f"rotation{i}", hand_limit=hand_limit,
-                                                 threads=threads, engine=engine, scheduler=cluster.scheduler_address)
+                                                 threads=threads, engine=engine, scheduler=cluster.scheduler_address,
+                                                 field=field)
                 results[(a, b)] = rot = rotation_figures(field, seat_dirs)
                 echo(format_rotation(rot, a, b))
                 echo("")

@@ -2,10 +2,10 @@
 
 A rotation (its figures: ``analysis/games/spades/cutthroat.py``) is n + 1 tables on the same deals (n the
 rules' ``seats``: five tables for cutthroat, four for cutthroat3): the field, the weaker player in every seat,
-then table k with the stronger player alone in seat k against the n - 1 weaker. The atlas plays two players
-(twohanded) without the field: the two seat tables are a duplicate pair, the seats swapped.
-The atlas (``tricksim atlas spades``, variant ``cutthroat``) and ``scripts/strategy_evidence.py --cutthroat``
-play it here.
+then table k with the stronger player alone in seat k against the n - 1 weaker. Two players (twohanded) need no
+field (:func:`with_field`): the two seat tables are a duplicate pair, the seats swapped, and ``compare``, ``sweep``
+and the atlas play that pair. ``tricksim compare``, ``sweep``, the atlas and ``scripts/strategy_evidence.py
+--cutthroat`` play it here.
 """
 from __future__ import annotations
 
@@ -14,7 +14,13 @@ from pathlib import Path
 
 from tricksim.jobs import run_kept
 
-__all__ = ["rotation_runs", "tables"]
+__all__ = ["rotation_runs", "tables", "with_field"]
+
+
+def with_field(rules) -> bool:
+    """A table without partnerships plays the field table too, except with two players: their two seat tables, the
+    seats swapped on the same deals, are already a duplicate pair (the field would only repeat the weaker player)."""
+    return rules.seats != 2
 
 
 def tables(n_seats: int, field: bool = True) -> tuple[str, ...]:

@@ -2,7 +2,8 @@
 against a baseline on the same deals; the statistics are in ``analysis/games/spades/sweep.py``.
 
 Without partnerships (each player alone) a value plays a rotation, as ``tricksim compare`` does
-(``jobs/spades/cutthroat.py``): the value alone in each seat in turn against a field of the baseline.
+(``jobs/spades/cutthroat.py``): the value alone in each seat in turn against a field of the baseline (two players:
+the two seat tables, a duplicate pair).
 
 Grid syntax, after the strategy name: ``param=LO..HI:STEP`` (a range, both ends included) or
 ``param=A|B|C`` (a list) for the swept parameters, one or two of them; ``param=value`` fixes a parameter::
@@ -131,7 +132,7 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     from tricksim.analysis.parallel import Engine
     from tricksim.analysis.plots import save_figure
     from tricksim.jobs import match_header
-    from tricksim.jobs.spades.cutthroat import rotation_runs
+    from tricksim.jobs.spades.cutthroat import rotation_runs, with_field
     from tricksim.simulator.engine import RunConfig
     from tricksim.simulator.family import family
     from tricksim.simulator.games.spades.rules import build_rules
@@ -162,8 +163,10 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
     n = rule_set.seats
     echo(f"sweep {grid} against {vs}: {len(grid_values)} values, each in a "
          + ("duplicate match (every deal played twice, seats swapped)" if rule_set.partnerships else
-            f"rotation (each player alone: every deal played on {n + 1} tables, the value alone in each of the {n} "
-            f"seats in turn against {vs}, and a field all {vs})"))
+            (f"rotation (each player alone: every deal played on {n + 1} tables, the value alone in each of the {n} "
+             f"seats in turn against {vs}, and a field all {vs})" if with_field(rule_set) else
+             f"rotation (each player alone: every deal played on 2 tables, the value in each seat in turn against "
+             f"{vs}, a duplicate pair)")))
     for line in match_header(game=GAME, preset=preset, preset_given=preset_given, rule_set=rule_set, seed=seed,
                              count=games, unit="deals a value", seats=[baseline]):
         echo(line)
@@ -172,7 +175,8 @@ def sweep(grid: str, *, vs: str, games: int, preset: str | None = None, rules=()
         itself = seat.spec == baseline.spec  # every table would be the field's: the field alone, n times over
         field, seat_dirs = rotation_runs(seat, baseline, rules=rule_set, preset=preset, games=games_, seed=seed_,
                                          base=base / tag, hand_limit=hand_limit, threads=threads, engine=engine,
-                                         scheduler=cluster.scheduler_address, field_only=itself)
+                                         scheduler=cluster.scheduler_address, field_only=itself,
+                                         field=itself or with_field(rule_set))
         return [RotationGain.of(rotation_figures(field, seat_dirs, conf=c, itself=itself)) for c in conf_levels]
 
     def match(seat, seed_, games_, tag, cluster, conf_levels):
