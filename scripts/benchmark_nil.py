@@ -12,9 +12,7 @@ median ratio per (position, seat) and the medians.
 code before a change) and exits 1 on any difference. ``--against FILE`` loads another copy of ``dd.py`` (say
 ``git show main:simulator/games/spades/dd.py > /tmp/dd_main.py``) as a second module and asks it every Nil
 question right after this one, each from an empty table, for a side-by-side figure in one process (nodes, which
-do not depend on the load, and CPU; made and failed Nils apart); it exits 1 when an answer differs. ``--dfpn``
-does the same with the proof-number search of ``dd_nil.py`` (its nodes: its expansions, a node entered and its
-children looked up, plus the nodes of dd.py's search at its leaves; the children looked up are printed beside).
+do not depend on the load, and CPU; made and failed Nils apart); it exits 1 when an answer differs.
 
     python scripts/benchmark_nil.py --deals 40 --endings 200 --save /tmp/nil-before.json
 """
@@ -33,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tricksim.simulator.games.spades import dd, dd_nil
+from tricksim.simulator.games.spades import dd
 from tricksim.simulator.games.spades.rules import build_rules
 
 
@@ -110,12 +108,6 @@ def main() -> None:
     ap.add_argument("--save", help="write the answers to this JSON file")
     ap.add_argument("--check", help="compare the answers with those of this JSON file")
     ap.add_argument("--against", help="another copy of dd.py: ask it every Nil question too, side by side")
-    ap.add_argument("--dfpn", action="store_true", help="ask dd_nil's proof-number search every question too")
-    ap.add_argument("--dfpn-bits", type=int, default=20, help="log2 of the proof-number search's table slots")
-    ap.add_argument("--dfpn-eps4", type=int, default=1, help="its child thresholds' epsilon, in quarters")
-    ap.add_argument("--dfpn-init", type=int, default=1, help="its first numbers: 0 one and one, 1 counts of moves")
-    ap.add_argument("--dfpn-leaf", type=int, default=0,
-                    help="trick starts with at most this many cards a hand solved by dd.py's search (0: never)")
     a = ap.parse_args()
     other = load_other(a.against) if a.against else None
     rules = build_rules(a.preset)
@@ -132,12 +124,7 @@ def main() -> None:
     if other is not None:
         other_solver = other.Solver(tt_bits=18)
         other.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=other_solver)
-    if a.dfpn:
-        pn_solver = dd_nil.DfpnSolver(tt_bits=a.dfpn_bits, eps4=a.dfpn_eps4, init=a.dfpn_init,
-                                      leaf=a.dfpn_leaf)
-        dd_nil.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=pn_solver)
     warm = time.perf_counter() - t0
-    pn_side = []  # (CPU, expansions, answer, children looked up) of the proof-number search, per question
     side = []  # (CPU, nodes, answer) of the other copy, per question
 
     answers, trick_t, nil_t, ratios, full_ratios = [], [], [], [], []
@@ -161,10 +148,6 @@ def main() -> None:
                 t = time.process_time()
                 v = int(other.nil_makeable(hands, leader, (), broken, rules, nil_seat=s, solver=other_solver))
                 side.append((time.process_time() - t, other_solver.nodes, v))
-            if a.dfpn:
-                t = time.process_time()
-                v = int(dd_nil.nil_makeable(hands, leader, (), broken, rules, nil_seat=s, solver=pn_solver))
-                pn_side.append((time.process_time() - t, pn_solver.nodes, v, pn_solver.evals, pn_solver.expansions))
             if a.plain:  # the same search without the Nil bound and ordering (W_NIL = 0), for a side-by-side figure
                 pos = dd.position(hands, leader, (), broken, rules)
                 dd.nil_setup_nb(solver.ws, int(hands[leader]).bit_count(), s)
@@ -212,17 +195,6 @@ def main() -> None:
             print(f"{name}: {ratio_summary(cpu, nodes, trick_of, made)}")
         diff = sum(int(x[2]) != y for x, y in zip(side, made))
         print(f"answers that differ from {a.against}: {diff} of {len(side)}")
-        if diff:
-            sys.exit(1)
-    if a.dfpn:
-        trick_of = [(t, n) for t, n, seats in zip(trick_t, trick_nodes, (q[3] for q in todo)) for _ in seats]
-        made = np.array([x for r in answers for x in r], bool)
-        print(f"this dd.py: {ratio_summary(nil_t, nil_nodes, trick_of, made)}")
-        print(f"dd_nil (df-pn): {ratio_summary([x[0] for x in pn_side], [x[1] for x in pn_side], trick_of, made)}; "
-              f"of the nodes, its own expansions {sum(x[4] for x in pn_side):,} (the rest dd.py's at the leaves); "
-              f"children looked up: sum {sum(x[3] for x in pn_side):,}")
-        diff = sum(int(x[2]) != y for x, y in zip(pn_side, made))
-        print(f"answers of dd_nil that differ: {diff} of {len(pn_side)}")
         if diff:
             sys.exit(1)
     print(f"Nil made in {sum(map(sum, answers))} of {sum(map(len, answers))} (position, seat)")
