@@ -421,7 +421,8 @@ def main():
              "## Duplicate rotations", "",
              "Each deal is played five times: by a field of B, then with A in seat 0, 1, 2 and 3 in turn (the "
              "others B), on the same cards. The gain is A's score minus B's in the same seat of the same deal, "
-             "averaged over the four seats; then the same with A and B exchanged. A positive gain of A in a field "
+             "averaged over the four seats (over three, the deal played four times, in the row played at three "
+             "players); then the same with A and B exchanged. A positive gain of A in a field "
              "of B and a negative one of B in a field of A both say A plays better.", "",
              "| A | B | what it tests | A in a field of B | B in a field of A |", "|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
