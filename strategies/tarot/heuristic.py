@@ -28,7 +28,8 @@ Garde sans / contre at three players from 94 / 107 (were 100 / 110, made 93 %). 
 the first trick the other side wins that this seat cannot win (``excuse_late`` 24, was 3: it saves the card given
 there and is never left to the end; the taker's Prises made 52 % instead of 47 % at four players); then Prise /
 Garde from 74 / 77 (were 76 / 79); at five players the taker's side keeps the Petit with three quarters of the
-trumps out (``PETIT_KEEP_FIVE``).
+trumps out (``PETIT_KEEP_FIVE``). The sixth pass: defenders hunt the Petit at three players only
+(``HUNT_MAX_SEATS``).
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -111,7 +112,8 @@ Play
     out; else a low card of its longest suit that no defender has shown void in, suits with a king
     last (to establish it; the shortest suit measured 1 point a deal worse at four players).
     A defender leading: forces the taker to ruff with a low card of a suit the taker has shown void
-    in (``force_taker``); hunts the Petit while it is out by leading its highest trump when it holds
+    in (``force_taker``); at three players only (``HUNT_MAX_SEATS``: at four and five every form of the hunt
+    measured lost) hunts the Petit while it is out by leading its highest trump when it holds
     at least ``hunt_petit`` trumps, unless the taker is known (shown chien, poignée) to hold at least
     ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it);
     else a low card of its longest suit without a king. Kings are kept to capture the taker's cards,
@@ -207,6 +209,9 @@ THRESHOLD_SHIFT = np.array([[0.0, 0.0, -17.0, -14.0], [0.0, 0.0, 0.0, 0.0], [-10
 # a defender hunts the Petit with trumps only while the taker is known (the shown chien, its poignée) to hold fewer
 # trumps than this: leading high trumps into a long taker draws the defence's trumps for it (docs/tarot-evidence.md)
 HUNT_KNOWN_MAX = 4
+# ... and only at tables of at most this many seats: at four and five players every form of the hunt measured lost
+# to never hunting; at three, never hunting lost (docs/tarot-evidence.md, the tuning log)
+HUNT_MAX_SEATS = 3
 # five players: the taker's side keeps the Petit while its other trumps are at least this share of the trumps out (the
 # partner holds some of them; three and four players: all of them). 1 tried it in 11.6 % of the long takers' deals,
 # 0.75 in 23.8 % (docs/tarot-evidence.md, the tuning log); 0.5 lost
@@ -905,7 +910,8 @@ def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, sea
             return best
     # hunt the Petit while it is out: the highest trump
     lt = legal_t & T_ONLY
-    if (unseen_t & PETIT_T) and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T \
+    if view[V_RULES + R_SEATS] <= HUNT_MAX_SEATS and (unseen_t & PETIT_T) \
+            and popcount(trumps & T_ONLY) >= params[P_HUNT_PETIT] and lt & ~PETIT_T \
             and popcount(taker_known_trumps(view, taker)) < HUNT_KNOWN_MAX:
         return np.int64(FIRST_TRUMP + highest_bit(lt))
     c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True)

@@ -593,14 +593,26 @@ def test_defender_forces_the_taker_to_ruff():
     assert play(1, hand, v, params(force_taker=0)) != card("2C")
 
 
-def test_defender_hunts_the_petit_with_its_highest_trump():
+def three_view(seat, taker, played=()) -> np.ndarray:
+    """``play_view`` of a seat about to lead at three players (fft3 rules)."""
+    v = play_view(seat, taker, played=played)
+    v[V_RULES:] = build_rules("fft3").to_kernel()
+    return v
+
+
+def test_defender_hunts_the_petit_with_its_highest_trump_at_three_players_only():
+    # a defender (seat 1) on lead with three trumps, the Petit out: at three players it leads its highest trump to
+    # hunt the Petit; at four and five players (where every form of the hunt lost) its longest suit's low card
     hand = cards("T19 T11 T6 4D 6D 2H")
+    assert play(1, hand, three_view(1, taker=0)) == card("T19")
+    assert play(1, hand, three_view(1, taker=0), params(hunt_petit=22)) == card("4D")
+    assert play(1, hand, play_view(1, taker=0)) == card("4D")
     v = play_view(1, taker=0)
-    assert play(1, hand, v) == card("T19")
-    assert play(1, hand, v, params(hunt_petit=22)) == card("4D")
+    v[V_RULES:] = build_rules("fft5").to_kernel()
+    s, t = words(hand)
+    assert int(H.play(1, s, t, s, t, v, PARAMS, rng())) == card("4D")
     # the Petit already played: no hunt
-    v = play_view(1, taker=0, played=cards("T1 T3 T4 T5"))
-    assert play(1, hand, v) == card("4D")
+    assert play(1, hand, three_view(1, taker=0, played=cards("T1 T3 T4 T5"))) == card("4D")
 
 
 # ------------------------------------------------------------------ card play: properties
@@ -809,18 +821,19 @@ def test_heuristic_runs_replay_through_the_reference_under_excuse_lead_forbidden
 def test_defender_does_not_hunt_the_petit_into_a_taker_known_to_be_long():
     # the hand that hunts the Petit above; the taker (seat 0) showed a poignée of the ten trumps 2, 3, 4, 5, 7, 8, 9,
     # 10, 12, 13: leading the 19 would draw the defence's trumps for it, so a low diamond instead
+    # (three players, where defenders hunt)
     hand = cards("T19 T11 T6 4D 6D 2H")
-    v = play_view(1, taker=0)
+    v = three_view(1, taker=0)
     v[V_POIGNEE_T + 0] = words(cards("T2 T3 T4 T5 T7 T8 T9 T10 T12 T13"))[1]
     assert play(1, hand, v) == card("4D")
     # the same trumps known from the shown chien count too; three known trumps do not stop the hunt
-    v = play_view(1, taker=0)
+    v = three_view(1, taker=0)
     v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
     assert play(1, hand, v) == card("4D")
     v[V_CHIEN_T] = words(cards("T2 T3 T4"))[1]
     assert play(1, hand, v) == card("T19")
     # known trumps already played no longer count
-    v = play_view(1, taker=0, played=cards("T2 8C 9C 10C"))
+    v = three_view(1, taker=0, played=cards("T2 8C 9C 10C"))
     v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
     assert play(1, hand, v) == card("T19")
 

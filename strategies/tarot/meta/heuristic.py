@@ -48,7 +48,7 @@ PARAMS = (
           "side wins (24, every hand size: on the first such trick, measured best; 2 cards left: always played)",
           lo=2, hi=24),
     Param("hunt_petit", 3.0, "a defender leads its highest trump to hunt the Petit with at least this many trumps "
-          "(22 = never)", lo=0, hi=22),
+          "(22 = never; three players only: at four and five it never hunts)", lo=0, hi=22),
     Param("secure_value", 1.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
           hi=200),
     Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1,
