@@ -94,7 +94,8 @@ def _rotations(seat_list, labels, *, preset, preset_given, rule_set, seed, games
                scheduler, echo) -> dict:
     """``duplicate_matches`` for rules without partnerships: every pair (A, B) of the specs, in the order given,
     plays a rotation (``jobs.spades.cutthroat``: A alone in each of the table's seats in turn against B in the
-    others, and a field all B, on the same deals; two players: the two seat tables, a duplicate pair) kept under ``out``; returns {(a, b): RotationFigures}. No
+    others, and a field all B, on the same deals; two players: the two seat tables, a duplicate pair) kept under
+    ``out``; returns {(a, b): RotationFigures}. No
     round-robin standings: a rotation's figures are A's against a field of B, not a paired win rate."""
     from tricksim.analysis.games.spades.cutthroat import format_rotation, rotation_figures
     from tricksim.analysis.io import AnalysisError
