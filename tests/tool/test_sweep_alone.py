@@ -1,6 +1,7 @@
 """``tricksim sweep`` without partnerships (issue #28): each value plays a rotation (alone in each seat in turn
 against a field of the baseline, and the field table; two players: the two seat tables, a duplicate pair), and the
-table's figures are those of the runs' games, recomputed here from their Parquet with pandas and the textbook formulas (clustered by deal)."""
+table's figures are those of the runs' games, recomputed here from their Parquet with pandas and the textbook
+formulas (clustered by deal)."""
 import math
 from statistics import NormalDist
 

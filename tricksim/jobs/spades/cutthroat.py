@@ -3,9 +3,8 @@
 A rotation (its figures: ``analysis/games/spades/cutthroat.py``) is n + 1 tables on the same deals (n the
 rules' ``seats``: five tables for cutthroat, four for cutthroat3): the field, the weaker player in every seat,
 then table k with the stronger player alone in seat k against the n - 1 weaker. Two players (twohanded) need no
-field (:func:`with_field`): the two seat tables are a duplicate pair, the seats swapped, and ``compare``, ``sweep``
-and the atlas play that pair. ``tricksim compare``, ``sweep``, the atlas and ``scripts/strategy_evidence.py
---cutthroat`` play it here.
+field (:func:`with_field`): the two seat tables are a duplicate pair, the seats swapped. ``tricksim compare``,
+``sweep``, the atlas and ``scripts/strategy_evidence.py --cutthroat`` play their rotations here.
 """
 from __future__ import annotations
 
