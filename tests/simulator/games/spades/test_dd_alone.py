@@ -136,7 +136,7 @@ def test_a_seat_alone_is_not_a_team():
     four tricks: each heart seat 0 leads is ruffed by seat 2, each club seat 2 leads by seat 0 (seats 1 and 3
     hold no spade). Alone, seat 0 takes 2: its A♠ and K♠ win whenever played (no higher spade elsewhere) and
     its hearts lose to seat 1's; its Nil is lost (the A♠ wins a trick)."""
-    c = lambda suit, rank: 1 << (suit * 13 + rank)  # noqa: E731
+    c = lambda suit, rank: 1 << (suit * 13 + rank)
     hands = [c(3, 12) | c(3, 11) | c(2, 0) | c(2, 1),      # A♠ K♠ 2♥ 3♥
              c(2, 12) | c(2, 11) | c(2, 10) | c(2, 9),     # A♥ K♥ Q♥ J♥
              c(3, 10) | c(3, 9) | c(0, 0) | c(0, 1),       # Q♠ J♠ 2♣ 3♣
