@@ -484,13 +484,17 @@ def _forced_spades(ws):
     lo1 = 0
     rel0 = 0
     rel1 = 0
-    sp0 = 0
-    sp1 = 0
-    for h in range(4):
-        if _side(ws, h):
-            sp1 |= ws[W_H + h] & SPADE_MASK
-        else:
-            sp0 |= ws[W_H + h] & SPADE_MASK
+    if ws[W_ALONE] == 0:
+        sp0 = (ws[W_H] | ws[W_H + 2]) & SPADE_MASK
+        sp1 = (ws[W_H + 1] | ws[W_H + 3]) & SPADE_MASK
+    else:
+        sp0 = 0
+        sp1 = 0
+        for h in range(4):
+            if _side(ws, h):
+                sp1 |= ws[W_H + h] & SPADE_MASK
+            else:
+                sp0 |= ws[W_H + h] & SPADE_MASK
     for h in range(4):
         mine = ws[W_H + h] & SPADE_MASK
         side = _side(ws, h)
@@ -1362,10 +1366,8 @@ def _enter(tt, ws, fb, depth, thr):
         ws[fb + F_A] = A
         ws[fb + F_B] = B
         ws[fb + F_R] = R
-    elif k == 1 and mode == MODE_TRICKS and (ws[W_ALONE] == 0 or (
-            _side(ws, (seat + 1) & 3) != _side(ws, seat) and _side(ws, (seat + 2) & 3) == _side(ws, seat))):
-        # second hand, the third an opponent and the fourth a partner (as between teams): when its side surely
-        # wins this trick and that one trick decides, stop here
+    elif k == 1 and mode == MODE_TRICKS and ws[W_ALONE] == 0:
+        # second hand: when its side surely wins this trick and that one trick decides, stop here
         r = popcount(hand)
         side0 = _side(ws, seat) == 0
         if (side0 and thr - acc == 1) or (not side0 and acc + r - 1 < thr):
