@@ -153,10 +153,11 @@ def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
 
 def alone_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *,
                   progress: Callable[[int], None] | None = None, batch: int = 64, threads: int = 1,
-                  tt_bits: int = 18) -> tuple[np.ndarray, np.ndarray]:
+                  tt_bits: int = 20) -> tuple[np.ndarray, np.ndarray]:
     """Without partnerships: (``dd_tricks`` (n, seats), ``dd_nil`` (n, seats)) for ``held`` (n x seats masks of
     full hands), each seat alone against the others together. Four seats: the team solver with a seat against
-    the other three as sides, ``threads`` as ``dd_columns``, ``progress(done)`` after each ``batch`` hands a
+    the other three as sides, ``threads`` as ``dd_columns`` (a table of 2**``tt_bits`` slots a thread, 48 MiB at
+    20: a seat alone searches millions of nodes a question), ``progress(done)`` after each ``batch`` hands a
     thread; two seats: ``dd_alone.py``, one thread (its search holds the GIL), ``progress(done)`` after each
     ``batch`` hands."""
     if held.shape[1] == 4:
