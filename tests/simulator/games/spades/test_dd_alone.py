@@ -66,7 +66,7 @@ def test_the_two_of_clubs_opens_the_first_trick():
 LEAD_RULES = [(j, b, f) for j in (False, True) for b in (False, True) for f in (False, True)]
 
 
-# the reference takes about ten seconds a question at six cards a seat: those in the slow suite
+# the reference takes about ten seconds a seat (its two questions) at six cards a seat: those in the slow suite
 SIX = pytest.mark.needs_jit("six-card endings at four seats: both searches take minutes as pure Python")
 
 
