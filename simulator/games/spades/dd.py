@@ -13,6 +13,10 @@ trick in progress, whether spades are broken, the rules), each answered exactly:
 * **Nil** (``nil_makeable``): can the Nil bidder's side keep that seat at zero tricks against a
   defence that tries to make it win one?
 
+Without partnerships (``alone_tricks``, ``alone_nil``) the same search answers a seat's tricks and its Nil
+alone against the other three together: the sides are data in the workspace (``set_sides_nb``), parity for
+teams (docs/double-dummy.md "Each player alone").
+
 The search (docs/double-dummy.md has the details): null-window alpha-beta ("can team 0 reach v?")
 iterated on v, as DDS does (bisection, or steps from a first guess); a transposition table of trick-start positions with partition
 search (an entry holds for every position whose suit lengths per hand agree and whose cards that
