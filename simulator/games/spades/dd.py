@@ -13,6 +13,10 @@ trick in progress, whether spades are broken, the rules), each answered exactly:
 * **Nil** (``nil_makeable``): can the Nil bidder's side keep that seat at zero tricks against a
   defence that tries to make it win one?
 
+Without partnerships (``alone_tricks``, ``alone_nil``) the same search answers a seat's tricks and its Nil
+alone against the other three together: the sides are data in the workspace (``set_sides_nb``), parity for
+teams (docs/double-dummy.md "Each player alone").
+
 The search (docs/double-dummy.md has the details): null-window alpha-beta ("can team 0 reach v?")
 iterated on v, as DDS does (bisection, or steps from a first guess); a transposition table of trick-start positions with partition
 search (an entry holds for every position whose suit lengths per hand agree and whose cards that
@@ -173,6 +177,9 @@ W_GOAL = 20      # W_GOAL + s: move ordering in score mode: 1 seat s wants trick
 W_MONO = 24      # score: 1 when the final value only grows with team 0's tricks (then a trick solve decides it)
 W_MERGED = 25    # score: no Nil bid, so the value depends on team 0's tricks alone (W_G holds it)
 W_NIL = 26       # Nil mode: the Nil seat + 1 (0: another mode)
+W_FLIP = 27      # W_FLIP + s: 1 when seat s's side is not its parity (0 everywhere for teams: a zeroed workspace
+                 # plays teams); the side of seat s is (s & 1) ^ ws[W_FLIP + s] (_side), side 0 the one counted
+W_ALONE = 31     # the seat alone against the other three + 1 (set_sides_nb), 0 for two teams of two
 W_MOVES = 32     # W_MOVES + 16 * depth + i: ordered moves
 W_FRAMES = W_MOVES + 64 * 16  # W_FRAMES + FS * depth: the search's stack (F_* fields)
 W_LEAF = W_FRAMES + 64 * 24  # score: index (into the sorted values) of the final value, per counter index
@@ -202,6 +209,49 @@ SPADE_MASK = SUIT_MASKS[SPADES]
 # the fields phases.legal_leads and legal_follows read; deck 0: the solver plays the standard and joker_ace decks,
 # whose suit tables are those of cards.py (decks.py), and refuses the others (_kernel_rules)
 _LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking", "deck"])
+
+
+# ------------------------------------------------------------------ sides
+@njit(inline="always", cache=True)
+def _side(ws, s):
+    """Seat ``s``'s side: 0 (the side whose tricks the search counts: team 0, or the seat alone) or 1."""
+    return (s & 1) ^ ws[W_FLIP + s]
+
+
+@njit(inline="always", cache=True)
+def _roles(ws, seat):
+    """The hands of the seats after ``seat`` (seat + 1, + 2, + 3) by role: (partners at +1, +2, +3, opponents
+    at +1, +2, +3), each the seat's hand where it plays that role, else 0 (a role nobody plays holds no card,
+    so no test of it fires). Teams: the partner at +2, the opponents at +1 and +3."""
+    h1 = ws[W_H + ((seat + 1) & 3)]
+    h2 = ws[W_H + ((seat + 2) & 3)]
+    h3 = ws[W_H + ((seat + 3) & 3)]
+    if ws[W_ALONE] == 0:
+        return np.int64(0), h2, np.int64(0), h1, np.int64(0), h3
+    me = _side(ws, seat)
+    m1 = _side(ws, (seat + 1) & 3) == me
+    m2 = _side(ws, (seat + 2) & 3) == me
+    m3 = _side(ws, (seat + 3) & 3) == me
+    z = np.int64(0)
+    return (h1 if m1 else z), (h2 if m2 else z), (h3 if m3 else z), (z if m1 else h1), (z if m2 else h2), \
+        (z if m3 else h3)
+
+
+@njit(inline="always", cache=True)
+def _mates(ws, seat):
+    """The hands of ``seat``'s partners together (0 for a seat alone)."""
+    p1, p2, p3, _, _, _ = _roles(ws, seat)
+    return p1 | p2 | p3
+
+
+@njit(cache=True, nogil=True)
+def set_sides_nb(ws, alone):
+    """The sides of the next solves: two teams of two (``alone`` < 0: seats 0 and 2 against 1 and 3), or seat
+    ``alone`` against the other three together (its tricks are counted; the Nil question asks of it alone)."""
+    for s in range(4):
+        side = (s & 1) if alone < 0 else (0 if s == alone else 1)
+        ws[W_FLIP + s] = side ^ (s & 1)
+    ws[W_ALONE] = alone + 1 if alone >= 0 else 0
 
 
 # ------------------------------------------------------------------ small helpers
@@ -352,10 +402,8 @@ def _quick_tricks(ws, leader, broken):
     """Tricks the leader can cash at once with cards above every other card of their suit, safe from
     ruffs and from the partner being forced to ruff; and the lowest such card of each suit used."""
     me = ws[W_H + leader]
-    pa = ws[W_H + (leader ^ 2)]
-    o1 = ws[W_H + ((leader + 1) & 3)]
-    o2 = ws[W_H + ((leader + 3) & 3)]
-    others = pa | o1 | o2
+    p1, p2, p3, o1, o2, o3 = _roles(ws, leader)
+    others = p1 | p2 | p3 | o1 | o2 | o3
     q_sp = 0
     q_ns = 0
     rel = 0
@@ -376,10 +424,9 @@ def _quick_tricks(ws, leader, broken):
             if ws[W_BREAKING] != 0 and broken == 0 and (me & ~SPADE_MASK) != 0:
                 continue
         else:
-            if (o1 & SPADE_MASK) != 0:
-                cash = min(cash, popcount(o1 & sm))
-            if (o2 & SPADE_MASK) != 0:
-                cash = min(cash, popcount(o2 & sm))
+            for o in (o1, o2, o3):  # an opponent void in the suit could ruff
+                if (o & SPADE_MASK) != 0:
+                    cash = min(cash, popcount(o & sm))
         if cash == 0:
             continue
         if oth != 0:
@@ -391,8 +438,9 @@ def _quick_tricks(ws, leader, broken):
             q_sp += cash
         else:
             q_ns += cash
-    if (pa & SPADE_MASK) != 0:
-        q_ns = min(q_ns, popcount(pa & ~SPADE_MASK))
+    for pa in (p1, p2, p3):
+        if (pa & SPADE_MASK) != 0:
+            q_ns = min(q_ns, popcount(pa & ~SPADE_MASK))
     return q_sp + q_ns, rel
 
 
@@ -402,32 +450,32 @@ def _sure_trick(ws, leader, broken):
     top card is the leader's or, led to, the partner's; or a partner's ruff the opponents cannot beat),
     else (0, 0)."""
     me = ws[W_H + leader]
-    pa = ws[W_H + (leader ^ 2)]
-    lho = ws[W_H + ((leader + 1) & 3)]
-    rho = ws[W_H + ((leader + 3) & 3)]
+    p1, p2, p3, o1, o2, o3 = _roles(ws, leader)
+    ours = me | p1 | p2 | p3
     spade_ok = ws[W_BREAKING] == 0 or broken != 0 or (me & ~SPADE_MASK) == 0
-    opp_sp = (lho | rho) & SPADE_MASK
+    opp_sp = (o1 | o2 | o3) & SPADE_MASK
     for s in range(4):
         sm = SUIT_MASKS[s]
         mine = me & sm
         if mine == 0 or (s == SPADES and not spade_ok):
             continue
+        opp_ruffs = False
         if s != SPADES:
-            lho_ruffs = (lho & sm) == 0 and (lho & SPADE_MASK) != 0
-            rho_ruffs = (rho & sm) == 0 and (rho & SPADE_MASK) != 0
-        else:
-            lho_ruffs = False
-            rho_ruffs = False
-        allc = (me | pa | lho | rho) & sm
+            for o in (o1, o2, o3):
+                if (o & sm) == 0 and (o & SPADE_MASK) != 0:
+                    opp_ruffs = True
+        allc = (ours | o1 | o2 | o3) & sm
         top = highest_bit(allc)
-        if not lho_ruffs and not rho_ruffs and ((me | pa) >> top) & 1:
+        if not opp_ruffs and (ours >> top) & 1:
             return 1, np.int64(1) << top  # our top card of the suit, which no opponent can ruff
-        if s != SPADES and (pa & sm) == 0 and (pa & SPADE_MASK) != 0:
-            if not lho_ruffs and not rho_ruffs:
-                return 1, 0  # partner ruffs, both opponents follow (or hold no spade)
-            ptop = highest_bit(pa & SPADE_MASK)
-            if opp_sp == 0 or ptop > highest_bit(opp_sp):
-                return 1, np.int64(1) << ptop  # partner ruffs over any spade of the opponents
+        if s != SPADES:
+            for pa in (p1, p2, p3):
+                if (pa & sm) == 0 and (pa & SPADE_MASK) != 0:
+                    if not opp_ruffs:
+                        return 1, 0  # partner ruffs, every opponent follows (or holds no spade)
+                    ptop = highest_bit(pa & SPADE_MASK)
+                    if opp_sp == 0 or ptop > highest_bit(opp_sp):
+                        return 1, np.int64(1) << ptop  # partner ruffs over any spade of the opponents
     return 0, 0
 
 
@@ -440,15 +488,25 @@ def _forced_spades(ws):
     lo1 = 0
     rel0 = 0
     rel1 = 0
-    sp0 = (ws[W_H] | ws[W_H + 2]) & SPADE_MASK
-    sp1 = (ws[W_H + 1] | ws[W_H + 3]) & SPADE_MASK
+    if ws[W_ALONE] == 0:
+        sp0 = (ws[W_H] | ws[W_H + 2]) & SPADE_MASK
+        sp1 = (ws[W_H + 1] | ws[W_H + 3]) & SPADE_MASK
+    else:
+        sp0 = 0
+        sp1 = 0
+        for h in range(4):
+            if _side(ws, h):
+                sp1 |= ws[W_H + h] & SPADE_MASK
+            else:
+                sp0 |= ws[W_H + h] & SPADE_MASK
     for h in range(4):
         mine = ws[W_H + h] & SPADE_MASK
-        other = sp1 if (h & 1) == 0 else sp0
+        side = _side(ws, h)
+        other = sp1 if side == 0 else sp0
         if other != 0:
             mine &= ~((np.int64(2) << highest_bit(other)) - 1)
         n = popcount(mine)
-        if h & 1:
+        if side:
             if n > lo1:
                 lo1 = n
                 rel1 = (mine & -mine) if other != 0 else 0
@@ -465,13 +523,14 @@ def _nil_lost(ws, nil_seat):
     unless its partner plays a higher spade to that trick, so the partner needs a spade of its own above the
     lowest of them for each; with fewer, one of them wins."""
     mine = ws[W_H + nil_seat] & SPADE_MASK
-    opp = (ws[W_H + ((nil_seat + 1) & 3)] | ws[W_H + ((nil_seat + 3) & 3)]) & SPADE_MASK
+    p1, p2, p3, o1, o2, o3 = _roles(ws, nil_seat)
+    opp = (o1 | o2 | o3) & SPADE_MASK
     if opp != 0:
         mine &= ~((np.int64(2) << highest_bit(opp)) - 1)
     if mine == 0:
         return -1
     low = mine & -mine
-    cover = ws[W_H + (nil_seat ^ 2)] & SPADE_MASK & ~((low << 1) - 1)
+    cover = (p1 | p2 | p3) & SPADE_MASK & ~((low << 1) - 1)
     if popcount(cover) < popcount(mine):
         return low
     return -1
@@ -486,8 +545,8 @@ def _nil_broken(ws, leader, broken, nil_seat):
     it or, void, throws a card of another suit than spades. The suit whose lowest Nil card is highest is
     taken (the widest table entry): every card from it up keeps its owner, and the counts below it stay."""
     me = ws[W_H + nil_seat]
-    pa = ws[W_H + (nil_seat ^ 2)]
-    d2 = ws[W_H + (leader ^ 2)]
+    p1, p2, p3, _, _, _ = _roles(ws, nil_seat)
+    d1, d2, d3, _, _, _ = _roles(ws, leader)  # the other defenders (and 0 for a role nobody plays)
     legal = _legal(ws, 0, ws[W_H + leader], -1, broken)
     out = -1
     for s in range(4):
@@ -499,17 +558,23 @@ def _nil_broken(ws, leader, broken, nil_seat):
         low = lowest_bit(mine)
         if lowest_bit(lead) > low:
             continue
-        if (pa & sm) != 0:
-            if highest_bit(pa & sm) > low:
+        ok = True
+        for pa in (p1, p2, p3):
+            if (pa & sm) != 0:
+                if highest_bit(pa & sm) > low:
+                    ok = False
+            elif s != SPADES and (pa & SPADE_MASK) != 0:
+                ok = False  # the partner may ruff
+        for d in (d1, d2, d3):
+            if d == 0:
                 continue
-        elif s != SPADES and (pa & SPADE_MASK) != 0:
-            continue  # the partner may ruff
-        if (d2 & sm) != 0:
-            if lowest_bit(d2 & sm) > low:
-                continue
-        elif s != SPADES and (d2 & ~SPADE_MASK) == 0:
-            continue  # the other defender must ruff
-        out = max(out, low)
+            if (d & sm) != 0:
+                if lowest_bit(d & sm) > low:
+                    ok = False
+            elif s != SPADES and (d & ~SPADE_MASK) == 0:
+                ok = False  # another defender must ruff
+        if ok:
+            out = max(out, low)
     return np.int64(1) << out if out >= 0 else -1
 
 
@@ -525,8 +590,8 @@ def _nil_safe(ws, nil_seat):
     others, or in every other suit it holds as many cards as each other seat (a trick of the suit keeps that,
     no other trick breaks it: never void in a suit led while it holds a spade, so never made to ruff)."""
     me = ws[W_H + nil_seat]
-    pa = ws[W_H + (nil_seat ^ 2)]
-    oth = pa | ws[W_H + ((nil_seat + 1) & 3)] | ws[W_H + ((nil_seat + 3) & 3)]
+    pa = _mates(ws, nil_seat)
+    oth = ws[W_H + ((nil_seat + 1) & 3)] | ws[W_H + ((nil_seat + 2) & 3)] | ws[W_H + ((nil_seat + 3) & 3)]
     if (me & SPADE_MASK) != 0 and (oth & ~SPADE_MASK) != 0:
         for s in range(4):
             if s == SPADES:
@@ -565,7 +630,7 @@ def _sure_bounds(ws, leader, r, broken):
     q, qrel = _quick_tricks(ws, leader, broken)
     if q == 0:
         q, qrel = _sure_trick(ws, leader, broken)
-    if leader & 1:
+    if _side(ws, leader):
         if q > lo1:
             lo1 = q
             rel1 = qrel
@@ -1000,7 +1065,7 @@ def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
     for j in range(k + 1, 4):
         q = (seat + j - k) & 3
         hq = ws[W_H + q]
-        if (q & 1) == (nws & 1):
+        if _side(ws, q) == _side(ws, nws):
             continue
         own = hq & lm
         pool = own if own != 0 else hq & SPADE_MASK
@@ -1026,7 +1091,7 @@ def _beaten_later(ws, k, seat, led, win_card, nil_seat):
         q = (seat + j - k) & 3
         hq = ws[W_H + q]
         pool = hq & lm if (hq & lm) != 0 else hq
-        if q == (nil_seat ^ 2):
+        if _side(ws, q) == _side(ws, nil_seat):  # its partner
             if (pool & bm) != 0:
                 return True
         elif pool != 0 and (pool & ~bm) == 0:
@@ -1050,12 +1115,13 @@ def _nil_order(ws, k, seat, c, led, win_card, nil_seat):
         return rank
     s = card_suit(c)
     sm = SUIT_MASKS[s]
-    pa = ws[W_H + (nil_seat ^ 2)]
+    pa = _mates(ws, nil_seat)
     if seat == nil_seat:
         safe = (pa & sm & ~((np.int64(2) << c) - 1)) != 0 or \
             (s != SPADES and (pa & sm) == 0 and (pa & SPADE_MASK) != 0)  # partner plays over it or ruffs
-        for q in ((seat + 1) & 3, (seat + 3) & 3):
-            hq = ws[W_H + q] & sm
+        _, _, _, o1, o2, o3 = _roles(ws, seat)
+        for o in (o1, o2, o3):
+            hq = o & sm
             if hq != 0 and lowest_bit(hq) > c:
                 safe = True  # a defender must play over it
         return 50 + rank if safe else -rank
@@ -1069,6 +1135,38 @@ def _nil_order(ws, k, seat, c, led, win_card, nil_seat):
 
 
 @njit(inline="always", cache=True)
+def _alone_order(ws, k, seat, c, led, win_seat, win_card):
+    """Move ordering for tricks when a seat is alone against the other three (larger first; DDS's weights
+    assume a partner opposite): the cheapest card with which the seat's side wins the trick against the best
+    replies of the players still to come (each opponent of the winner so far plays its highest card that
+    beats it), else the lowest card."""
+    nws = seat
+    nwc = c
+    lm = SUIT_MASKS[card_suit(c)]
+    if k != 0:
+        lm = SUIT_MASKS[led]
+        if not beats(c, win_card):
+            nws = win_seat
+            nwc = win_card
+    for j in range(k + 1, 4):
+        q = (seat + j - k) & 3
+        if _side(ws, q) == _side(ws, nws):
+            continue
+        hq = ws[W_H + q]
+        own = hq & lm
+        pool = own if own != 0 else hq & SPADE_MASK
+        if pool != 0:
+            b = highest_bit(pool)
+            if beats(b, nwc):
+                nws = q
+                nwc = b
+    rank = card_rank(c)
+    if _side(ws, nws) == _side(ws, seat):
+        return 40 - rank
+    return -rank
+
+
+@njit(inline="always", cache=True)
 def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
     """Write the moves (one card per run of touching cards, the lowest) at ``W_MOVES + 16 * depth``,
     best first; return how many."""
@@ -1077,11 +1175,18 @@ def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
     starts = pext(_suit_starts(live), live)
     reps = pdep(p & ~((p << 1) & ~starts), live) & legal
     base = W_MOVES + 16 * depth
+    alone = goal > 0 and ws[W_ALONE] != 0
     n = 0
     while reps != 0:
         c = lowest_bit(reps)
         reps &= reps - 1
-        if goal > 0:
+        if alone:
+            sc = _alone_order(ws, k, seat, c, led, win_seat, win_card)
+            if k == 0 and c == ws[W_KILL + depth]:
+                sc += 500  # the lead that last cut the search off at this depth, after the table's best move
+            if c == bestc:
+                sc = 1000
+        elif goal > 0:
             # DDS's weights, which look at the run's top card
             ci = popcount(live & ((np.int64(1) << c) - 1))
             ln = lowest_bit(~((p & ~starts) >> (ci + 1)))  # further cards of the run
@@ -1133,7 +1238,7 @@ def _last_trick(ws, leader, acc, thr, rel_slot):
     wb = np.int64(1) << win
     ws[rel_slot] = wb if (tm & SUIT_MASKS[card_suit(win)] & ~wb) != 0 else 0
     if ws[W_MODE] == MODE_TRICKS:
-        return 1 if acc + (1 - (win_seat & 1)) >= thr else 0
+        return 1 if acc + (1 - _side(ws, win_seat)) >= thr else 0
     return 1 if ws[W_LEAF + acc + ws[W_STRIDE + win_seat]] >= thr else 0
 
 
@@ -1157,6 +1262,28 @@ def _second_hand_wins(ws, seat, led, win_card):
     if top > win_card and (third & lm) < (np.int64(1) << top):
         return np.int64(1) << top
     return -1
+
+
+@njit(cache=True)
+def _trick_top(ws, k, seat, led, win_seat, win_card):
+    """Inside a trick (``k`` cards played, ``seat`` on move): the highest card each player still to play can
+    give it (its highest card of the suit led, else, void, its highest spade), and the winning card so far; the
+    highest of them all. Its holder's side surely wins the trick: the holder plays it (or played it), and no
+    card of the other side can beat it (card ids grow with rank inside a suit and spades have the highest). The
+    card (its rank decides) is returned, with its side as ``card * 2 + side``."""
+    lm = SUIT_MASKS[led]
+    top = win_card
+    top_side = _side(ws, win_seat)
+    for j in range(k, 4):
+        q = (seat + j - k) & 3
+        h = ws[W_H + q]
+        f = h & lm
+        if f == 0:
+            f = h & SPADE_MASK
+        if f != 0 and highest_bit(f) > top:
+            top = highest_bit(f)
+            top_side = _side(ws, q)
+    return top * 2 + top_side
 
 
 @njit(inline="always", cache=True)
@@ -1207,7 +1334,7 @@ def _enter(tt, ws, fb, depth, thr):
         if mode != MODE_TRICKS and ws[W_NIL] != 0:
             nil_seat = ws[W_NIL] - 1
             lost = _nil_lost(ws, nil_seat)
-            if lost < 0 and ((seat ^ nil_seat) & 1) != 0:
+            if lost < 0 and _side(ws, seat) != _side(ws, nil_seat):
                 lost = _nil_broken(ws, seat, broken, nil_seat)
             if lost >= 0:  # the Nil seat must win a trick: the defence has what it wants
                 ws[fb + F_REL] = lost
@@ -1234,7 +1361,7 @@ def _enter(tt, ws, fb, depth, thr):
             safe = _nil_safe(ws, ws[W_NIL] - 1)
             if safe >= 0:  # the Nil seat takes no trick: its side has what it wants
                 ws[fb + F_REL] = safe
-                return 1 if 1 - ((ws[W_NIL] - 1) & 1) >= thr else 0
+                return 1 if 1 - _side(ws, ws[W_NIL] - 1) >= thr else 0
         if best >= 0:
             bestc = lowest_bit(pdep(np.int64(1) << best, R))
         ws[fb + F_NEED] = need
@@ -1243,15 +1370,23 @@ def _enter(tt, ws, fb, depth, thr):
         ws[fb + F_A] = A
         ws[fb + F_B] = B
         ws[fb + F_R] = R
-    elif k == 1 and mode == MODE_TRICKS:
+    elif k == 1 and mode == MODE_TRICKS and ws[W_ALONE] == 0:
         # second hand: when its side surely wins this trick and that one trick decides, stop here
         r = popcount(hand)
-        side0 = (seat & 1) == 0
+        side0 = _side(ws, seat) == 0
         if (side0 and thr - acc == 1) or (not side0 and acc + r - 1 < thr):
             rel = _second_hand_wins(ws, seat, ws[fb + F_LED], ws[fb + F_WCARD])
             if rel >= 0:
                 ws[fb + F_REL] = rel
                 return 1 if side0 else 0
+    elif mode == MODE_TRICKS and ws[W_ALONE] != 0:
+        # a seat alone: inside a trick, when the side that surely wins it (_trick_top) has what it wants with
+        # that trick, stop here
+        r = popcount(hand)
+        t = _trick_top(ws, k, seat, ws[fb + F_LED], ws[fb + F_WSEAT], ws[fb + F_WCARD])
+        if ((t & 1) == 0 and thr - acc <= 1) or ((t & 1) != 0 and acc + r - 1 < thr):
+            ws[fb + F_REL] = np.int64(1) << (t >> 1)
+            return 1 - (t & 1)
     live = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3] | ws[fb + F_TM]
     led = ws[fb + F_LED]
     legal = _legal(ws, k, hand, led, broken)
@@ -1307,7 +1442,7 @@ def _make(ws, fb, c):
         wb = np.int64(1) << nwc
         ws[fb + F_DEC] = wb if (ntm & SUIT_MASKS[card_suit(nwc)] & ~wb) != 0 else 0
         acc = ws[fb + F_ACC]
-        ws[nb + F_ACC] = acc + 1 - (nws & 1) if ws[W_MODE] == MODE_TRICKS else acc + ws[W_STRIDE + nws]
+        ws[nb + F_ACC] = acc + 1 - _side(ws, nws) if ws[W_MODE] == MODE_TRICKS else acc + ws[W_STRIDE + nws]
         ws[nb + F_K] = 0
         ws[nb + F_SEAT] = nws
         ws[nb + F_LED] = -1
@@ -1382,7 +1517,7 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
                 r = _enter(tt, ws, fb + FS, d, thr)
                 continue
             # every move tried without a cut-off
-            r = 0 if (ws[fb + F_SEAT] & 1) == 0 else 1
+            r = 0 if _side(ws, ws[fb + F_SEAT]) == 0 else 1
             _finish(tt, ws, fb, r)
         # r: the result of the node at depth d
         if d == d0:
@@ -1404,7 +1539,7 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
         run = pdep(((x ^ (x + 1)) >> 1) << ci, live)
         if (crel & run & ~bit) != 0:
             crel |= bit
-        if (r != 0) == ((seat & 1) == 0):  # a cut-off: team 0 reached thr, or team 1 kept it below
+        if (r != 0) == (_side(ws, seat) == 0):  # a cut-off: team 0 reached thr, or team 1 kept it below
             if ws[fb + F_K] == 0:
                 ws[W_KILL + d] = c  # DDS's "best move" of the depth: a killer move for the next leads
             ws[fb + F_REL] = crel
@@ -1430,7 +1565,7 @@ def _new_solve(tt, ws, mode):
     """Start a solve. The table's entries stay valid as long as what they rest on does: in trick mode,
     the play rules (an entry there is a fact about a position, whatever the root); score and Nil
     entries depend on the solve's final values, so those solves start a new generation."""
-    ctx = mode * 4 + ws[W_BREAKING] * 2 + ws[W_FORCED] if mode == MODE_TRICKS else -1
+    ctx = mode * 4 + ws[W_BREAKING] * 2 + ws[W_FORCED] + 8 * ws[W_ALONE] if mode == MODE_TRICKS else -1
     if ctx < 0 or ctx != ws[W_CTX] or ws[W_STAMP] == 0:  # (a workspace made by hand starts at stamp 0)
         new_generation_nb(tt, ws)
     ws[W_CTX] = ctx
@@ -1561,7 +1696,7 @@ def _root_values(tt, ws, pos, out):
     p = pext(hand, live)
     starts = pext(_suit_starts(live), live)
     reps = pdep(p & ~((p << 1) & ~starts), live) & legal
-    maxnode = (seat & 1) == 0
+    maxnode = _side(ws, seat) == 0
     best = -1
     mode = ws[W_MODE]
     # the root as frame 0, so that each card's child comes from _make as in the search
@@ -1653,7 +1788,7 @@ def card_values_nb(tt, ws, pos, out):
     seat = _root(ws, pos)[1]
     r = popcount(pos[P_HANDS + seat])
     best = _root_values(tt, ws, pos, out)
-    if seat & 1:
+    if _side(ws, seat):
         for c in range(out.shape[0]):
             if out[c] >= 0:
                 out[c] = r - out[c]
@@ -1807,14 +1942,14 @@ def nil_setup_nb(ws, R, nil_seat):
     n = b * b * b * b
     for s in range(4):
         ws[W_STRIDE + s] = 1 if s == nil_seat else b
-        ws[W_GOAL + s] = 1 if s == (nil_seat ^ 2) else -1
+        ws[W_GOAL + s] = 1 if s != nil_seat and _side(ws, s) == _side(ws, nil_seat) else -1  # its partner
     ws[W_MONO] = 0
     ws[W_MERGED] = 0
     ws[W_NIL] = nil_seat + 1
     ws[W_NVALS] = 2
     ws[W_VALS] = 0
     ws[W_VALS + 1] = 1
-    own = (nil_seat & 1) == 0
+    own = _side(ws, nil_seat) == 0
     for idx in range(n):
         c0 = idx % b
         c1 = (idx // b) % b
@@ -1871,7 +2006,7 @@ def score_card_values_nb(tt, ws, pos, out):
     idx = np.empty(out.shape[0], np.int64)
     best = table_card_values_nb(tt, ws, pos, idx)
     seat = (pos[P_LEADER] + pos[P_NPLAYED]) & 3
-    sign = -1 if seat & 1 else 1
+    sign = -1 if _side(ws, seat) else 1
     for c in range(out.shape[0]):
         out[c] = sign * ws[W_VALS + idx[c]] if idx[c] >= 0 else NO_VALUE
     return sign * ws[W_VALS + best]
@@ -2088,3 +2223,52 @@ def nil_makeable(hands, leader, trick=(), broken=False, rules=None, *, nil_seat:
     nil_setup_nb(solver.ws, _tricks_left(pos), int(nil_seat))
     v = table_value_nb(solver.tt, solver.ws, pos)
     return bool(v == 1) if (int(nil_seat) & 1) == 0 else bool(v == 0)
+
+
+# ------------------------------------------------------------------ each player alone (no partnerships)
+@njit(cache=True, nogil=True)
+def alone_tricks_nb(tt, ws, pos, seat):
+    """Seat ``seat``'s tricks from ``pos`` (the trick in progress included), seat against the other three
+    together, each side playing for its tricks; the workspace is left to teams."""
+    set_sides_nb(ws, seat)
+    v = tricks_nb(tt, ws, pos)
+    set_sides_nb(ws, np.int64(-1))
+    return v
+
+
+@njit(cache=True, nogil=True)
+def alone_nil_nb(tt, ws, pos, seat):
+    """1 when seat ``seat`` can take no trick from ``pos`` against the other three together playing to give it
+    one, else 0 (no trick of the trick in progress won yet: the caller asks only then); the workspace is left to
+    teams."""
+    set_sides_nb(ws, seat)
+    mover = (pos[P_LEADER] + pos[P_NPLAYED]) & 3
+    nil_setup_nb(ws, popcount(pos[P_HANDS + mover]), seat)
+    v = table_value_nb(tt, ws, pos)
+    set_sides_nb(ws, np.int64(-1))
+    return v
+
+
+def _alone_seat(seat) -> int:
+    if not 0 <= int(seat) <= 3:
+        raise ValueError(f"seat {seat}: use a seat 0..3")
+    return int(seat)
+
+
+def alone_tricks(hands, leader, seat, trick=(), broken=False, rules=None, *, trick_no=None, solver=None) -> int:
+    """Without partnerships (each player alone, four seats): seat ``seat``'s tricks from this position when it
+    plays for tricks and the other three seats together play to keep them down. Arguments as ``dd_tricks``."""
+    seat = _alone_seat(seat)
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    return int(alone_tricks_nb(solver.tt, solver.ws, pos, seat))
+
+
+def alone_nil(hands, leader, seat, trick=(), broken=False, rules=None, *, taken: int = 0, trick_no=None,
+              solver=None) -> bool:
+    """Without partnerships (four seats): can seat ``seat`` take no trick from here against the other three
+    together trying to make it win one? ``taken``: tricks it has already won this hand (any: the Nil failed)."""
+    seat = _alone_seat(seat)
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    if taken:
+        return False
+    return bool(alone_nil_nb(solver.tt, solver.ws, pos, seat) == 1)

@@ -6,8 +6,10 @@ For each hand, from its first lead with the cards as held after any Blind Nil ex
 * ``dd_nil_s`` for each seat ``s`` that bid Nil (Blind Nil included): 1 when its side can keep it at zero
   tricks against best defence, 0 when not; -1 for a seat that did not bid Nil.
 
-Without partnerships (``alone_columns``, ``dd_alone.py``): ``dd_tricks_s`` for each seat, its own tricks
-against the others together, and ``dd_nil_s`` as above with the seat alone against the others.
+Without partnerships (``alone_columns``): ``dd_tricks_s`` for each seat, its own tricks against the others
+together, and ``dd_nil_s`` as above with the seat alone against the others. At four seats the solver above with
+sides set per question (``dd.alone_tricks_nb`` / ``alone_nil_nb``: the seat against the other three); at two
+seats ``dd_alone.py``.
 
 The deals are split into chunks, one thread each; the compiled loop releases the GIL and every thread
 has its own transposition table, so the figures do not depend on the number of threads. With ``progress``
@@ -29,6 +31,8 @@ from tricksim.simulator.games.spades.dd import (
     P_LEADER,
     P_SIZE,
     Solver,
+    alone_nil_nb,
+    alone_tricks_nb,
     check_deck,
     nil_setup_nb,
     set_rules_nb,
@@ -59,19 +63,36 @@ def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
             nil[i, s] = 1 if (v == 1) == (s % 2 == 0) else 0
 
 
+@njit(cache=True, nogil=True)
+def _solve_alone(tt, ws, held, leaders, first, nil_bid, tricks, nil):
+    """Rows of ``held`` (n x 4 masks), each seat alone: its tricks against the other three, and the Nil
+    question for Nil seats (1 made, 0 not, -1 no Nil bid)."""
+    pos = np.zeros(P_SIZE, np.int64)
+    for i in range(held.shape[0]):
+        for s in range(4):
+            pos[P_HANDS + s] = held[i, s]
+        pos[P_LEADER] = leaders[i]
+        pos[P_FIRST] = first if (held[i, leaders[i]] & 1) != 0 else 0
+        for s in range(4):
+            tricks[i, s] = alone_tricks_nb(tt, ws, pos, s)
+            nil[i, s] = alone_nil_nb(tt, ws, pos, s) if nil_bid[i, s] != 0 else -1
+
+
 def load_solver(rules, alone: bool = False) -> None:
     """Compile the solver (or load it from the cache) once in this process, saying so when it takes long: it
-    compiles on its first call, here on no hands. ``alone``: the search without partnerships (not cached)."""
-    if alone:
+    compiles on its first call, here on no hands. ``alone``: without partnerships (two seats: the search of
+    ``dd_alone.py``, not cached)."""
+    seats = getattr(rules, "seats", 4)
+    if alone and seats != 4:
         with announced("the double-dummy search without partnerships"):
             alone_columns(np.zeros((1, 2), np.int64) + np.array([1, 2]), np.zeros(1, np.int64),
                           np.zeros((1, 2), np.int64), rules)
         return
-    if not _LOADED:
+    if ("alone" if alone else "teams") not in _LOADED:
         empty = np.zeros((0, 4), np.int64)
         with announced("the double-dummy solver"):
-            _dd_columns(empty, np.zeros(0, np.int64), empty, rules, 1, 8)
-        _LOADED.append(True)
+            _columns(empty, np.zeros(0, np.int64), empty, rules, 1, 8, alone)
+        _LOADED.append("alone" if alone else "teams")
 
 
 def dd_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *, threads: int = 1,
@@ -80,28 +101,34 @@ def dd_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules
     """(``dd_tricks_0`` (n,), ``dd_nil`` (n, 4)) for ``held`` (n x 4 int64 masks of full hands), the first
     leaders and the Nil bids (n x 4, nonzero where seat s bid Nil), under ``rules`` (``SpadesRules``).
     ``progress(done)``: called with the hands solved so far after each ``batch`` hands a thread."""
-    load_solver(rules)
+    return _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, False)
+
+
+def _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, alone):
+    load_solver(rules, alone)
     if progress is None:
-        return _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits)
+        return _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone)
     n = held.shape[0]
     step = max(1, batch * max(1, int(threads)))
-    tricks = np.zeros(n, np.int64)
+    tricks = np.zeros((n, 4) if alone else n, np.int64)
     nil = np.full((n, 4), -1, np.int64)
     for a in range(0, n, step):
         b = min(n, a + step)
-        tricks[a:b], nil[a:b] = _dd_columns(held[a:b], leaders[a:b], nil_bid[a:b], rules, threads, tt_bits)
+        tricks[a:b], nil[a:b] = _columns(held[a:b], leaders[a:b], nil_bid[a:b], rules, threads, tt_bits, alone)
         progress(b)
     return tricks, nil
 
 
-def _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits):
+def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
+    """Teams (``alone`` False): team 0's tricks (n,) and the Nil question (n, 4); each seat alone at four
+    seats: each seat's tricks (n, 4) and its Nil (n, 4)."""
     k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
     check_deck(k)
     held = np.ascontiguousarray(held, dtype=np.int64)
     leaders = np.ascontiguousarray(leaders, dtype=np.int64)
     nil_bid = np.ascontiguousarray(nil_bid, dtype=np.int64)
     n = held.shape[0]
-    tricks = np.zeros(n, np.int64)
+    tricks = np.zeros((n, 4) if alone else n, np.int64)
     nil = np.full((n, 4), -1, np.int64)
     first = 1 if k.first_lead == FIRST_LEAD_TWO_OF_CLUBS else 0
     threads = max(1, min(int(threads), n))
@@ -111,8 +138,9 @@ def _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits):
         a, b = bounds[j], bounds[j + 1]
         solver = Solver(tt_bits=tt_bits)
         set_rules_nb(solver.ws, int(k.breaking), int(k.forced_spade_lead_breaks))
-        t, m = np.zeros(b - a, np.int64), np.zeros((b - a, 4), np.int64)
-        _solve_hands(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m)
+        t, m = np.zeros((b - a, 4) if alone else b - a, np.int64), np.zeros((b - a, 4), np.int64)
+        solve = _solve_alone if alone else _solve_hands
+        solve(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m)
         tricks[a:b], nil[a:b] = t, m
 
     if threads == 1:
@@ -124,10 +152,16 @@ def _dd_columns(held, leaders, nil_bid, rules, threads, tt_bits):
 
 
 def alone_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *,
-                  progress: Callable[[int], None] | None = None, batch: int = 64) -> tuple[np.ndarray, np.ndarray]:
+                  progress: Callable[[int], None] | None = None, batch: int = 64, threads: int = 1,
+                  tt_bits: int = 20) -> tuple[np.ndarray, np.ndarray]:
     """Without partnerships: (``dd_tricks`` (n, seats), ``dd_nil`` (n, seats)) for ``held`` (n x seats masks of
-    full hands), each seat alone against the others together (``dd_alone.py``); one thread (its search holds
-    the GIL). ``progress(done)`` after each ``batch`` hands."""
+    full hands), each seat alone against the others together. Four seats: the team solver with a seat against
+    the other three as sides, ``threads`` as ``dd_columns`` (a table of 2**``tt_bits`` slots a thread, 48 MiB at
+    20: a seat alone searches millions of nodes a question), ``progress(done)`` after each ``batch`` hands a
+    thread; two seats: ``dd_alone.py``, one thread (its search holds the GIL), ``progress(done)`` after each
+    ``batch`` hands."""
+    if held.shape[1] == 4:
+        return _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, True)
     from tricksim.simulator.games.spades.dd_alone import AloneSolver
 
     solver = AloneSolver(rules, tt_bits=14)  # emptied at each question: small, for two 13-card hands

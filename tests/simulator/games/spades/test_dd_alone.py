@@ -1,10 +1,11 @@
-"""The double-dummy search without partnerships (``dd_alone.py``, issue #28) against exhaustive minimax.
+"""The double-dummy searches without partnerships (issue #28) against exhaustive minimax.
 
-Endings cut from random deals at 2, 3 and 4 seats, each player alone: each seat keeps a few cards of its
-hand, a random leader, spades broken or not, the jokers deck or not, forced spade leads breaking or not.
-For every seat, its tricks playing for tricks against the others together, and whether it could keep a
-Nil against them, must be those of ``reference_dd.alone_tricks`` / ``alone_nil`` (plain Python, every
-legal card tried, no pruning).
+``dd_alone.py`` at 2, 3 and 4 seats, and the team solver (``dd.py``) with a seat against the other three as its
+sides (``dd.alone_tricks`` / ``alone_nil``, what ``tricksim dd`` uses at four seats): endings cut from random
+deals, each seat keeping a few cards of its hand, a random leader, spades broken or not, the jokers deck or
+not, forced spade leads breaking or not, the 2♣ opening the first trick or not. For every seat, its tricks
+playing for tricks against the others together, and whether it could keep a Nil against them, must be those
+of ``reference_dd.alone_tricks`` / ``alone_nil`` (plain Python, every legal card tried, no pruning).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import random
 import pytest
 import reference_dd as ref
 
+from tricksim.simulator.games.spades import dd
 from tricksim.simulator.games.spades.dd_alone import AloneSolver
 from tricksim.simulator.games.spades.rules import SpadesRules
 
@@ -58,3 +60,92 @@ def test_the_two_of_clubs_opens_the_first_trick():
     assert ref.alone_tricks(hands, 0, 0) == 3 and ref.alone_tricks(hands, 0, 0, rules=first) == 1
     assert solver.tricks(hands, 0, 0) == 3 and solver.tricks(hands, 0, 0, first=True) == 1
     assert solver.tricks(hands, 0, 1) == 0 and solver.tricks(hands, 0, 1, first=True) == 2
+
+
+# every combination of the rules play depends on: (jokers, breaking, forced_spade_lead_breaks)
+LEAD_RULES = [(j, b, f) for j in (False, True) for b in (False, True) for f in (False, True)]
+
+
+# the reference takes about ten seconds a seat (its two questions) at six cards a seat: those in the slow suite
+SIX = pytest.mark.needs_jit("six-card endings at four seats: both searches take minutes as pure Python")
+
+
+@pytest.mark.parametrize("size, count", [(2, 32), (3, 32), (4, 16), (5, 3),
+                                         pytest.param(5, 24, marks=pytest.mark.slow),
+                                         pytest.param(6, 12, marks=[pytest.mark.slow, SIX])])
+def test_the_team_solver_with_a_seat_alone_matches_exhaustive_search(size, count):
+    """Four seats, each alone: ``dd.alone_tricks`` / ``alone_nil`` against the exhaustive reference and against
+    ``dd_alone.py`` on the same endings, every combination of the lead rules, now and then the hand's first
+    trick under first_lead=two_of_clubs (the 2♣'s holder leads it)."""
+    rng = random.Random(2800 + size)
+    solver = dd.Solver(tt_bits=12)  # one solver for every question: the sides are set per question
+    checked = nils = firsts = 0
+    values = set()
+    for i in range(count):
+        jokers, breaking, forced = LEAD_RULES[i % len(LEAD_RULES)]
+        hands = _ending(rng, 4, size, jokers)
+        leader, broken = rng.randrange(4), rng.random() < 0.5
+        first = False
+        if not jokers and rng.random() < 0.3:  # the first trick (a jokers deck may have no 2♣)
+            if not any(h & 1 for h in hands):  # the 2♣ for the leader's lowest card
+                hands[leader] = (hands[leader] & (hands[leader] - 1)) | 1
+            leader = next(s for s in range(4) if hands[s] & 1)
+            broken, first = False, True
+            firsts += 1
+        rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced,
+                            first_lead="two_of_clubs" if first else "left_of_dealer")
+        reference = ref.Rules(breaking=breaking, forced_breaks=forced, two_of_clubs=first, first_trick=first)
+        other = AloneSolver(rules, tt_bits=10)
+        trick_no = 0 if first else None
+        for seat in range(4):
+            want = ref.alone_tricks(hands, leader, seat, broken, reference)
+            got = dd.alone_tricks(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no, solver=solver)
+            assert got == want, (hands, leader, seat, broken, rules)
+            assert other.tricks(hands, leader, seat, broken=broken, first=first) == want
+            nil = ref.alone_nil(hands, leader, seat, broken, reference)
+            assert dd.alone_nil(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no,
+                                solver=solver) == nil, (hands, leader, seat, broken, rules)
+            assert other.nil(hands, leader, seat, broken=broken, first=first) == nil
+            checked += 1
+            nils += nil
+            values.add(want)
+    assert checked == 4 * count
+    if count >= 16:  # both answers of the Nil question, several trick counts and some first tricks occur
+        assert 0 < nils < checked and len(values) >= 3 and firsts > 0
+
+
+def test_a_seat_alone_leaves_the_solver_to_teams():
+    """After a question of a seat alone, the same solver answers the team questions as a new one (the sides go
+    back to teams, and the table's entries of the other sides are not reused)."""
+    rng = random.Random(7)
+    rules = SpadesRules()
+    shared = dd.Solver(tt_bits=12)
+    for _ in range(6):
+        hands = _ending(rng, 4, 5, False)
+        leader = rng.randrange(4)
+        dd.alone_tricks(hands, leader, rng.randrange(4), rules=rules, solver=shared)
+        dd.alone_nil(hands, leader, rng.randrange(4), rules=rules, solver=shared)
+        assert dd.dd_tricks(hands, leader, rules=rules, solver=shared) == dd.dd_tricks(hands, leader, rules=rules)
+        for s in range(4):
+            assert dd.nil_makeable(hands, leader, rules=rules, nil_seat=s, solver=shared) == \
+                dd.nil_makeable(hands, leader, rules=rules, nil_seat=s)
+
+
+def test_a_seat_alone_is_not_a_team():
+    """One deal where the sides matter (worked by hand). Seat 0 holds A♠ K♠ 2♥ 3♥, seat 1 four high hearts,
+    seat 2 Q♠ J♠ 2♣ 3♣, seat 3 four diamonds; seat 0 leads, spades may be led. Partners, seats 0 and 2 take all
+    four tricks: each heart seat 0 leads is ruffed by seat 2, each club seat 2 leads by seat 0 (seats 1 and 3
+    hold no spade). Alone, seat 0 takes 2: its A♠ and K♠ win whenever played (no higher spade elsewhere) and
+    its hearts lose to seat 1's; its Nil is lost (the A♠ wins a trick)."""
+    c = lambda suit, rank: 1 << (suit * 13 + rank)
+    hands = [c(3, 12) | c(3, 11) | c(2, 0) | c(2, 1),      # A♠ K♠ 2♥ 3♥
+             c(2, 12) | c(2, 11) | c(2, 10) | c(2, 9),     # A♥ K♥ Q♥ J♥
+             c(3, 10) | c(3, 9) | c(0, 0) | c(0, 1),       # Q♠ J♠ 2♣ 3♣
+             c(1, 0) | c(1, 1) | c(1, 2) | c(1, 3)]        # 2♦ 3♦ 4♦ 5♦
+    rules = SpadesRules(breaking=False)
+    assert dd.dd_tricks(hands, 0, rules=rules) == 4
+    assert dd.alone_tricks(hands, 0, 0, rules=rules) == 2
+    assert not dd.alone_nil(hands, 0, 0, rules=rules)
+    reference = ref.Rules(breaking=False)
+    for seat in range(4):
+        assert dd.alone_tricks(hands, 0, seat, rules=rules) == ref.alone_tricks(hands, 0, seat, False, reference)
