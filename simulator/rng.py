@@ -257,12 +257,17 @@ def rand_below(rng, n):
     return np.int64((x * np.uint64(n)) >> np.uint64(32))
 
 
+@_wrapping
 @njit(cache=True)
 def shuffle(rng, a, n):
-    """Fisher-Yates shuffle of a[:n] (n < 2**31), two indices per 64-bit draw."""
+    """Fisher-Yates shuffle of a[:n] (n < 2**31), two indices per 64-bit draw (``next_u64``'s draws)."""
+    # the stream's state in a local, stored once at the end: the stores into ``a`` could alias ``rng[0]``
+    # for the compiler, which then reloaded and stored it at every draw
+    state = rng[0]
     i = n - 1
     while i > 0:
-        x = next_u64(rng)
+        state += GOLDEN
+        x = mix64(state)
         j = np.int64(((x >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         a[i], a[j] = a[j], a[i]
         i -= 1
@@ -270,6 +275,7 @@ def shuffle(rng, a, n):
             j = np.int64(((x & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
             a[i], a[j] = a[j], a[i]
             i -= 1
+    rng[0] = state
 
 
 @njit(cache=True)
@@ -278,7 +284,7 @@ def rand_float(rng):
     return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the policy (a call cost more than its own work: P83)
 def random_card(rng, mask):
     """A uniformly chosen set bit (card id) of a non-zero mask."""
     return nth_set_bit(mask, rand_below(rng, popcount(mask)))
