@@ -29,7 +29,8 @@ the first trick the other side wins that this seat cannot win (``excuse_late`` 2
 there and is never left to the end; the taker's Prises made 52 % instead of 47 % at four players); then Prise /
 Garde from 74 / 77 (were 76 / 79); at five players the taker's side keeps the Petit with three quarters of the
 trumps out (``PETIT_KEEP_FIVE``). The sixth pass: defenders hunt the Petit at three players only
-(``HUNT_MAX_SEATS``).
+(``HUNT_MAX_SEATS``). The seventh: the taker's side wins a trick with the highest of its equivalent suit cards (no
+parameter: the strategy has the 32 the kernel allows).
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -88,7 +89,9 @@ Play
     unseen) with a higher trump while not shown out of trumps.
     Following: when a partner wins the trick and no later opponent can beat it, charge it
     (``charge``): the Petit, then the most valuable card (the Monde and the Excuse kept). Else win
-    with the cheapest card no later opponent can beat (the Petit first: it is then saved);
+    with the cheapest card no later opponent can beat (the Petit first: it is then saved); the taker's side then
+    plays the highest of its equivalent suit cards (none out between them: the king rather than the queen under
+    it), so that the card it keeps is the cheaper master (defenders keep the lowest: measured worse at four players);
     a master trump is spent only on a trick of at least ``secure_value`` half-points. Else play
     the cheapest card (low when the other side will win), never the Petit while another card is
     legal.
@@ -686,6 +689,20 @@ def safe_beater(legal_s, legal_t, win_card, led, seat, opp, nplayed, view, unsee
 
 
 @njit(cache=True)
+def top_equivalent(card, legal_s, unseen_s):
+    """The highest legal card of ``card``'s suit with no unseen card between the two: it wins wherever ``card``
+    does, and the cheaper card kept stays as much a master (and costs less if ruffed later)."""
+    top = card
+    s = card // SUIT_CARDS
+    c = card + 1
+    while c < (s + 1) * SUIT_CARDS and not bit_set(unseen_s, c):
+        if bit_set(legal_s, c):
+            top = c
+        c += 1
+    return np.int64(top)
+
+
+@njit(cache=True)
 def dump_card(suits, legal_s, legal_t, keep_petit):
     """The cheapest card to give away: the fewest points, suit cards before trumps, from a short suit
     without honours to guard, the lowest; the Petit (and the Monde, the Excuse) only when nothing else."""
@@ -999,6 +1016,8 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         low = lowest_trump(legal_t, True)
         if low >= 0 and low != c:
             c = -1
+    if c >= 0 and c < FIRST_TRUMP and attacker:
+        c = top_equivalent(c, legal_s, unseen_s)
     if c >= 0:
         return c
     d = dump_card(suits, legal_s, legal_t & ~EXCUSE_T, keep_petit)

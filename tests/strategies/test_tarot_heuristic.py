@@ -484,6 +484,26 @@ def test_wins_with_the_cheapest_safe_card():
     assert play(3, hand, v) == card("CD")
 
 
+def test_taker_wins_with_the_highest_of_equivalent_cards():
+    # a defender (seat 3) leads the 3 of spades to the taker (seat 0), second to play: its queen wins as surely as
+    # its king (no spade out beats either, 11 spades unseen: no ruff feared); the king goes, the queen it keeps
+    # is then master and worth less if ruffed later
+    hand = cards("RS DS 4H T5 T8")
+    v = play_view(0, taker=0, trick=cards("3S"))
+    assert play(0, hand, v) == card("RS")
+    # the knight under the king with the queen played: equivalent too
+    hand = cards("RS CS 4H T5 T8")
+    v = play_view(0, taker=0, trick=cards("3S"), played=cards("DS 2S 5S 6S"))
+    assert play(0, hand, v) == card("RS")
+
+
+def test_taker_keeps_its_king_over_a_card_out():
+    # last to play, the taker's knight wins; the queen is out between it and the king, so the king is kept
+    hand = cards("RS CS 4H T5")
+    v = play_view(0, taker=0, trick=cards("3S 5S 7S"))
+    assert play(0, hand, v) == card("CS")
+
+
 def test_petit_played_when_it_wins_safely():
     # last to play to a plain-suit trick nobody trumped: the Petit wins it and is saved
     hand = cards("T1 T10 T15 2C")
