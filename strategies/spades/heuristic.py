@@ -947,6 +947,9 @@ def play(seat, hand, legal, view, params, rng):
     Numba drop its reference counting of them (no NRT calls are left in this
     function's machine code; with them, atomic increments on every call).
     """
+    # a seat is 0..3: masked, the view indices derived from it are known to be non-negative and are compiled
+    # without the negative-index wrap-around (docs/performance.md P-kspeed6-1)
+    seat = seat & 3
     partner = seat ^ 2
     lefty = (seat + 1) & 3
     righty = (seat + 3) & 3
