@@ -291,6 +291,8 @@ def as_nil(bid, zero_is_contract):
 def opponent_nil(seat, view, zero, alone):
     """An opponent of ``seat`` has bid Nil: of the rules' seats, every other one alone (cutthroat), the two of the
     other team with partnerships."""
+    if not alone:  # the seats on the left and right: no loop over the rules' seat count (a division a seat)
+        return as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0
     n = view[V_RULES + R_SEATS]
     for k in range(1, n):
         s = (seat + k) % n
@@ -519,7 +521,7 @@ def bid(seat, hand, view, params, rng):
     adjust = params[P_BID_ADJUST]
     if partner_bid == 0:
         adjust += params[P_COVER_BID]  # covering a Nil wins tricks the partner would have won
-    if opponent_nil(seat, view, zero, alone):
+    if params[P_OPP_NIL_BID] != 0 and opponent_nil(seat, view, zero, alone):
         adjust += params[P_OPP_NIL_BID]  # a Nil bidder gives away the tricks its cards would take
     # V_SCORE + seat: the seat's team's total (the slots repeat the teams), or its own alone
     if view[V_TARGET] > 0 and view[V_SCORE + seat] >= view[V_TARGET] - params[P_NEAR_TARGET]:
