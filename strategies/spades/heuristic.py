@@ -987,7 +987,6 @@ def play(seat, hand, legal, view, params, rng):
     need = (b_a - view[V_TRICKS + team]) * np.int64(b_a > 0) + (b_b - view[V_TRICKS + team + 2]) * np.int64(b_b > 0)
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
-    zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
     remaining = 13 - view[V_TRICK_NO]
     position = nplayed  # cards before this seat's: 3 is the last to play
     others = np.int64(3)  # the other hands at the table (the rules' seats less one)
@@ -1023,11 +1022,14 @@ def play(seat, hand, legal, view, params, rng):
             unseen &= ~view[V_PASSED]
             if nplayed == 1:
                 position = np.int64(3)
+    my_bid, p_bid, l_bid, r_bid = view[V_BID + seat], view[V_BID + partner], view[V_BID + lefty], view[V_BID + righty]
+    if view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO:  # the bids as_nil reads them, behind one test of the rule
+        my_bid, p_bid, l_bid, r_bid = as_nil(my_bid, True), as_nil(p_bid, True), as_nil(l_bid, True), as_nil(r_bid, True)
     return decide(seat, hand, legal, unseen, in_trick, position, view[V_LED_SUIT], win_seat, win_card,
-                  as_nil(view[V_BID + seat], zero), view[V_TRICKS + seat],
-                  as_nil(view[V_BID + partner], zero), view[V_TRICKS + partner], view[V_TRICK + partner],
-                  as_nil(view[V_BID + lefty], zero), view[V_TRICKS + lefty], view[V_TRICK + lefty],
-                  as_nil(view[V_BID + righty], zero), view[V_TRICKS + righty], view[V_TRICK + righty],
+                  my_bid, view[V_TRICKS + seat],
+                  p_bid, view[V_TRICKS + partner], view[V_TRICK + partner],
+                  l_bid, view[V_TRICKS + lefty], view[V_TRICK + lefty],
+                  r_bid, view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
                   need, opp_need, remaining, view[V_BAGS + seat], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
