@@ -291,6 +291,8 @@ def as_nil(bid, zero_is_contract):
 def opponent_nil(seat, view, zero, alone):
     """An opponent of ``seat`` has bid Nil: of the rules' seats, every other one alone (cutthroat), the two of the
     other team with partnerships."""
+    if not alone:  # the seats on the left and right: no loop over the rules' seat count (a division a seat)
+        return as_nil(view[V_BID + ((seat + 1) & 3)], zero) == 0 or as_nil(view[V_BID + ((seat + 3) & 3)], zero) == 0
     n = view[V_RULES + R_SEATS]
     for k in range(1, n):
         s = (seat + k) % n
@@ -519,7 +521,7 @@ def bid(seat, hand, view, params, rng):
     adjust = params[P_BID_ADJUST]
     if partner_bid == 0:
         adjust += params[P_COVER_BID]  # covering a Nil wins tricks the partner would have won
-    if opponent_nil(seat, view, zero, alone):
+    if params[P_OPP_NIL_BID] != 0 and opponent_nil(seat, view, zero, alone):
         adjust += params[P_OPP_NIL_BID]  # a Nil bidder gives away the tricks its cards would take
     # V_SCORE + seat: the seat's team's total (the slots repeat the teams), or its own alone
     if view[V_TARGET] > 0 and view[V_SCORE + seat] >= view[V_TARGET] - params[P_NEAR_TARGET]:
@@ -947,6 +949,9 @@ def play(seat, hand, legal, view, params, rng):
     Numba drop its reference counting of them (no NRT calls are left in this
     function's machine code; with them, atomic increments on every call).
     """
+    # a seat is 0..3: masked, the view indices derived from it are known to be non-negative and are compiled
+    # without the negative-index wrap-around (docs/performance.md P85)
+    seat = seat & 3
     partner = seat ^ 2
     lefty = (seat + 1) & 3
     righty = (seat + 3) & 3
@@ -982,7 +987,6 @@ def play(seat, hand, legal, view, params, rng):
     need = (b_a - view[V_TRICKS + team]) * np.int64(b_a > 0) + (b_b - view[V_TRICKS + team + 2]) * np.int64(b_b > 0)
     opp_need = ((o_a - view[V_TRICKS + 1 - team]) * np.int64(o_a > 0)
                 + (o_b - view[V_TRICKS + 3 - team]) * np.int64(o_b > 0))
-    zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
     remaining = 13 - view[V_TRICK_NO]
     position = nplayed  # cards before this seat's: 3 is the last to play
     others = np.int64(3)  # the other hands at the table (the rules' seats less one)
@@ -1018,11 +1022,14 @@ def play(seat, hand, legal, view, params, rng):
             unseen &= ~view[V_PASSED]
             if nplayed == 1:
                 position = np.int64(3)
+    my_bid, p_bid, l_bid, r_bid = view[V_BID + seat], view[V_BID + partner], view[V_BID + lefty], view[V_BID + righty]
+    if view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO:  # the bids as_nil reads them, behind one test of the rule
+        my_bid, p_bid, l_bid, r_bid = as_nil(my_bid, True), as_nil(p_bid, True), as_nil(l_bid, True), as_nil(r_bid, True)
     return decide(seat, hand, legal, unseen, in_trick, position, view[V_LED_SUIT], win_seat, win_card,
-                  as_nil(view[V_BID + seat], zero), view[V_TRICKS + seat],
-                  as_nil(view[V_BID + partner], zero), view[V_TRICKS + partner], view[V_TRICK + partner],
-                  as_nil(view[V_BID + lefty], zero), view[V_TRICKS + lefty], view[V_TRICK + lefty],
-                  as_nil(view[V_BID + righty], zero), view[V_TRICKS + righty], view[V_TRICK + righty],
+                  my_bid, view[V_TRICKS + seat],
+                  p_bid, view[V_TRICKS + partner], view[V_TRICK + partner],
+                  l_bid, view[V_TRICKS + lefty], view[V_TRICK + lefty],
+                  r_bid, view[V_TRICKS + righty], view[V_TRICK + righty],
                   view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
                   need, opp_need, remaining, view[V_BAGS + seat], view[V_BAG_LIMIT],
                   (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,

@@ -374,6 +374,20 @@ def test_two_players_count_only_the_real_opponents_nil():
     assert bid("AS KS QS AH KH QH 2C 3C 4C 5D 6D 7D 8D", view, opp_nil_bid=2) == alone
 
 
+def test_partnerships_count_the_nil_of_either_opponent_not_the_partners():
+    """With partnerships opp_nil_bid is added for a Nil on the left or on the right, never for the partner's Nil
+    across (the partner's Nil is covered instead: cover_bid, the same with or without opp_nil_bid)."""
+    hand = "AS KS QS AH KH QH 2C 3C 4C 5D 6D 7D 8D"
+    no_nil = bid(hand)
+    assert bid(hand, opp_nil_bid=2) == no_nil
+    for nil_seat in (1, 3):
+        bids = [-1, -1, -1, -1]
+        bids[nil_seat] = 0
+        assert bid(hand, bid_view(0, bids=tuple(bids)), opp_nil_bid=2) == no_nil + 2
+    partner_nil = bid_view(0, bids=(-1, -1, 0, -1))
+    assert bid(hand, partner_nil, opp_nil_bid=2) == bid(hand, partner_nil)
+
+
 # ------------------------------------------------------------------ own Nil
 NIL_BIDS = (0, 3, 4, 3)
 
