@@ -14,8 +14,9 @@ trick in progress, whether spades are broken, the rules), each answered exactly:
   defence that tries to make it win one?
 
 Without partnerships (``alone_tricks``, ``alone_nil``) the same search answers a seat's tricks and its Nil
-alone against the other three together: the sides are data in the workspace (``set_sides_nb``), parity for
-teams (docs/double-dummy.md "Each player alone").
+alone against the other three together, or the other two at a table of three (three hands: tricks of three
+cards): the sides and the seat count are data in the workspace (``set_sides_nb``, ``W_TRIO``), parity and four
+seats for teams (docs/double-dummy.md "Each player alone").
 
 The search (docs/double-dummy.md has the details): null-window alpha-beta ("can team 0 reach v?")
 iterated on v, as DDS does (bisection, or steps from a first guess); a transposition table of trick-start positions with partition
@@ -180,7 +181,7 @@ W_MERGED = 25    # score: no Nil bid, so the value depends on team 0's tricks al
 W_NIL = 26       # Nil mode: the Nil seat + 1 (0: another mode)
 W_FLIP = 27      # W_FLIP + s: 1 when seat s's side is not its parity (0 everywhere for teams: a zeroed workspace
                  # plays teams); the side of seat s is (s & 1) ^ ws[W_FLIP + s] (_side), side 0 the one counted
-W_ALONE = 31     # the seat alone against the other three + 1 (set_sides_nb), 0 for two teams of two
+W_ALONE = 31     # the seat alone against the others + 1 (set_sides_nb), 0 for two teams of two
 W_MOVES = 32     # W_MOVES + MOVE_SLOTS * depth + i: ordered moves
 MOVE_SLOTS = 17  # a hand's moves: one per run of touching cards, at most its cards (17 at three seats)
 W_FRAMES = W_MOVES + 64 * MOVE_SLOTS  # W_FRAMES + FS * depth: the search's stack (F_* fields)

@@ -114,11 +114,7 @@ def test_the_team_solver_with_a_seat_alone_matches_exhaustive_search(size, count
         assert 0 < nils < checked and len(values) >= 3 and firsts > 0
 
 
-THREE_SIX = pytest.mark.needs_jit("six-card endings at three seats: the solver's search takes minutes as pure Python")
-
-
-@pytest.mark.parametrize("size, count", [(2, 32), (3, 32), (4, 16), (5, 8),
-                                         pytest.param(6, 16, marks=THREE_SIX)])
+@pytest.mark.parametrize("size, count", [(2, 32), (3, 32), (4, 16), (5, 8), (6, 16)])
 def test_the_team_solver_at_three_seats_matches_exhaustive_search(size, count):
     """Three seats, each alone (cutthroat3: tricks of three cards): ``dd.alone_tricks`` / ``alone_nil`` with three
     hands against the exhaustive reference, every combination of the lead rules, now and then the hand's first
