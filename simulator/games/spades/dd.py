@@ -14,8 +14,9 @@ trick in progress, whether spades are broken, the rules), each answered exactly:
   defence that tries to make it win one?
 
 Without partnerships (``alone_tricks``, ``alone_nil``) the same search answers a seat's tricks and its Nil
-alone against the other three together: the sides are data in the workspace (``set_sides_nb``), parity for
-teams (docs/double-dummy.md "Each player alone").
+alone against the other three together, or the other two at a table of three (three hands: tricks of three
+cards): the sides and the seat count are data in the workspace (``set_sides_nb``, ``W_TRIO``), parity and four
+seats for teams (docs/double-dummy.md "Each player alone").
 
 The search (docs/double-dummy.md has the details): null-window alpha-beta ("can team 0 reach v?")
 iterated on v, as DDS does (bisection, or steps from a first guess); a transposition table of trick-start positions with partition
@@ -152,7 +153,8 @@ P_NPLAYED = 5    # cards already played to it (0..3)
 P_TRICK = 6      # P_TRICK + j: the j-th card of the trick (j < P_NPLAYED), played by seat leader + j
 P_BROKEN = 9     # 1 when spades are broken now (after the trick's cards, as the view's V_BROKEN)
 P_FIRST = 10     # 1 when the 2♣ must open this trick (trick 0 under first_lead=two_of_clubs, no card played)
-P_SIZE = 11
+P_TRIO = 11      # 1 at a table of three seats (hand 3 empty; read by the alone entry points), 0 for four
+P_SIZE = 12
 
 MODE_TRICKS, MODE_TABLE = 0, 1
 N_TAB = 14 ** 4  # score tables: one entry per (tricks each counter took since the root), 0..13 each
@@ -179,9 +181,10 @@ W_MERGED = 25    # score: no Nil bid, so the value depends on team 0's tricks al
 W_NIL = 26       # Nil mode: the Nil seat + 1 (0: another mode)
 W_FLIP = 27      # W_FLIP + s: 1 when seat s's side is not its parity (0 everywhere for teams: a zeroed workspace
                  # plays teams); the side of seat s is (s & 1) ^ ws[W_FLIP + s] (_side), side 0 the one counted
-W_ALONE = 31     # the seat alone against the other three + 1 (set_sides_nb), 0 for two teams of two
-W_MOVES = 32     # W_MOVES + 16 * depth + i: ordered moves
-W_FRAMES = W_MOVES + 64 * 16  # W_FRAMES + FS * depth: the search's stack (F_* fields)
+W_ALONE = 31     # the seat alone against the others + 1 (set_sides_nb), 0 for two teams of two
+W_MOVES = 32     # W_MOVES + MOVE_SLOTS * depth + i: ordered moves
+MOVE_SLOTS = 17  # a hand's moves: one per run of touching cards, at most its cards (17 at three seats)
+W_FRAMES = W_MOVES + 64 * MOVE_SLOTS  # W_FRAMES + FS * depth: the search's stack (F_* fields)
 W_LEAF = W_FRAMES + 64 * 24  # score: index (into the sorted values) of the final value, per counter index
 W_MIN = W_LEAF + N_TAB       # smallest / largest final value index reachable from a counter index
 W_MAX = W_MIN + N_TAB
@@ -189,7 +192,8 @@ W_VALS = W_MAX + N_TAB       # the sorted distinct final values
 W_G = W_VALS + MAX_VALUES    # W_G + t: with W_MERGED, the value index when team 0 ends with t tricks since the root
 W_KILL = W_G + 16     # W_KILL + depth: the lead that last cut the search off at that depth (-1: none)
 PLAYOUT_DEPTH = 62    # frames (and move slots) 62 and 63: the first-guess playout (the search stays below 53)
-WS_SIZE = W_KILL + 64
+W_TRIO = W_KILL + 64  # 1: three seats (tricks of three cards, seat 3 holds nothing), 0: four (a zeroed workspace)
+WS_SIZE = W_TRIO + 1
 
 NIL_SAFE_CARDS = 5  # the Nil question's safe test (_nil_safe) only with this many cards a hand or more (P49)
 NO_VALUE = -(1 << 62)  # card_values with a score: cards the seat on move cannot play
@@ -219,18 +223,36 @@ def _side(ws, s):
 
 
 @njit(inline="always", cache=True)
+def _seats(ws):
+    """Seats at the table, cards to a trick: 4, or 3 (``W_TRIO``)."""
+    return 4 - ws[W_TRIO]
+
+
+@njit(inline="always", cache=True)
+def _after(ws, s, j):
+    """The seat ``j`` places after seat ``s`` in playing order (0 <= j < the seat count)."""
+    t = s + j
+    if ws[W_TRIO] != 0:
+        return t - 3 if t >= 3 else t
+    return t & 3
+
+
+@njit(inline="always", cache=True)
 def _roles(ws, seat):
     """The hands of the seats after ``seat`` (seat + 1, + 2, + 3) by role: (partners at +1, +2, +3, opponents
     at +1, +2, +3), each the seat's hand where it plays that role, else 0 (a role nobody plays holds no card,
-    so no test of it fires). Teams: the partner at +2, the opponents at +1 and +3."""
-    h1 = ws[W_H + ((seat + 1) & 3)]
-    h2 = ws[W_H + ((seat + 2) & 3)]
-    h3 = ws[W_H + ((seat + 3) & 3)]
+    so no test of it fires). Teams: the partner at +2, the opponents at +1 and +3. Three seats: nobody at +3."""
     if ws[W_ALONE] == 0:
-        return np.int64(0), h2, np.int64(0), h1, np.int64(0), h3
+        return np.int64(0), ws[W_H + ((seat + 2) & 3)], np.int64(0), ws[W_H + ((seat + 1) & 3)], np.int64(0), \
+            ws[W_H + ((seat + 3) & 3)]
+    s1 = _after(ws, seat, 1)
+    s2 = _after(ws, seat, 2)
+    h1 = ws[W_H + s1]
+    h2 = ws[W_H + s2]
+    h3 = ws[W_H + ((seat + 3) & 3)] if ws[W_TRIO] == 0 else np.int64(0)
     me = _side(ws, seat)
-    m1 = _side(ws, (seat + 1) & 3) == me
-    m2 = _side(ws, (seat + 2) & 3) == me
+    m1 = _side(ws, s1) == me
+    m2 = _side(ws, s2) == me
     m3 = _side(ws, (seat + 3) & 3) == me
     z = np.int64(0)
     return (h1 if m1 else z), (h2 if m2 else z), (h3 if m3 else z), (z if m1 else h1), (z if m2 else h2), \
@@ -1062,8 +1084,8 @@ def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
         nwc = c
     # the players still to come: an opponent of the winner plays its highest card that beats
     lm = SUIT_MASKS[led]
-    for j in range(k + 1, 4):
-        q = (seat + j - k) & 3
+    for j in range(k + 1, _seats(ws)):
+        q = _after(ws, seat, j - k)
         hq = ws[W_H + q]
         if _side(ws, q) == _side(ws, nws):
             continue
@@ -1087,8 +1109,8 @@ def _beaten_later(ws, k, seat, led, win_card, nil_seat):
     legal cards beat it)."""
     bm = beating(win_card)
     lm = SUIT_MASKS[led]
-    for j in range(k + 1, 4):
-        q = (seat + j - k) & 3
+    for j in range(k + 1, _seats(ws)):
+        q = _after(ws, seat, j - k)
         hq = ws[W_H + q]
         pool = hq & lm if (hq & lm) != 0 else hq
         if _side(ws, q) == _side(ws, nil_seat):  # its partner
@@ -1148,8 +1170,8 @@ def _alone_order(ws, k, seat, c, led, win_seat, win_card):
         if not beats(c, win_card):
             nws = win_seat
             nwc = win_card
-    for j in range(k + 1, 4):
-        q = (seat + j - k) & 3
+    for j in range(k + 1, _seats(ws)):
+        q = _after(ws, seat, j - k)
         if _side(ws, q) == _side(ws, nws):
             continue
         hq = ws[W_H + q]
@@ -1168,13 +1190,13 @@ def _alone_order(ws, k, seat, c, led, win_seat, win_card):
 
 @njit(inline="always", cache=True)
 def _gen(ws, depth, k, seat, led, win_seat, win_card, legal, live, bestc, goal):
-    """Write the moves (one card per run of touching cards, the lowest) at ``W_MOVES + 16 * depth``,
+    """Write the moves (one card per run of touching cards, the lowest) at ``W_MOVES + MOVE_SLOTS * depth``,
     best first; return how many."""
     hand = ws[W_H + seat]
     p = pext(hand, live)
     starts = pext(_suit_starts(live), live)
     reps = pdep(p & ~((p << 1) & ~starts), live) & legal
-    base = W_MOVES + 16 * depth
+    base = W_MOVES + MOVE_SLOTS * depth
     alone = goal > 0 and ws[W_ALONE] != 0
     n = 0
     while reps != 0:
@@ -1228,8 +1250,8 @@ def _last_trick(ws, leader, acc, thr, rel_slot):
     win = c
     win_seat = leader
     tm = np.int64(1) << c
-    for j in range(1, 4):
-        s = (leader + j) & 3
+    for j in range(1, _seats(ws)):
+        s = _after(ws, leader, j)
         cc = lowest_bit(ws[W_H + s])
         tm |= np.int64(1) << cc
         if beats(cc, win):
@@ -1274,8 +1296,8 @@ def _trick_top(ws, k, seat, led, win_seat, win_card):
     lm = SUIT_MASKS[led]
     top = win_card
     top_side = _side(ws, win_seat)
-    for j in range(k, 4):
-        q = (seat + j - k) & 3
+    for j in range(k, _seats(ws)):
+        q = _after(ws, seat, j - k)
         h = ws[W_H + q]
         f = h & lm
         if f == 0:
@@ -1437,7 +1459,7 @@ def _make(ws, fb, c):
             nwc = c
     ntm = ws[fb + F_TM] | bit
     ws[nb + F_BROKEN] = nbroken
-    if k == 3:
+    if k == _seats(ws) - 1:
         ws[W_TRICKS] += 1
         wb = np.int64(1) << nwc
         ws[fb + F_DEC] = wb if (ntm & SUIT_MASKS[card_suit(nwc)] & ~wb) != 0 else 0
@@ -1453,7 +1475,7 @@ def _make(ws, fb, c):
         ws[fb + F_DEC] = 0
         ws[nb + F_ACC] = ws[fb + F_ACC]
         ws[nb + F_K] = k + 1
-        ws[nb + F_SEAT] = (seat + 1) & 3
+        ws[nb + F_SEAT] = _after(ws, seat, 1)
         ws[nb + F_LED] = nled
         ws[nb + F_WSEAT] = nws
         ws[nb + F_WCARD] = nwc
@@ -1508,11 +1530,11 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
             i = ws[fb + F_I]
             n = ws[fb + F_N]
             skip = ws[fb + F_SKIP]
-            while i < n and (skip >> (ws[W_MOVES + 16 * d + i] & 63)) & 1:
+            while i < n and (skip >> (ws[W_MOVES + MOVE_SLOTS * d + i] & 63)) & 1:
                 i += 1
             if i < n:
                 ws[fb + F_I] = i + 1
-                _make(ws, fb, ws[W_MOVES + 16 * d + i] & 63)
+                _make(ws, fb, ws[W_MOVES + MOVE_SLOTS * d + i] & 63)
                 d += 1
                 r = _enter(tt, ws, fb + FS, d, thr)
                 continue
@@ -1528,7 +1550,7 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
         seat = ws[fb + F_SEAT]
         hand = ws[fb + F_HAND]
         ws[W_H + seat] = hand
-        c = ws[W_MOVES + 16 * d + ws[fb + F_I] - 1] & 63
+        c = ws[W_MOVES + MOVE_SLOTS * d + ws[fb + F_I] - 1] & 63
         bit = np.int64(1) << c
         crel = child_rel | ws[fb + F_DEC]
         # the cards touching c in the hand were the same move: if the answer rests on one of them, it
@@ -1565,7 +1587,7 @@ def _new_solve(tt, ws, mode):
     """Start a solve. The table's entries stay valid as long as what they rest on does: in trick mode,
     the play rules (an entry there is a fact about a position, whatever the root); score and Nil
     entries depend on the solve's final values, so those solves start a new generation."""
-    ctx = mode * 4 + ws[W_BREAKING] * 2 + ws[W_FORCED] + 8 * ws[W_ALONE] if mode == MODE_TRICKS else -1
+    ctx = mode * 4 + ws[W_BREAKING] * 2 + ws[W_FORCED] + 8 * ws[W_ALONE] + 64 * ws[W_TRIO] if mode == MODE_TRICKS else -1
     if ctx < 0 or ctx != ws[W_CTX] or ws[W_STAMP] == 0:  # (a workspace made by hand starts at stamp 0)
         new_generation_nb(tt, ws)
     ws[W_CTX] = ctx
@@ -1599,7 +1621,7 @@ def _root(ws, pos):
     tmask = 0
     for j in range(k):
         c = pos[P_TRICK + j]
-        s = (leader + j) & 3
+        s = _after(ws, leader, j)
         tmask |= np.int64(1) << c
         if j == 0:
             led = card_suit(c)
@@ -1608,7 +1630,7 @@ def _root(ws, pos):
         elif beats(c, win_card):
             win_seat = s
             win_card = c
-    return k, (leader + k) & 3, led, win_seat, win_card, tmask, pos[P_BROKEN]
+    return k, _after(ws, leader, k), led, win_seat, win_card, tmask, pos[P_BROKEN]
 
 
 @njit(cache=True)
@@ -1643,7 +1665,7 @@ def _playout(ws, k, seat, led, win_seat, win_card, tmask, broken):
         legal = _legal(ws, k, hand, led, ws[fb + F_BROKEN])
         _gen(ws, PLAYOUT_DEPTH, k, seat, led, ws[fb + F_WSEAT], ws[fb + F_WCARD], legal, live, -1, 1)
         ws[fb + F_HAND] = hand
-        _make(ws, fb, ws[W_MOVES + 16 * PLAYOUT_DEPTH] & 63)
+        _make(ws, fb, ws[W_MOVES + MOVE_SLOTS * PLAYOUT_DEPTH] & 63)
         for f in range(F_ACC + 1):  # the child becomes the node
             ws[fb + f] = ws[nb + f]
     ws[W_H] = h0
@@ -1752,7 +1774,7 @@ def _root_value(tt, ws, pos):
         ws[W_H + seat] = hand ^ 1
         hi = popcount(hand) if ws[W_MODE] == MODE_TRICKS else ws[W_MAX]
         lo = 0 if ws[W_MODE] == MODE_TRICKS else ws[W_MIN]
-        nseat = (seat + 1) & 3
+        nseat = _after(ws, seat, 1)
         guess = _playout(ws, one, nseat, zero, seat, zero, one, broken) if ws[W_MODE] == MODE_TRICKS else -1
         v = _mtd(tt, ws, one, nseat, zero, seat, zero, one, broken, zero, lo, hi, one, guess)
         ws[W_H + seat] = hand
@@ -2073,19 +2095,21 @@ def check_deck(rules) -> None:
                          + " | ".join(DECKS[:JOKER_ACE + 1]))
 
 
-def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None) -> np.ndarray:
-    """Validate a position (arguments as ``dd_tricks``); return its ``pos`` array (``P_*`` layout) for the
-    compiled entry points. Raises ValueError, naming what is wrong."""
+def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None, seats=(4,)) -> np.ndarray:
+    """Validate a position (arguments as ``dd_tricks``; ``seats``: the table sizes allowed, the hands' count
+    deciding: three hands for the questions of a seat alone at three seats); return its ``pos`` array (``P_*``
+    layout) for the compiled entry points. Raises ValueError, naming what is wrong."""
     rules = _kernel_rules(rules)
     hands = [int(h) for h in hands]
     trick = [int(c) for c in trick]
-    if len(hands) != 4:
-        raise ValueError(f"hands: need 4 masks, got {len(hands)}")
-    if not 0 <= int(leader) <= 3:
-        raise ValueError(f"leader {leader}: use a seat 0..3")
+    n_seats = len(hands)
+    if n_seats not in seats:
+        raise ValueError(f"hands: need {' or '.join(map(str, seats))} masks, got {n_seats}")
+    if not 0 <= int(leader) < n_seats:
+        raise ValueError(f"leader {leader}: use a seat 0..{n_seats - 1}")
     leader = int(leader)
-    if len(trick) > 3:
-        raise ValueError(f"trick: at most 3 cards already played, got {len(trick)}")
+    if len(trick) > n_seats - 1:
+        raise ValueError(f"trick: at most {n_seats - 1} cards already played, got {len(trick)}")
     deck = (1 << 54) - 1 if rules.jokers else (1 << 52) - 1
     seen = 0
     for s, h in enumerate(hands):
@@ -2101,30 +2125,31 @@ def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None) -
             raise ValueError(f"trick card {c}: also in a hand")
         seen |= 1 << c
     k = len(trick)
-    n = popcount(hands[(leader + k) & 3])
-    for j in range(4):
-        s = (leader + j) & 3
+    n = popcount(hands[(leader + k) % n_seats])
+    for j in range(n_seats):
+        s = (leader + j) % n_seats
         want = n - 1 if j < k else n
         if popcount(hands[s]) != want:
             raise ValueError(f"seat {s} holds {popcount(hands[s])} cards; {want} expected "
-                             f"(seat {(leader + k) & 3} on move holds {n}, {k} card(s) played to the trick)")
+                             f"(seat {(leader + k) % n_seats} on move holds {n}, {k} card(s) played to the trick)")
     if n == 0:
         raise ValueError("no cards left to play")
     if k > 0:
         led = int(card_suit(trick[0]))
         for j in range(1, k):
-            s = (leader + j) & 3
+            s = (leader + j) % n_seats
             if int(card_suit(trick[j])) != led and hands[s] & int(SUIT_MASKS[led]):
                 raise ValueError(f"seat {s} did not follow suit to the trick although it holds that suit")
     if trick_no is None:
-        trick_no = 13 - popcount(hands[leader]) - (1 if k else 0)
+        trick_no = (17 if n_seats == 3 else 13) - popcount(hands[leader]) - (1 if k else 0)
     first = rules.first_lead == FIRST_LEAD_TWO_OF_CLUBS and trick_no == 0
     if first and k == 0 and not hands[leader] & 1:
         raise ValueError(f"first trick with first_lead=two_of_clubs: the leader (seat {leader}) must hold the 2C")
     if first and k > 0 and trick[0] != 0:
         raise ValueError("first trick with first_lead=two_of_clubs: the 2C must open it")
     pos = np.zeros(P_SIZE, dtype=np.int64)
-    pos[P_HANDS:P_HANDS + 4] = hands
+    pos[P_HANDS:P_HANDS + n_seats] = hands
+    pos[P_TRIO] = 1 if n_seats == 3 else 0
     pos[P_LEADER] = leader
     pos[P_NPLAYED] = k
     pos[P_TRICK:P_TRICK + k] = trick
@@ -2133,9 +2158,9 @@ def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None) -
     return pos
 
 
-def _prepare(hands, leader, trick, broken, rules, trick_no, solver):
+def _prepare(hands, leader, trick, broken, rules, trick_no, solver, seats=(4,)):
     rules = _kernel_rules(rules)
-    pos = position(hands, leader, trick, broken, rules, trick_no)
+    pos = position(hands, leader, trick, broken, rules, trick_no, seats)
     solver = solver if solver is not None else Solver()
     set_rules_nb(solver.ws, int(getattr(rules, "breaking", 1)), int(rules.forced_spade_lead_breaks))
     return rules, pos, solver
@@ -2229,46 +2254,54 @@ def nil_makeable(hands, leader, trick=(), broken=False, rules=None, *, nil_seat:
 @njit(cache=True, nogil=True)
 def alone_tricks_nb(tt, ws, pos, seat):
     """Seat ``seat``'s tricks from ``pos`` (the trick in progress included), seat against the other three
-    together, each side playing for its tricks; the workspace is left to teams."""
+    together, each side playing for its tricks (three seats with ``pos[P_TRIO]``: against the other two); the
+    workspace is left to teams of four seats."""
+    ws[W_TRIO] = pos[P_TRIO]
     set_sides_nb(ws, seat)
     v = tricks_nb(tt, ws, pos)
     set_sides_nb(ws, np.int64(-1))
+    ws[W_TRIO] = 0
     return v
 
 
 @njit(cache=True, nogil=True)
 def alone_nil_nb(tt, ws, pos, seat):
     """1 when seat ``seat`` can take no trick from ``pos`` against the other three together playing to give it
-    one, else 0 (no trick of the trick in progress won yet: the caller asks only then); the workspace is left to
-    teams."""
+    one, else 0 (no trick of the trick in progress won yet: the caller asks only then; three seats with
+    ``pos[P_TRIO]``); the workspace is left to teams of four seats."""
+    ws[W_TRIO] = pos[P_TRIO]
     set_sides_nb(ws, seat)
-    mover = (pos[P_LEADER] + pos[P_NPLAYED]) & 3
+    mover = _after(ws, pos[P_LEADER], pos[P_NPLAYED])
     nil_setup_nb(ws, popcount(pos[P_HANDS + mover]), seat)
     v = table_value_nb(tt, ws, pos)
     set_sides_nb(ws, np.int64(-1))
+    ws[W_TRIO] = 0
     return v
 
 
-def _alone_seat(seat) -> int:
-    if not 0 <= int(seat) <= 3:
-        raise ValueError(f"seat {seat}: use a seat 0..3")
+def _alone_seat(seat, hands) -> int:
+    n = len(hands)
+    if not 0 <= int(seat) < n:
+        raise ValueError(f"seat {seat}: use a seat 0..{n - 1}")
     return int(seat)
 
 
 def alone_tricks(hands, leader, seat, trick=(), broken=False, rules=None, *, trick_no=None, solver=None) -> int:
-    """Without partnerships (each player alone, four seats): seat ``seat``'s tricks from this position when it
-    plays for tricks and the other three seats together play to keep them down. Arguments as ``dd_tricks``."""
-    seat = _alone_seat(seat)
-    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    """Without partnerships (each player alone, four seats, or three with three ``hands``): seat ``seat``'s tricks
+    from this position when it plays for tricks and the other seats together play to keep them down. Arguments
+    as ``dd_tricks``."""
+    seat = _alone_seat(seat, hands)
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver, (3, 4))
     return int(alone_tricks_nb(solver.tt, solver.ws, pos, seat))
 
 
 def alone_nil(hands, leader, seat, trick=(), broken=False, rules=None, *, taken: int = 0, trick_no=None,
               solver=None) -> bool:
-    """Without partnerships (four seats): can seat ``seat`` take no trick from here against the other three
-    together trying to make it win one? ``taken``: tricks it has already won this hand (any: the Nil failed)."""
-    seat = _alone_seat(seat)
-    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver)
+    """Without partnerships (four seats, or three with three ``hands``): can seat ``seat`` take no trick from here
+    against the other seats together trying to make it win one? ``taken``: tricks it has already won this hand
+    (any: the Nil failed)."""
+    seat = _alone_seat(seat, hands)
+    rules, pos, solver = _prepare(hands, leader, trick, broken, rules, trick_no, solver, (3, 4))
     if taken:
         return False
     return bool(alone_nil_nb(solver.tt, solver.ws, pos, seat) == 1)

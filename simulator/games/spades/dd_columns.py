@@ -7,9 +7,9 @@ For each hand, from its first lead with the cards as held after any Blind Nil ex
   tricks against best defence, 0 when not; -1 for a seat that did not bid Nil.
 
 Without partnerships (``alone_columns``): ``dd_tricks_s`` for each seat, its own tricks against the others
-together, and ``dd_nil_s`` as above with the seat alone against the others. At four seats the solver above with
-sides set per question (``dd.alone_tricks_nb`` / ``alone_nil_nb``: the seat against the other three); at two
-seats ``dd_alone.py``.
+together, and ``dd_nil_s`` as above with the seat alone against the others. At four and three seats the solver
+above with sides set per question (``dd.alone_tricks_nb`` / ``alone_nil_nb``: the seat against the other three,
+or two); at two seats ``dd_alone.py``.
 
 The deals are split into chunks, one thread each; the compiled loop releases the GIL and every thread
 has its own transposition table, so the figures do not depend on the number of threads. With ``progress``
@@ -30,6 +30,7 @@ from tricksim.simulator.games.spades.dd import (
     P_HANDS,
     P_LEADER,
     P_SIZE,
+    P_TRIO,
     Solver,
     alone_nil_nb,
     alone_tricks_nb,
@@ -65,15 +66,17 @@ def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
 
 @njit(cache=True, nogil=True)
 def _solve_alone(tt, ws, held, leaders, first, nil_bid, tricks, nil):
-    """Rows of ``held`` (n x 4 masks), each seat alone: its tricks against the other three, and the Nil
-    question for Nil seats (1 made, 0 not, -1 no Nil bid)."""
+    """Rows of ``held`` (n x seats masks, 4 or 3 seats), each seat alone: its tricks against the others, and the
+    Nil question for Nil seats (1 made, 0 not, -1 no Nil bid)."""
     pos = np.zeros(P_SIZE, np.int64)
+    seats = held.shape[1]
+    pos[P_TRIO] = 1 if seats == 3 else 0
     for i in range(held.shape[0]):
-        for s in range(4):
+        for s in range(seats):
             pos[P_HANDS + s] = held[i, s]
         pos[P_LEADER] = leaders[i]
         pos[P_FIRST] = first if (held[i, leaders[i]] & 1) != 0 else 0
-        for s in range(4):
+        for s in range(seats):
             tricks[i, s] = alone_tricks_nb(tt, ws, pos, s)
             nil[i, s] = alone_nil_nb(tt, ws, pos, s) if nil_bid[i, s] != 0 else -1
 
@@ -83,13 +86,13 @@ def load_solver(rules, alone: bool = False) -> None:
     compiles on its first call, here on no hands. ``alone``: without partnerships (two seats: the search of
     ``dd_alone.py``, not cached)."""
     seats = getattr(rules, "seats", 4)
-    if alone and seats != 4:
+    if alone and seats == 2:
         with announced("the double-dummy search without partnerships"):
             alone_columns(np.zeros((1, 2), np.int64) + np.array([1, 2]), np.zeros(1, np.int64),
                           np.zeros((1, 2), np.int64), rules)
         return
     if ("alone" if alone else "teams") not in _LOADED:
-        empty = np.zeros((0, 4), np.int64)
+        empty = np.zeros((0, seats if alone else 4), np.int64)
         with announced("the double-dummy solver"):
             _columns(empty, np.zeros(0, np.int64), empty, rules, 1, 8, alone)
         _LOADED.append("alone" if alone else "teams")
@@ -110,8 +113,9 @@ def _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch
         return _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone)
     n = held.shape[0]
     step = max(1, batch * max(1, int(threads)))
-    tricks = np.zeros((n, 4) if alone else n, np.int64)
-    nil = np.full((n, 4), -1, np.int64)
+    width = held.shape[1] if alone else 4
+    tricks = np.zeros((n, width) if alone else n, np.int64)
+    nil = np.full((n, width), -1, np.int64)
     for a in range(0, n, step):
         b = min(n, a + step)
         tricks[a:b], nil[a:b] = _columns(held[a:b], leaders[a:b], nil_bid[a:b], rules, threads, tt_bits, alone)
@@ -120,16 +124,16 @@ def _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch
 
 
 def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
-    """Teams (``alone`` False): team 0's tricks (n,) and the Nil question (n, 4); each seat alone at four
-    seats: each seat's tricks (n, 4) and its Nil (n, 4)."""
+    """Teams (``alone`` False): team 0's tricks (n,) and the Nil question (n, 4); each seat alone at four or three
+    seats: each seat's tricks (n, seats) and its Nil (n, seats)."""
     k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
     check_deck(k)
     held = np.ascontiguousarray(held, dtype=np.int64)
     leaders = np.ascontiguousarray(leaders, dtype=np.int64)
     nil_bid = np.ascontiguousarray(nil_bid, dtype=np.int64)
-    n = held.shape[0]
-    tricks = np.zeros((n, 4) if alone else n, np.int64)
-    nil = np.full((n, 4), -1, np.int64)
+    n, width = held.shape[0], held.shape[1] if alone else 4
+    tricks = np.zeros((n, width) if alone else n, np.int64)
+    nil = np.full((n, width), -1, np.int64)
     first = 1 if k.first_lead == FIRST_LEAD_TWO_OF_CLUBS else 0
     threads = max(1, min(int(threads), n))
     bounds = np.linspace(0, n, threads + 1).astype(np.int64)
@@ -138,7 +142,7 @@ def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
         a, b = bounds[j], bounds[j + 1]
         solver = Solver(tt_bits=tt_bits)
         set_rules_nb(solver.ws, int(k.breaking), int(k.forced_spade_lead_breaks))
-        t, m = np.zeros((b - a, 4) if alone else b - a, np.int64), np.zeros((b - a, 4), np.int64)
+        t, m = np.zeros((b - a, width) if alone else b - a, np.int64), np.zeros((b - a, width), np.int64)
         solve = _solve_alone if alone else _solve_hands
         solve(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m)
         tricks[a:b], nil[a:b] = t, m
@@ -155,12 +159,12 @@ def alone_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, ru
                   progress: Callable[[int], None] | None = None, batch: int = 64, threads: int = 1,
                   tt_bits: int = 20) -> tuple[np.ndarray, np.ndarray]:
     """Without partnerships: (``dd_tricks`` (n, seats), ``dd_nil`` (n, seats)) for ``held`` (n x seats masks of
-    full hands), each seat alone against the others together. Four seats: the team solver with a seat against
-    the other three as sides, ``threads`` as ``dd_columns`` (a table of 2**``tt_bits`` slots a thread, 48 MiB at
+    full hands), each seat alone against the others together. Four or three seats: the team solver with a seat
+    against the others as sides, ``threads`` as ``dd_columns`` (a table of 2**``tt_bits`` slots a thread, 48 MiB at
     20: a seat alone searches millions of nodes a question), ``progress(done)`` after each ``batch`` hands a
     thread; two seats: ``dd_alone.py``, one thread (its search holds the GIL), ``progress(done)`` after each
     ``batch`` hands."""
-    if held.shape[1] == 4:
+    if held.shape[1] in (3, 4):
         return _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, True)
     from tricksim.simulator.games.spades.dd_alone import AloneSolver
 

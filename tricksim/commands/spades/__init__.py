@@ -148,7 +148,8 @@ def dd(run_dir, threads):
     For each hand, from its first lead with the cards as held after any Blind Nil exchange, under the
     run's rules: dd_tricks_0 (team 0's tricks when both teams play perfectly for tricks) and dd_nil_S
     for each seat S (1: its Nil can be made against best defence, 0: it cannot, -1: no Nil bid).
-    Without partnerships (two players, twohanded): dd_tricks_S, seat S's own tricks against the other.
+    Without partnerships (each player alone: twohanded, cutthroat3, cutthroat): dd_tricks_S, seat S's own
+    tricks against the others together, and dd_nil_S alone.
     Files are written whole or not at all; run the command again to finish an interrupted one.
 
     \b

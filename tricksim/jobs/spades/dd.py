@@ -9,10 +9,9 @@ by running it again. At the end the manifest lists every file (name, rows, bytes
 ``tricksim verify``. The job holds the run's writer lock while it writes.
 
 Without partnerships each player is alone: the files hold ``dd_tricks_S`` (seat S's own tricks, the others
-together playing against it) and ``dd_nil_S`` for each seat S of the table. Solved at four seats (cutthroat:
-the team solver with seat S against the other three as its sides) and at two (twohanded, the hands after the
-draw: ``simulator/games/spades/dd_alone.py``); at three seats (17 cards, three-card tricks) a full hand is
-beyond both, and the run is refused in one line.
+together playing against it) and ``dd_nil_S`` for each seat S of the table. Solved at four and three seats
+(cutthroat, cutthroat3: the team solver with seat S against the other three, or two, as its sides) and at two
+(twohanded, the hands after the draw: ``simulator/games/spades/dd_alone.py``).
 """
 from __future__ import annotations
 
@@ -40,7 +39,7 @@ from tricksim.simulator.rundir import (
 DD_DIR = "dd"
 
 
-ALONE_SEATS = (2, 4)  # tables without partnerships that are solved: 4 by the team solver, 2 by dd_alone
+ALONE_SEATS = (2, 3, 4)  # tables without partnerships that are solved: 4 and 3 by the team solver, 2 by dd_alone
 
 
 def dd_schema(n_alone: int = 0) -> pa.Schema:
@@ -82,15 +81,14 @@ def add_dd_columns(run_dir, *, threads: int | None = None, echo: Callable[[str],
         rules = SpadesRules.from_dict(run.rules)
         if not rules.partnerships and rules.seats not in ALONE_SEATS:
             raise JobError(f"{run.path}: a run of {rules.seats} players each alone: tricksim dd solves teams of two, "
-                           "or two or four players alone (presets twohanded, cutthroat; a full hand at three players "
-                           "alone, 17 cards in three-card tricks, is beyond its search); tricksim summary RUN gives "
-                           "its figures per seat")
+                           "or two, three or four players alone (presets twohanded, cutthroat3, cutthroat); "
+                           "tricksim summary RUN gives its figures per seat")
     except AnalysisError as e:
         raise JobError(str(e)) from None
     except RulesError as e:
         raise JobError(f"{run.path}: its rules cannot be read: {e}") from None
     # capped as a run's; dd_alone (two seats) holds the GIL: one
-    threads = worker_count(threads) if rules.partnerships or rules.seats == 4 else 1
+    threads = worker_count(threads) if rules.partnerships or rules.seats > 2 else 1
     lock = Lock(run.path)
     try:
         lock.acquire("add double-dummy files to")
@@ -142,7 +140,7 @@ def _solve(run, rules, threads: int, echo: Callable[[str], None]) -> dict:
             tricks = tricks[:, None]
         else:
             tricks, nil = alone_columns(held, a["first_leader"], nil_bid, rules, progress=progress, threads=threads,
-                                        batch=1 if n == 4 else 64)
+                                        batch=1 if n > 2 else 64)
         arrays = ([pa.array(a["game_id"].astype(np.int64)), pa.array(a["hand_no"].astype(np.int16))]
                   + [pa.array(tricks[:, s].astype(np.int8)) for s in range(tricks.shape[1])]
                   + [pa.array(nil[:, s].astype(np.int8)) for s in range(nil.shape[1])])

@@ -114,6 +114,64 @@ def test_the_team_solver_with_a_seat_alone_matches_exhaustive_search(size, count
         assert 0 < nils < checked and len(values) >= 3 and firsts > 0
 
 
+@pytest.mark.parametrize("size, count", [(2, 32), (3, 32), (4, 16), (5, 8), (6, 16)])
+def test_the_team_solver_at_three_seats_matches_exhaustive_search(size, count):
+    """Three seats, each alone (cutthroat3: tricks of three cards): ``dd.alone_tricks`` / ``alone_nil`` with three
+    hands against the exhaustive reference, every combination of the lead rules, now and then the hand's first
+    trick under first_lead=two_of_clubs (the 2♣'s holder leads it); one solver for every question, the four-seat
+    questions between them (the table's entries of one table size are not reused at the other)."""
+    rng = random.Random(3300 + size)
+    solver = dd.Solver(tt_bits=12)
+    checked = nils = firsts = 0
+    values = set()
+    for i in range(count):
+        jokers, breaking, forced = LEAD_RULES[i % len(LEAD_RULES)]
+        hands = _ending(rng, 3, size, jokers)
+        leader, broken = rng.randrange(3), rng.random() < 0.5
+        first = False
+        if not jokers and rng.random() < 0.3:
+            if not any(h & 1 for h in hands):
+                hands[leader] = (hands[leader] & (hands[leader] - 1)) | 1
+            leader = next(s for s in range(3) if hands[s] & 1)
+            broken, first = False, True
+            firsts += 1
+        rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced,
+                            first_lead="two_of_clubs" if first else "left_of_dealer")
+        reference = ref.Rules(breaking=breaking, forced_breaks=forced, two_of_clubs=first, first_trick=first)
+        trick_no = 0 if first else None
+        for seat in range(3):
+            want = ref.alone_tricks(hands, leader, seat, broken, reference)
+            got = dd.alone_tricks(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no, solver=solver)
+            assert got == want, (hands, leader, seat, broken, rules)
+            nil = ref.alone_nil(hands, leader, seat, broken, reference)
+            assert dd.alone_nil(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no,
+                                solver=solver) == nil, (hands, leader, seat, broken, rules)
+            checked += 1
+            nils += nil
+            values.add(want)
+        if i % 4 == 0:  # a four-seat question on the same solver: it must not lend its entries to three seats
+            four = _ending(rng, 4, size, jokers)
+            assert dd.alone_tricks(four, 0, 1, rules=rules, solver=solver) == dd.alone_tricks(four, 0, 1, rules=rules)
+    assert checked == 3 * count
+    if count >= 16:  # both answers of the Nil question, several trick counts and some first tricks occur
+        assert 0 < nils < checked and len(values) >= 3 and firsts > 0
+
+
+def test_three_hands_only_for_a_seat_alone():
+    """Three hands are a table of three for the questions of a seat alone; the team questions need four, and a
+    seat or a leader outside the table is named."""
+    hands = [0b111, 0b111000, 0b111000000]
+    assert dd.alone_tricks(hands, 0, 2) == 3  # seat 2 holds the three highest clubs: each wins its trick
+    with pytest.raises(ValueError, match="need 4 masks, got 3"):
+        dd.dd_tricks(hands, 0)
+    with pytest.raises(ValueError, match=r"seat 3: use a seat 0\.\.2"):
+        dd.alone_tricks(hands, 0, 3)
+    with pytest.raises(ValueError, match=r"leader 3: use a seat 0\.\.2"):
+        dd.alone_nil(hands, 3, 0)
+    with pytest.raises(ValueError, match="at most 2 cards already played"):
+        dd.alone_tricks([0b11, 0b1100, 0b110000], 0, 0, trick=(6, 7, 8))
+
+
 def test_a_seat_alone_leaves_the_solver_to_teams():
     """After a question of a seat alone, the same solver answers the team questions as a new one (the sides go
     back to teams, and the table's entries of the other sides are not reused)."""
