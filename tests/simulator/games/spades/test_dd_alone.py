@@ -186,8 +186,8 @@ def test_the_spades_of_a_seat_alone_win_what_the_others_cannot_cover():
         assert dd.alone_tricks(covered, leader, 0, rules=rules) == 0
         assert ref.alone_tricks(split, leader, 0, False, reference) == 1
         assert dd.alone_tricks(split, leader, 0, rules=rules) == 1
-    # long spades: Q♠ 9♠ 5♠ 4♠ against A♠ 3♠ / T♠ 2♠ / 8♠ (and hearts): the ace, ten and eight can beat three of them
-    # (the 3♠ and 2♠ none), so 1 is sure although the ace is above all four
+    # long spades: Q♠ 9♠ 5♠ 4♠ against A♠ 3♠ / T♠ 2♠ / 8♠ (and hearts): the ace, ten and eight can beat three
+    # of them (the 3♠ and 2♠ none), so 1 is sure although the ace is above all four
     long_ = [c(3, 10) | c(3, 7) | c(3, 3) | c(3, 2), c(3, 12) | c(3, 1) | c(2, 0) | c(2, 1),
              c(3, 8) | c(3, 0) | c(2, 2) | c(2, 3), c(3, 6) | c(2, 4) | c(2, 5) | c(2, 6)]
     assert _spade_bound(long_, 0) == (1, c(3, 2))
