@@ -646,9 +646,49 @@ def _nil_safe(ws, nil_seat):
 
 
 @njit(cache=True)
+def _alone_spade_tricks(ws, seat):
+    """A seat alone at a trick's start: the tricks its spades surely win, and the card that rests on (its
+    lowest spade; 0 for none). Every card is played by the hand's end, so each of its n spades goes to some
+    trick. A trick where it plays spade s and loses is won by a card above s: a spade (a spade beats every other
+    suit) of one of the others, played to that trick. So its lost spades go one to one (distinct tricks,
+    distinct cards) to higher spades of the others: it loses at most M of them, M the largest number of pairs
+    (its spade, a higher spade of the others) with no card in two pairs, and wins at least n - M tricks with
+    them whatever anyone plays. M by the greedy matching from the top down: each of its spades takes one of
+    the others' higher spades not taken yet when there is one (any of them is above every spade of its still
+    to come, so taking one never costs a later pair). The count depends on the spades from its lowest one up:
+    the others' spades below that are above none of its spades."""
+    mine = ws[W_H + seat] & SPADE_MASK
+    if mine == 0:
+        return 0, np.int64(0)
+    others = np.int64(0)
+    for j in range(1, _seats(ws)):
+        others |= ws[W_H + _after(ws, seat, j)]
+    others &= SPADE_MASK
+    free = 0  # the others' spades above the current card, not paired yet
+    wins = 0
+    x = (mine | others) & ~((mine & -mine) - 1)
+    while x != 0:
+        c = highest_bit(x)
+        x ^= np.int64(1) << c
+        if (mine >> c) & 1:
+            if free > 0:
+                free -= 1
+            else:
+                wins += 1
+        else:
+            free += 1
+    return wins, mine & -mine
+
+
+@njit(cache=True)
 def _sure_bounds(ws, leader, r, broken):
     """(lower bound on team 0's tricks, the cards it rests on, upper bound, the cards it rests on)."""
     lo0, rel0, lo1, rel1 = _forced_spades(ws)
+    if ws[W_ALONE] != 0:  # the seat alone (side 0): its spades' sure tricks, never fewer than its top spades
+        n, rel = _alone_spade_tricks(ws, ws[W_ALONE] - 1)
+        if n > lo0:
+            lo0 = n
+            rel0 = rel
     q, qrel = _quick_tricks(ws, leader, broken)
     if q == 0:
         q, qrel = _sure_trick(ws, leader, broken)

@@ -207,3 +207,74 @@ def test_a_seat_alone_is_not_a_team():
     reference = ref.Rules(breaking=False)
     for seat in range(4):
         assert dd.alone_tricks(hands, 0, seat, rules=rules) == ref.alone_tricks(hands, 0, seat, False, reference)
+
+
+def _spade_bound(hands, seat):
+    """``dd._alone_spade_tricks`` on a workspace holding ``hands``: (sure tricks of seat's spades, card)."""
+    ws = dd.Solver(tt_bits=8).ws
+    for s, h in enumerate(hands):
+        ws[dd.W_H + s] = h
+    n, rel = dd._alone_spade_tricks(ws, seat)
+    return int(n), int(rel)
+
+
+def test_the_spades_of_a_seat_alone_win_what_the_others_cannot_cover():
+    """The sure tricks of a seat's spades against three (``_alone_spade_tricks``), worked by hand. Seat 0 holds
+    K♠ Q♠, seat 1 A♠ 2♥, seats 2 and 3 hearts: the ace can beat one of the two, never both (one card, one
+    trick), so seat 0 takes 1 trick whoever leads, although neither spade is above every other. Against A♠ K♠
+    in one hand, Q♠ J♠ are each beaten (seats 2 and 3 holding hearts): 0 sure, and 0 taken whoever leads (a
+    heart led is ruffed and overruffed). Q♠ J♠ against A♠ and K♠ in two hands: 0 sure again, but 1 taken
+    (the bound is not all: a spade or heart lead makes seats 1 and 2 follow with their spades or lets seat 0
+    ruff; whoever leads, one of the two spades wins)."""
+    c = lambda suit, rank: 1 << (suit * 13 + rank)
+    applies = [c(3, 11) | c(3, 10), c(3, 12) | c(2, 0), c(2, 1) | c(2, 2), c(2, 3) | c(2, 4)]
+    assert _spade_bound(applies, 0) == (1, c(3, 10))
+    assert _spade_bound(applies, 1) == (1, c(3, 12))  # the ace alone: above every other spade
+    reference = ref.Rules(breaking=False)
+    rules = SpadesRules(breaking=False)
+    for leader in range(4):
+        assert ref.alone_tricks(applies, leader, 0, False, reference) == 1
+        assert dd.alone_tricks(applies, leader, 0, rules=rules) == 1
+    covered = [c(3, 10) | c(3, 9), c(3, 12) | c(3, 11), c(2, 0) | c(2, 1), c(2, 2) | c(2, 3)]
+    assert _spade_bound(covered, 0) == (0, c(3, 9))
+    split = [c(3, 10) | c(3, 9), c(3, 12) | c(2, 0), c(3, 11) | c(2, 1), c(2, 2) | c(2, 3)]
+    assert _spade_bound(split, 0) == (0, c(3, 9))
+    for leader in range(4):
+        assert ref.alone_tricks(covered, leader, 0, False, reference) == 0
+        assert dd.alone_tricks(covered, leader, 0, rules=rules) == 0
+        assert ref.alone_tricks(split, leader, 0, False, reference) == 1
+        assert dd.alone_tricks(split, leader, 0, rules=rules) == 1
+    # long spades: Q♠ 9♠ 5♠ 4♠ against A♠ 3♠ / T♠ 2♠ / 8♠ (and hearts): the ace, ten and eight can beat three
+    # of them (the 3♠ and 2♠ none), so 1 is sure although the ace is above all four
+    long_ = [c(3, 10) | c(3, 7) | c(3, 3) | c(3, 2), c(3, 12) | c(3, 1) | c(2, 0) | c(2, 1),
+             c(3, 8) | c(3, 0) | c(2, 2) | c(2, 3), c(3, 6) | c(2, 4) | c(2, 5) | c(2, 6)]
+    assert _spade_bound(long_, 0) == (1, c(3, 2))
+
+
+@pytest.mark.parametrize("size, count", [(3, 48), (4, 16)])
+def test_a_seat_alone_with_many_spades_matches_exhaustive_search(size, count):
+    """Endings where most cards are spades (so that the sure tricks of a seat's spades count often, and often
+    more than its top spades): every seat alone, ``dd.alone_tricks`` against the exhaustive reference."""
+    rng = random.Random(2900 + size)
+    solver = dd.Solver(tt_bits=12)
+    fired = 0
+    for i in range(count):
+        jokers, breaking, forced = LEAD_RULES[i % len(LEAD_RULES)]
+        spades = list(range(39, 54 if jokers else 52))
+        rest = rng.sample(range(39), 4 * size - min(len(spades), 3 * size))
+        deck = rng.sample(spades, min(len(spades), 3 * size)) + rest
+        rng.shuffle(deck)
+        hands = [sum(1 << x for x in deck[s * size:(s + 1) * size]) for s in range(4)]
+        leader, broken = rng.randrange(4), rng.random() < 0.5
+        rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced)
+        reference = ref.Rules(breaking=breaking, forced_breaks=forced)
+        for seat in range(4):
+            sure, _ = _spade_bound(hands, seat)
+            others = (hands[(seat + 1) % 4] | hands[(seat + 2) % 4] | hands[(seat + 3) % 4]) >> 39
+            top = sum(1 for x in range(15) if (hands[seat] >> 39 >> x) & 1 and others >> x == 0)
+            fired += sure > top
+            want = ref.alone_tricks(hands, leader, seat, broken, reference)
+            assert sure <= want
+            assert dd.alone_tricks(hands, leader, seat, broken=broken, rules=rules, solver=solver) == want, \
+                (hands, leader, seat, broken, rules)
+    assert fired > 0  # the bound says more than the top spades in some of these questions
