@@ -1114,6 +1114,26 @@ def _follow_weight(ws, k, seat, c, rtop, seq, led, win_seat, win_card, live):
 
 
 @njit(inline="always", cache=True)
+def _winner_after_replies(ws, k, seat, lm, nws, nwc):
+    """The seat that wins a trick whose winner so far is ``nws`` with ``nwc``, ``seat`` being the ``k``-th to play,
+    when each player still to come that is an opponent of the winner then plays its highest card of the suit led
+    (``lm``), else its highest spade, if that card beats."""
+    for j in range(k + 1, _seats(ws)):
+        q = _after(ws, seat, j - k)
+        if _side(ws, q) == _side(ws, nws):
+            continue
+        hq = ws[W_H + q]
+        own = hq & lm
+        pool = own if own != 0 else hq & SPADE_MASK
+        if pool != 0:
+            b = highest_bit(pool)
+            if beats(b, nwc):
+                nws = q
+                nwc = b
+    return nws
+
+
+@njit(inline="always", cache=True)
 def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
     """How promising a card is for a follower that wants to lose the trick (larger first): the highest
     card that loses against the best replies of the players still to come."""
@@ -1122,20 +1142,7 @@ def _duck_follow_score(ws, k, seat, c, led, win_seat, win_card):
     if beats(c, win_card):
         nws = seat
         nwc = c
-    # the players still to come: an opponent of the winner plays its highest card that beats
-    lm = SUIT_MASKS[led]
-    for j in range(k + 1, _seats(ws)):
-        q = _after(ws, seat, j - k)
-        hq = ws[W_H + q]
-        if _side(ws, q) == _side(ws, nws):
-            continue
-        own = hq & lm
-        pool = own if own != 0 else hq & SPADE_MASK
-        if pool != 0:
-            b = highest_bit(pool)
-            if beats(b, nwc):
-                nws = q
-                nwc = b
+    nws = _winner_after_replies(ws, k, seat, SUIT_MASKS[led], nws, nwc)
     rank = card_rank(c)
     if nws == seat:
         return -40 - rank
@@ -1210,18 +1217,7 @@ def _alone_order(ws, k, seat, c, led, win_seat, win_card):
         if not beats(c, win_card):
             nws = win_seat
             nwc = win_card
-    for j in range(k + 1, _seats(ws)):
-        q = _after(ws, seat, j - k)
-        if _side(ws, q) == _side(ws, nws):
-            continue
-        hq = ws[W_H + q]
-        own = hq & lm
-        pool = own if own != 0 else hq & SPADE_MASK
-        if pool != 0:
-            b = highest_bit(pool)
-            if beats(b, nwc):
-                nws = q
-                nwc = b
+    nws = _winner_after_replies(ws, k, seat, lm, nws, nwc)
     rank = card_rank(c)
     if _side(ws, nws) == _side(ws, seat):
         return 40 - rank
