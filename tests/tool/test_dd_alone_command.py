@@ -17,6 +17,24 @@ CT_HANDS, CT_SEED = 4, 1  # a cutthroat run whose hands the search solves in sec
 C3_HANDS, C3_SEED = 6, 4  # a cutthroat3 run with a Nil bid, solved in about 30 s of CPU (one hand 19 s)
 
 
+def _solved_alone(run, preset, n_hands, seed, seats, *extra):
+    """Simulate a run of seats alone, solve it with ``tricksim dd`` on two threads, check the dd columns' names and
+    return the hands merged with them."""
+    seat_args = [x for s, spec in enumerate(seats) for x in ("--seat", f"{s}={spec}")]
+    res = CliRunner().invoke(cli, ["simulate", "spades", "--preset", preset, "--hands", str(n_hands), "--seed",
+                                   str(seed), *extra, *seat_args, "--out", str(run), "--quiet"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(cli, ["dd", str(run), "--threads", "2"])
+    assert res.exit_code == 0, res.output
+    dd_cols = pd.read_parquet(run / "dd")
+    n = len(seats)
+    assert list(dd_cols.columns) == (["game_id", "hand_no"] + [f"dd_tricks_{s}" for s in range(n)]
+                                     + [f"dd_nil_{s}" for s in range(n)])
+    hands = pd.read_parquet(run / "hands").merge(dd_cols, on=["game_id", "hand_no"])
+    assert len(hands) == n_hands
+    return hands
+
+
 @JIT
 def test_two_players_alone_each_seat_solved(tmp_path):
     run = tmp_path / "th"
@@ -69,17 +87,7 @@ def test_three_players_alone_each_seat_solved(tmp_path):
     spade, and at most 17 less those of either other seat (the card wins its trick whoever plays it); a seat
     holding such a spade cannot keep a Nil."""
     run = tmp_path / "c3"
-    res = CliRunner().invoke(cli, ["simulate", "spades", "--preset", "cutthroat3", "--hands", str(C3_HANDS), "--seed",
-                                   str(C3_SEED), "--seat", "0=random", "--seat", "1=heuristic", "--seat", "2=random",
-                                   "--out", str(run), "--quiet"])
-    assert res.exit_code == 0, res.output
-    res = CliRunner().invoke(cli, ["dd", str(run), "--threads", "2"])
-    assert res.exit_code == 0, res.output
-    dd_cols = pd.read_parquet(run / "dd")
-    assert list(dd_cols.columns) == (["game_id", "hand_no"] + [f"dd_tricks_{s}" for s in range(3)]
-                                     + [f"dd_nil_{s}" for s in range(3)])
-    hands = pd.read_parquet(run / "hands").merge(dd_cols, on=["game_id", "hand_no"])
-    assert len(hands) == C3_HANDS
+    hands = _solved_alone(run, "cutthroat3", C3_HANDS, C3_SEED, ("random", "heuristic", "random"))
     rules = build_rules("cutthroat3", ())
     solver = dd.Solver(tt_bits=18)
     nil_bids = 0
@@ -113,17 +121,8 @@ def test_four_players_alone_each_seat_solved(tmp_path):
     playing their lines alone is one way for the team to play), nor seats 1 and 3 more than the rest. The
     files carry the run's id, and a lost one is solved again by a rerun."""
     run = tmp_path / "ct"
-    res = CliRunner().invoke(cli, ["simulate", "spades", "--preset", "cutthroat", "--hands", str(CT_HANDS), "--seed",
-                                   str(CT_SEED), "--shard-size", "2", "--seat", "0=random", "--seat", "1=heuristic",
-                                   "--seat", "2=heuristic", "--seat", "3=heuristic", "--out", str(run), "--quiet"])
-    assert res.exit_code == 0, res.output
-    res = CliRunner().invoke(cli, ["dd", str(run), "--threads", "2"])
-    assert res.exit_code == 0, res.output
-    dd_cols = pd.read_parquet(run / "dd")
-    assert list(dd_cols.columns) == (["game_id", "hand_no"] + [f"dd_tricks_{s}" for s in range(4)]
-                                     + [f"dd_nil_{s}" for s in range(4)])
-    hands = pd.read_parquet(run / "hands").merge(dd_cols, on=["game_id", "hand_no"])
-    assert len(hands) == CT_HANDS
+    hands = _solved_alone(run, "cutthroat", CT_HANDS, CT_SEED, ("random", "heuristic", "heuristic", "heuristic"),
+                          "--shard-size", "2")
     rules = build_rules("cutthroat", ())
     solver = dd.Solver(tt_bits=18)
     nil_bids = 0
@@ -143,6 +142,7 @@ def test_four_players_alone_each_seat_solved(tmp_path):
                 assert h[f"dd_nil_{s}"] == -1
     assert nil_bids > 0  # the heuristic bids Nil now and then: the Nil question was asked
     # a lost file: a rerun solves its hands again, the same columns; the files are the run's (verify)
+    dd_cols = pd.read_parquet(run / "dd")  # as the first solve wrote it
     first = min((run / "dd").iterdir())
     first.unlink()
     res = CliRunner().invoke(cli, ["dd", str(run)])
