@@ -444,16 +444,17 @@ def test_the_nil_safe_test_with_a_partner_ruffing_over_against_the_reference(pos
 
 
 @JIT
-@pytest.mark.parametrize("positions", [40, pytest.param(200, marks=pytest.mark.slow)])
-def test_the_nil_question_with_a_partner_ruffing_over_against_the_reference(positions):
-    """The Nil question on endings of 5 cards a seat (the search's safe test acts from 5) where the partner may
-    ruff over the Nil seat's spades, against the exhaustive reference: both answers occur, and the safe test's
-    case for them decides some of the made ones at the root."""
-    rng = random.Random(51)
+@pytest.mark.parametrize("cards, positions", [(5, 40), (6, 30), pytest.param(5, 200, marks=pytest.mark.slow),
+                                              pytest.param(7, 60, marks=pytest.mark.slow)])
+def test_the_nil_question_with_a_partner_ruffing_over_against_the_reference(cards, positions):
+    """The Nil question on endings of 5 to 7 cards a seat (the search's safe test acts from 5) where the partner
+    may ruff over the Nil seat's spades, against the exhaustive reference: both answers occur, and the safe
+    test's case for them decides some of the positions at the root."""
+    rng = random.Random(51 + cards)
     ws = np.zeros(dd.WS_SIZE, np.int64)
     made = fired = 0
     for i in range(positions):
-        hands, leader, seat = ruff_covered_nil(rng, 5)
+        hands, leader, seat = ruff_covered_nil(rng, cards)
         _, breaking, forced = RULE_SETS[i % 3]
         broken = rng.random() < 0.5
         rr = ref.Rules(breaking=breaking, forced_breaks=forced)
