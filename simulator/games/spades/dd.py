@@ -615,8 +615,8 @@ def _nil_safe(ws, nil_seat):
       trick breaks it: never void in a suit led while it holds a spade, so never made to ruff);
     * the partner holds a cover for every spade of the Nil seat, dead or not. Then, at each trick's start, the
       partner holds at least as many spades as the Nil seat, so (the hands of the same size) the Nil seat's
-      side cards outnumber the partner's by as much, summed over the suits where it holds more of them than the
-      partner, as the partner's outnumber its own where the partner holds more: when the partner holds a side
+      side cards in excess of the partner's, summed over the suits where it holds more of them, are at least as
+      many as the partner's in excess of its own where the partner holds more: when the partner holds a side
       suit the Nil seat lacks, the Nil seat holds a side card. The partner's strategy keeps the covers: a spade
       led, the Nil seat plays its highest and the partner a cover; a side suit led that the Nil seat holds, as
       above, and the partner, void in it (the Nil seat's cards of it are dead: no covers), throws a card no cover
