@@ -604,16 +604,34 @@ def _nil_broken(ws, leader, broken, nil_seat):
 def _nil_safe(ws, nil_seat):
     """At the start of a trick led by another seat: when the Nil seat surely takes no trick from here, the
     cards that rests on, else -1. A card of the Nil seat is dead when it is below every card of its suit the
-    others hold: a lead of the suit (never the Nil seat's: it leads no more) is above it. Safe when, in each
-    suit, the partner holds at least as many cards above the Nil seat's highest as the Nil seat holds cards
-    that are not dead (a trick of the suit: the Nil seat plays its highest, the partner one above it, leading
-    one when it leads the suit; void in the suit led, the Nil seat throws its highest live card and the
-    partner, void too, a cover of that suit), and the Nil seat holds no spade, or only spades are left to the
-    others, or in every other suit it holds as many cards as each other seat (a trick of the suit keeps that,
-    no other trick breaks it: never void in a suit led while it holds a spade, so never made to ruff)."""
+    others hold: a lead of the suit (never the Nil seat's: it leads no more) is above it, and it stays dead as
+    the others' cards go. Safe when, in each suit, the partner holds at least as many cards above the Nil seat's
+    highest (covers) as the Nil seat holds cards that are not dead (a trick of the suit: the Nil seat plays its
+    highest, the partner a cover, leading one when it leads the suit; void in the suit led, the Nil seat throws
+    its highest live card and the partner, void too, a cover of that suit), and one of:
+
+    * the Nil seat holds no spade, or only spades are left to the others;
+    * in every other suit it holds as many cards as each other seat (a trick of the suit keeps that, no other
+      trick breaks it: never void in a suit led while it holds a spade, so never made to ruff);
+    * the partner holds a cover for every spade of the Nil seat, dead or not. Then, at each trick's start, the
+      partner holds at least as many spades as the Nil seat, so (the hands of the same size) the Nil seat's
+      side cards in excess of the partner's, summed over the suits where it holds more of them, are at least as
+      many as the partner's in excess of its own where the partner holds more: when the partner holds a side
+      suit the Nil seat lacks, the Nil seat holds a side card. The partner's strategy keeps the covers: a spade
+      led, the Nil seat plays its highest and the partner a cover; a side suit led that the Nil seat holds, as
+      above, and the partner, void in it (the Nil seat's cards of it are dead: no covers), throws a card no cover
+      count needs (it holds as many cards as the Nil seat, one of which is a dead card that needs none); a side
+      suit led that both lack, the partner ruffs with a spade cover and the Nil seat throws its highest spade
+      under it; a side suit led that only the partner holds, the partner follows and the Nil seat throws a side
+      card (one is left: above), never a spade. On lead, the partner leads a cover of a side suit, or a card of
+      a side suit without covers (the Nil seat's cards of it, if any, are dead), or, holding only spades, a
+      spade cover. Once the Nil seat's spades are gone the first case holds.
+
+    Every condition on lengths is read from the table's key (the suit lengths of every hand)."""
     me = ws[W_H + nil_seat]
     pa = _mates(ws, nil_seat)
     oth = ws[W_H + ((nil_seat + 1) & 3)] | ws[W_H + ((nil_seat + 2) & 3)] | ws[W_H + ((nil_seat + 3) & 3)]
+    ruff_cover = False  # the third case: every spade of the Nil seat needs a cover, dead or not
     if (me & SPADE_MASK) != 0 and (oth & ~SPADE_MASK) != 0:
         for s in range(4):
             if s == SPADES:
@@ -621,21 +639,28 @@ def _nil_safe(ws, nil_seat):
             n = popcount(me & SUIT_MASKS[s])
             for q in (1, 2, 3):
                 if popcount(ws[W_H + ((nil_seat + q) & 3)] & SUIT_MASKS[s]) > n:
-                    return -1
+                    ruff_cover = True
     rel = 0
     for s in range(4):
         sm = SUIT_MASKS[s]
         mine = me & sm
         os = oth & sm
-        if mine == 0 or os == 0:
+        if mine == 0:
+            continue
+        top = highest_bit(mine)
+        c = popcount(pa & sm & ~((np.int64(2) << top) - 1))
+        if s == SPADES and ruff_cover:
+            if c < popcount(mine):
+                return -1
+            rel |= np.int64(1) << top  # the Nil seat's top spade and above decide
+            continue
+        if os == 0:
             continue
         low = os & -os
         d = popcount(mine & ~(low - 1))  # cards that are not dead
         if d == 0:
             rel |= low  # the others' lowest card of the suit and every card above it decide
             continue
-        top = highest_bit(mine)
-        c = popcount(pa & sm & ~((np.int64(2) << top) - 1))
         if c >= popcount(mine):
             rel |= np.int64(1) << top  # a cover for every card: the Nil seat's top card and above decide
         elif c >= d:

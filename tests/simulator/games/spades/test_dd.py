@@ -383,6 +383,90 @@ def test_the_nil_safe_test_against_the_reference(positions, least_fired):
     assert fired > least_fired
 
 
+
+def ruff_covered_nil(rng: random.Random, n: int):
+    """An ending of n cards a seat where the Nil seat holds one to three spades and low side cards, its partner
+    spades above them (as many, or one fewer) and mostly high side cards, the lengths of the side suits left to
+    chance: the positions of ``_nil_safe``'s case where the partner ruffs over the Nil seat's spades."""
+    seat = rng.randrange(4)
+    k = rng.randint(1, min(3, n - 1))
+    spades = sorted(rng.sample(range(39, 52), 2 * k))
+    mine = spades[:k] + rng.sample([c for c in range(39) if c % 13 < 7], n - k)
+    covers = spades[k:] if rng.random() < 0.7 else spades[k + 1:]
+    high = [c for c in range(39) if c % 13 >= 6 and c not in mine]
+    partner = covers + rng.sample(high, rng.randint(0, n - len(covers)))
+    rest = [c for c in range(52) if c not in mine and c not in partner]
+    rng.shuffle(rest)
+    fill = n - len(partner)
+    partner += rest[:fill]
+    rest = rest[fill:]
+    hands = [0, 0, 0, 0]
+    hands[seat] = sum(1 << c for c in mine)
+    hands[seat ^ 2] = sum(1 << c for c in partner)
+    hands[(seat + 1) & 3] = sum(1 << c for c in rest[:n])
+    hands[(seat + 3) & 3] = sum(1 << c for c in rest[n:2 * n])
+    return hands, (seat + rng.choice((1, 2, 3))) & 3, seat
+
+
+def longest_in_side_suits(hands, seat) -> bool:
+    """The Nil seat holds as many cards as each other seat in every suit but spades (``_nil_safe``'s second case)."""
+    count = [[(h >> (13 * s) & 0x1FFF).bit_count() for s in range(3)] for h in hands]
+    return all(count[seat][s] >= count[q][s] for q in range(4) for s in range(3))
+
+
+@JIT
+@pytest.mark.parametrize("positions, least_fired", [(300, 40), pytest.param(1200, 150, marks=pytest.mark.slow)])
+def test_the_nil_safe_test_with_a_partner_ruffing_over_against_the_reference(positions, least_fired):
+    """``_nil_safe``'s case for a Nil seat holding spades and shorter than another seat in a side suit (so it may be
+    void in a suit led): safe only when its partner holds a spade above its top spade for each of its spades. Where
+    it says safe there, the exhaustive reference finds the Nil made under each play rule, there and in a position
+    of the same table entry; counting only the Nil seat's spades that are not dead, as for a side suit, makes this
+    fail (the partner must overruff a forced ruff)."""
+    rng = random.Random(50)
+    ws = np.zeros(dd.WS_SIZE, np.int64)
+    fired = 0
+    for i in range(positions):
+        hands, leader, seat = ruff_covered_nil(rng, rng.randint(2, 5))
+        if longest_in_side_suits(hands, seat):
+            continue
+        ws[dd.W_H:dd.W_H + 4] = hands
+        rel = dd._nil_safe(ws, seat)
+        if rel < 0:
+            continue
+        fired += 1
+        _, breaking, forced = RULE_SETS[i % 3]
+        broken = rng.random() < 0.5
+        rr = ref.Rules(breaking=breaking, forced_breaks=forced)
+        assert ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, broken, seat)
+        other = same_partition(rng, hands, rel)
+        assert ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, broken, seat, rel)
+    assert fired > least_fired
+
+
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 40), (6, 30), pytest.param(5, 200, marks=pytest.mark.slow),
+                                              pytest.param(7, 60, marks=pytest.mark.slow)])
+def test_the_nil_question_with_a_partner_ruffing_over_against_the_reference(cards, positions):
+    """The Nil question on endings of 5 to 7 cards a seat (the search's safe test acts from 5) where the partner
+    may ruff over the Nil seat's spades, against the exhaustive reference: both answers occur, and the safe
+    test's case for them decides some of the positions at the root."""
+    rng = random.Random(51 + cards)
+    ws = np.zeros(dd.WS_SIZE, np.int64)
+    made = fired = 0
+    for i in range(positions):
+        hands, leader, seat = ruff_covered_nil(rng, cards)
+        _, breaking, forced = RULE_SETS[i % 3]
+        broken = rng.random() < 0.5
+        rr = ref.Rules(breaking=breaking, forced_breaks=forced)
+        rules = SpadesRules(breaking=breaking, forced_spade_lead_breaks=forced)
+        want = ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat)
+        assert dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=seat) == want, (hands, leader, broken, seat)
+        made += want
+        ws[dd.W_H:dd.W_H + 4] = hands
+        fired += not longest_in_side_suits(hands, seat) and dd._nil_safe(ws, seat) >= 0
+    assert 0 < made < positions
+    assert fired > 0
+
 @JIT
 @pytest.mark.parametrize("positions, least_fired", [(400, 40), pytest.param(1500, 150, marks=pytest.mark.slow)])
 def test_the_nil_broken_test_against_the_reference(positions, least_fired):
