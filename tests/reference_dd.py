@@ -80,9 +80,10 @@ def legal(hand: int, trick: tuple, broken: bool, rules: Rules, first: bool) -> l
     return same or mine
 
 
-def play(hands: tuple, leader: int, trick: tuple, broken: bool, rules: Rules, c: int):
-    """Seat on move plays ``c``: (hands, trick, broken, winner or -1 when the trick is not complete)."""
-    seat = (leader + len(trick)) % 4
+def play(hands: tuple, leader: int, trick: tuple, broken: bool, rules: Rules, c: int, n: int = 4):
+    """Seat on move plays ``c`` at a table of ``n`` (seat + 1 mod n plays next; a trick is n cards): (hands,
+    trick, broken, winner or -1 when the trick is not complete)."""
+    seat = (leader + len(trick)) % n
     hs = list(hands)
     hs[seat] &= ~(1 << c)
     if not trick:
@@ -91,8 +92,8 @@ def play(hands: tuple, leader: int, trick: tuple, broken: bool, rules: Rules, c:
     elif suit(c) != suit(trick[0]) and suit(c) == SPADE:
         broken = True  # trumped: spades broken
     trick = trick + (c,)
-    if len(trick) == 4:
-        return tuple(hs), (), broken, trick_winner([((leader + j) % 4, x) for j, x in enumerate(trick)])
+    if len(trick) == n:
+        return tuple(hs), (), broken, trick_winner([((leader + j) % n, x) for j, x in enumerate(trick)])
     return tuple(hs), trick, broken, -1
 
 
@@ -278,35 +279,27 @@ def _alone_solver(n: int, rules: Rules, counted: int, maxers: int):
             return 0
         values = []
         for c in legal(hands[seat], trick, broken, rules, first):
-            hs = list(hands)
-            hs[seat] &= ~(1 << c)
-            br = broken
-            if not trick:
-                if suit(c) == SPADE and not broken and rules.forced_breaks and not any(
-                        suit(x) != SPADE for x in cards(hs[seat])):
-                    br = True
-            elif suit(c) != suit(trick[0]) and suit(c) == SPADE:
-                br = True
-            tr = trick + (c,)
-            if len(tr) == n:
-                w = trick_winner([((leader + j) % n, x) for j, x in enumerate(tr)])
-                values.append((counted >> w & 1) + value(tuple(hs), w, (), br, False))
+            hs, tr, br, w = play(hands, leader, trick, broken, rules, c, n)
+            if w >= 0:
+                values.append((counted >> w & 1) + value(hs, w, (), br, False))
             else:
-                values.append(value(tuple(hs), leader, tr, br, first))
+                values.append(value(hs, leader, tr, br, first))
         memo[key] = v = max(values) if maxers >> seat & 1 else min(values)
         return v
 
     return value
 
 
-def alone_tricks(hands, leader, seat, broken=False, rules=Rules()) -> int:
-    """Seat ``seat``'s tricks from a trick start, playing for tricks against every other seat together."""
-    return _alone_solver(len(hands), rules, 1 << seat, 1 << seat)(tuple(hands), leader, (), bool(broken),
+def alone_tricks(hands, leader, seat, broken=False, rules=Rules(), *, trick=()) -> int:
+    """Seat ``seat``'s tricks from this position (``trick``: the cards already played to the trick in
+    progress, which counts), playing for tricks against every other seat together."""
+    return _alone_solver(len(hands), rules, 1 << seat, 1 << seat)(tuple(hands), leader, tuple(trick), bool(broken),
                                                                  rules.first_trick)
 
 
-def alone_nil(hands, leader, seat, broken=False, rules=Rules()) -> bool:
-    """Whether seat ``seat`` can take no trick from a trick start against every other seat giving it one."""
+def alone_nil(hands, leader, seat, broken=False, rules=Rules(), *, trick=()) -> bool:
+    """Whether seat ``seat`` can take no trick from this position (the trick in progress included) against
+    every other seat giving it one."""
     others = ((1 << len(hands)) - 1) & ~(1 << seat)
-    return _alone_solver(len(hands), rules, 1 << seat, others)(tuple(hands), leader, (), bool(broken),
+    return _alone_solver(len(hands), rules, 1 << seat, others)(tuple(hands), leader, tuple(trick), bool(broken),
                                                               rules.first_trick) == 0

@@ -69,92 +69,89 @@ LEAD_RULES = [(j, b, f) for j in (False, True) for b in (False, True) for f in (
 # the reference takes about ten seconds a seat (its two questions) at six cards a seat: those in the slow suite
 SIX = pytest.mark.needs_jit("six-card endings at four seats: both searches take minutes as pure Python")
 
+# the seed of a table size's endings (a size's endings are drawn from seed + size)
+SEEDS = {4: 2800, 3: 3300}
+
+
+def _check_each_seat_alone(n: int, size: int, count: int, played: int = 0) -> None:
+    """``count`` endings of ``size`` cards a seat at a table of ``n``, every combination of the lead rules in turn,
+    now and then the hand's first trick under first_lead=two_of_clubs (the 2♣'s holder leads it), ``played``
+    random legal cards already in the trick; for each seat, ``dd.alone_tricks`` / ``alone_nil`` against the
+    exhaustive reference, one solver for every question. At four seats ``dd_alone.py`` (trick starts only) must
+    agree too; at three, a four-seat question now and then on the same solver (the table's entries of one table
+    size are not reused at the other)."""
+    rng = random.Random(SEEDS[n] + size + 100 * played)
+    solver = dd.Solver(tt_bits=12)  # one solver for every question: the sides are set per question
+    checked = nils = firsts = 0
+    values = set()
+    for i in range(count):
+        jokers, breaking, forced = LEAD_RULES[i % len(LEAD_RULES)]
+        hands = _ending(rng, n, size, jokers)
+        leader, broken = rng.randrange(n), rng.random() < 0.5
+        first = False
+        if not jokers and rng.random() < 0.3:  # the first trick (a jokers deck may have no 2♣)
+            if not any(h & 1 for h in hands):  # the 2♣ for the leader's lowest card
+                hands[leader] = (hands[leader] & (hands[leader] - 1)) | 1
+            leader = next(s for s in range(n) if hands[s] & 1)
+            broken, first = False, True
+            firsts += 1
+        rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced,
+                            first_lead="two_of_clubs" if first else "left_of_dealer")
+        reference = ref.Rules(breaking=breaking, forced_breaks=forced, two_of_clubs=first, first_trick=first)
+        trick = ()
+        for _ in range(played):
+            mover = (leader + len(trick)) % n
+            c = rng.choice(ref.legal(hands[mover], trick, broken, reference, first))
+            hands, trick, broken, _ = ref.play(hands, leader, trick, broken, reference, c, n)
+        other = AloneSolver(rules, tt_bits=10) if n == 4 and not trick else None
+        trick_no = 0 if first else None
+        where = (hands, leader, trick, broken, rules)
+        for seat in range(n):
+            want = ref.alone_tricks(hands, leader, seat, broken, reference, trick=trick)
+            got = dd.alone_tricks(hands, leader, seat, trick, broken, rules, trick_no=trick_no, solver=solver)
+            assert got == want, (seat, *where)
+            nil = ref.alone_nil(hands, leader, seat, broken, reference, trick=trick)
+            assert dd.alone_nil(hands, leader, seat, trick, broken, rules, trick_no=trick_no, solver=solver) == nil, \
+                (seat, *where)
+            if other is not None:
+                assert other.tricks(hands, leader, seat, broken=broken, first=first) == want
+                assert other.nil(hands, leader, seat, broken=broken, first=first) == nil
+            checked += 1
+            nils += nil
+            values.add(want)
+        if n == 3 and i % 4 == 0:  # a four-seat question on the same solver: it must not lend its entries to three seats
+            four = _ending(rng, 4, size, jokers)
+            assert dd.alone_tricks(four, 0, 1, rules=rules, solver=solver) == dd.alone_tricks(four, 0, 1, rules=rules)
+    assert checked == n * count
+    if count >= 16:  # both answers of the Nil question, several trick counts and some first tricks occur
+        assert 0 < nils < checked and len(values) >= 3 and firsts > 0
+
 
 @pytest.mark.parametrize("size, count", [(2, 32), (3, 32), (4, 16), (5, 3),
                                          pytest.param(5, 24, marks=pytest.mark.slow),
                                          pytest.param(6, 12, marks=[pytest.mark.slow, SIX])])
 def test_the_team_solver_with_a_seat_alone_matches_exhaustive_search(size, count):
     """Four seats, each alone: ``dd.alone_tricks`` / ``alone_nil`` against the exhaustive reference and against
-    ``dd_alone.py`` on the same endings, every combination of the lead rules, now and then the hand's first
-    trick under first_lead=two_of_clubs (the 2♣'s holder leads it)."""
-    rng = random.Random(2800 + size)
-    solver = dd.Solver(tt_bits=12)  # one solver for every question: the sides are set per question
-    checked = nils = firsts = 0
-    values = set()
-    for i in range(count):
-        jokers, breaking, forced = LEAD_RULES[i % len(LEAD_RULES)]
-        hands = _ending(rng, 4, size, jokers)
-        leader, broken = rng.randrange(4), rng.random() < 0.5
-        first = False
-        if not jokers and rng.random() < 0.3:  # the first trick (a jokers deck may have no 2♣)
-            if not any(h & 1 for h in hands):  # the 2♣ for the leader's lowest card
-                hands[leader] = (hands[leader] & (hands[leader] - 1)) | 1
-            leader = next(s for s in range(4) if hands[s] & 1)
-            broken, first = False, True
-            firsts += 1
-        rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced,
-                            first_lead="two_of_clubs" if first else "left_of_dealer")
-        reference = ref.Rules(breaking=breaking, forced_breaks=forced, two_of_clubs=first, first_trick=first)
-        other = AloneSolver(rules, tt_bits=10)
-        trick_no = 0 if first else None
-        for seat in range(4):
-            want = ref.alone_tricks(hands, leader, seat, broken, reference)
-            got = dd.alone_tricks(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no, solver=solver)
-            assert got == want, (hands, leader, seat, broken, rules)
-            assert other.tricks(hands, leader, seat, broken=broken, first=first) == want
-            nil = ref.alone_nil(hands, leader, seat, broken, reference)
-            assert dd.alone_nil(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no,
-                                solver=solver) == nil, (hands, leader, seat, broken, rules)
-            assert other.nil(hands, leader, seat, broken=broken, first=first) == nil
-            checked += 1
-            nils += nil
-            values.add(want)
-    assert checked == 4 * count
-    if count >= 16:  # both answers of the Nil question, several trick counts and some first tricks occur
-        assert 0 < nils < checked and len(values) >= 3 and firsts > 0
+    ``dd_alone.py`` on the same endings."""
+    _check_each_seat_alone(4, size, count)
 
 
 @pytest.mark.parametrize("size, count", [(2, 32), (3, 32), (4, 16), (5, 8), (6, 16)])
 def test_the_team_solver_at_three_seats_matches_exhaustive_search(size, count):
     """Three seats, each alone (cutthroat3: tricks of three cards): ``dd.alone_tricks`` / ``alone_nil`` with three
-    hands against the exhaustive reference, every combination of the lead rules, now and then the hand's first
-    trick under first_lead=two_of_clubs (the 2♣'s holder leads it); one solver for every question, the four-seat
-    questions between them (the table's entries of one table size are not reused at the other)."""
-    rng = random.Random(3300 + size)
-    solver = dd.Solver(tt_bits=12)
-    checked = nils = firsts = 0
-    values = set()
-    for i in range(count):
-        jokers, breaking, forced = LEAD_RULES[i % len(LEAD_RULES)]
-        hands = _ending(rng, 3, size, jokers)
-        leader, broken = rng.randrange(3), rng.random() < 0.5
-        first = False
-        if not jokers and rng.random() < 0.3:
-            if not any(h & 1 for h in hands):
-                hands[leader] = (hands[leader] & (hands[leader] - 1)) | 1
-            leader = next(s for s in range(3) if hands[s] & 1)
-            broken, first = False, True
-            firsts += 1
-        rules = SpadesRules(jokers=jokers, breaking=breaking, forced_spade_lead_breaks=forced,
-                            first_lead="two_of_clubs" if first else "left_of_dealer")
-        reference = ref.Rules(breaking=breaking, forced_breaks=forced, two_of_clubs=first, first_trick=first)
-        trick_no = 0 if first else None
-        for seat in range(3):
-            want = ref.alone_tricks(hands, leader, seat, broken, reference)
-            got = dd.alone_tricks(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no, solver=solver)
-            assert got == want, (hands, leader, seat, broken, rules)
-            nil = ref.alone_nil(hands, leader, seat, broken, reference)
-            assert dd.alone_nil(hands, leader, seat, broken=broken, rules=rules, trick_no=trick_no,
-                                solver=solver) == nil, (hands, leader, seat, broken, rules)
-            checked += 1
-            nils += nil
-            values.add(want)
-        if i % 4 == 0:  # a four-seat question on the same solver: it must not lend its entries to three seats
-            four = _ending(rng, 4, size, jokers)
-            assert dd.alone_tricks(four, 0, 1, rules=rules, solver=solver) == dd.alone_tricks(four, 0, 1, rules=rules)
-    assert checked == 3 * count
-    if count >= 16:  # both answers of the Nil question, several trick counts and some first tricks occur
-        assert 0 < nils < checked and len(values) >= 3 and firsts > 0
+    hands against the exhaustive reference, the four-seat questions between them."""
+    _check_each_seat_alone(3, size, count)
+
+
+@pytest.mark.parametrize("n, played, size, count", [
+    (3, 1, 2, 32), (3, 2, 2, 32), (3, 1, 3, 32), (3, 2, 3, 32), (3, 1, 5, 16), (3, 2, 5, 16),
+    (4, 1, 3, 32), (4, 2, 3, 32), (4, 3, 3, 32), (4, 1, 4, 16), (4, 2, 4, 16), (4, 3, 4, 16),
+    *(pytest.param(n, played, size, 16, marks=pytest.mark.slow)
+      for n, played, size in [(3, 1, 6), (3, 2, 6), (4, 1, 5), (4, 2, 5), (4, 3, 5)])])
+def test_each_seat_alone_inside_a_trick_matches_exhaustive_search(n, played, size, count):
+    """The same questions with 1 to n - 1 cards of the trick already played (the ``trick`` argument), three and four
+    seats: the trick in progress counts, whoever has played to it."""
+    _check_each_seat_alone(n, size, count, played)
 
 
 def test_three_hands_only_for_a_seat_alone():
