@@ -219,6 +219,11 @@ HUNT_MAX_SEATS = 3
 # partner holds some of them; three and four players: all of them). 1 tried it in 11.6 % of the long takers' deals,
 # 0.75 in 23.8 % (docs/tarot-evidence.md, the tuning log); 0.5 lost
 PETIT_KEEP_FIVE = 0.75
+# the taker trumping a trick a defender after it may overtrump, with at least this many half-points in it (a jack),
+# trumps with its highest trump but the Monde; at three and four players only (at five it lost, the partner being
+# behind it as often as a defender)
+RUFF_HIGH_POINTS = 3
+RUFF_HIGH_MAX_SEATS = 4
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -1020,6 +1025,12 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         c = top_equivalent(c, legal_s, unseen_s)
     if c >= 0:
         return c
+    # a defender trumping a partner's trick that the taker, still to play, may overtrump (no trump of its own wins
+    # surely): its highest trump, so that the taker takes the trick only by spending a higher one
+    if not attacker and ally_wins and led != TRUMP_LED and legal_s == 0:
+        t = legal_t & T_ONLY & ~PETIT_T
+        if t and beats(np.int64(FIRST_TRUMP + highest_bit(t)), win_card):
+            return np.int64(FIRST_TRUMP + highest_bit(t))
     d = dump_card(suits, legal_s, legal_t & ~EXCUSE_T, keep_petit)
     # the other side takes this trick: the Excuse saves the card we would give
     if excuse_ok and not ally_wins and (d < 0 or d == PETIT or HALF_POINTS[d] >= params[P_EXCUSE_SAVE]
@@ -1027,6 +1038,13 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
         return np.int64(EXCUSE)
     if excuse_ok and d == PETIT:
         return np.int64(EXCUSE)
+    # the taker trumping a trick worth the risk that a defender after it may overtrump: high (the Monde and the Petit
+    # kept), so that the defender needs a higher trump
+    if is_taker and d >= FIRST_TRUMP and led != TRUMP_LED and points >= RUFF_HIGH_POINTS and not ally_wins \
+            and view[V_RULES + R_SEATS] <= RUFF_HIGH_MAX_SEATS:
+        t = legal_t & T_ONLY & ~PETIT_T & ~MONDE_T
+        if t and beats(np.int64(FIRST_TRUMP + highest_bit(t)), win_card):
+            return np.int64(FIRST_TRUMP + highest_bit(t))
     if d >= 0:
         return d
     return lowest_legal(legal_s, legal_t)
