@@ -51,7 +51,7 @@ PAIRS = [
 # principle in the order tried: duplicate rotations against legacy, "A in a field of legacy", points a deal with
 # the paired 95 % interval, 3 / 4 / 5 players (fft3, cardavia, fft5), on the tuning seed, cumulative with the
 # changes kept before it
-TUNING_SEEDS = (1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009)
+TUNING_SEEDS = (1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010)
 TABLES = (("fft3", 3), ("cardavia", 4), ("fft5", 5))
 TUNING_LOG = (
     ("the taker keeps the Petit while its other trumps outnumber the trumps out (petit au bout)", "kept",
@@ -260,6 +260,35 @@ TUNING_LOG = (
      "27.3 % at -0.49 [-0.55, -0.43]; from 70: 24.1 % [23.8, 24.3] at -0.74 [-0.81, -0.67], Prises made 44.3 % "
      "(n=22,954; 44.1 % without the change)"), "dropped: the 25 % target still costs points",
      "+0.09 [+0.05, +0.13] / -0.27 [-0.32, -0.22] / +0.01 [-0.01, +0.03] (n=100,000)"),
+    # the eighth pass (seed 1010): the ruffs and the Excuse, pimc as the oracle (EIGHTH_PASS); against the heuristic
+    # before the pass unless said
+    (("the eighth pass, seed 1010 from here on: a defender trumping its partner's trick that the taker, still to "
+      "play, may overtrump (no trump of its own sure to win) trumps with its highest trump (was: its lowest; pimc "
+      "trumped high there in 220 of 593 decisions)"), "kept",
+     "+0.08 [+0.06, +0.09] / +0.36 [+0.33, +0.39] / +0.23 [+0.18, +0.28] (n=100,000)"),
+    (("... and the taker trumping a trick of at least a jack's 3 half-points that a defender after it may overtrump "
+      "trumps with its highest trump (was: its lowest), at three and four players; at five -0.08 [-0.12, -0.03]. "
+      "Against the heuristic before the pass at four players, without the row above: from a jack +0.09 [+0.06, "
+      "+0.13], from any trick +0.06 [+0.00, +0.11], a knight +0.06 [+0.03, +0.09], a queen +0.03 [+0.01, +0.06], a "
+      "king +0.01 [-0.00, +0.02]; with the row above, the lowest trump above the middle of the trumps out in place "
+      "of the highest: +0.10 / +0.42 / +0.17 against the heuristic before the pass (+0.10 / +0.45 / +0.16 with the "
+      "highest)"), "kept (against the row above)",
+     "+0.02 [+0.01, +0.04] / +0.10 [+0.07, +0.14] / +0.00 [+0.00, +0.00] (n=100,000)"),
+    (("defenders keep the Excuse until 9 cards are left unless it saves a knight or more (excuse_late 9 for them, "
+      "24 for the taker; pimc played it later than the heuristic, often on its own side's trick); at four players "
+      "alone, without the rows above: 1 card +0.04, 3 +0.05, 6 +0.06, 8 +0.06, 9 +0.07 [+0.04, +0.09], 12 +0.07, 16 "
+      "+0.05; with the first row above and 12 cards: -0.13 / +0.44 / +0.42"), "dropped: loses at three",
+     "with the first row above: -0.19 [-0.24, -0.13] / +0.44 [+0.40, +0.48] / +0.47 [+0.40, +0.54] (n=100,000)"),
+    (("the taker keeps the Excuse until 6 cards are left unless it saves a knight or more; until 9 unless it saves a "
+      "jack: +0.02 [-0.07, +0.11]"), "dropped", "— / -0.35 [-0.45, -0.25] / — (n=100,000)"),
+    (("Prise from 72 (Garde 77; 74 before) with the two rows kept above: all passed at four players 30.7 % [30.4, "
+      "30.9] (was 37.3 % [37.0, 37.6]), Prises made 43.9 % (n=16,477; 46.1 % from 74 with the rows, 48.1 % before "
+      "the pass), at three 14.7 % (was 20.5 %), at five 1.6 % (was 2.9 %); against the same play from 74: +0.09 "
+      "[+0.05, +0.13] / -0.36 [-0.41, -0.31] / +0.01 [-0.01, +0.02]; from 71: all passed 27.4 % at +0.19 [+0.13, "
+      "+0.24] / -0.05 [-0.13, +0.02] / +0.25 [+0.19, +0.30]; from 70 (the taker trumping high at every table size): "
+      "-0.34 [-0.42, -0.26] at four"), ("kept: the lowest Prise that loses nothing against the heuristic before the "
+     "pass, at some 0.36 a deal at four players against the same play from 74"),
+     "+0.20 [+0.15, +0.24] / +0.17 [+0.11, +0.24] / +0.24 [+0.19, +0.30] (n=100,000)"),
 )
 PIMC_START = "<!-- tarot-pimc:start -->"  # the section of scripts/tarot_pimc_evidence.py
 
@@ -364,6 +393,26 @@ SEVENTH_PASS = ("The seventh pass (seed 1009) looked at the taker's card play, t
                 "players: the 25 % all-passed target is not reached without a loss.")
 
 
+# the eighth pass: pimc as the oracle on the ruffs and the Excuse (seed 1010)
+EIGHTH_PASS = ("The eighth pass (seed 1010) turned to the decisions the seventh left: trumping and the Excuse. In "
+               "heuristic self-play with Prise from 70 (1,500 deals, four players; 366 Prises), at each decision of a Prise "
+               "deal where a seat had to trump with several trumps legal, or held the Excuse, the heuristic's card "
+               "was compared with the one `pimc:bids=0,discard=0,call=0,samples=500` chose from the same position. "
+               "When trumping, the taker's card differed in 429 of 2,096 decisions (pimc trumped higher in 282, "
+               "lower in 82, played the Excuse in 55), the defenders' in 946 of 3,401 (higher in 893, lower in 36). "
+               "A defender trumping its partner's trick in front of the taker played its lowest trump where pimc "
+               "played its highest in 131 and a middle one in 89 of 593: trumping high there is the rule kept, and "
+               "the largest gain of the pass (+0.36 a deal at four players). The taker, second to play on a "
+               "defender's lead, trumped with its lowest where pimc took a middle trump in 132 of 774: trumping "
+               "high a trick worth a jack or more gains a little at three and four players and loses at five. "
+               "With the Excuse, pimc kept it longer than the heuristic (it played it on a trick the other side won "
+               "in 97 + 67 positions where the heuristic did and pimc did not, against 8 + 14 the other way): "
+               "defenders keeping it gain at four and five players but lose at three, the taker keeping it loses "
+               "(the log). With the two ruffs the Prise from 72 loses nothing against the heuristic before the "
+               "pass, and all passed fell to 30.7 % at four players; from 71 (27.4 %) the interval holds zero at "
+               "four, from 70 it loses 0.34 a deal: the 25 % target is still not reached without a loss.")
+
+
 def issue_29(deals: int, seed: int, tmp: Path, chelem_deals: int) -> list[str]:
     """The issue #29 section: heuristic against legacy at three, four and five players, realism, the tuning log."""
     from tricksim.simulator.family import family
@@ -431,7 +480,7 @@ def issue_29(deals: int, seed: int, tmp: Path, chelem_deals: int) -> list[str]:
               "+1.68 a deal at four and five players and lost 0.37 at three (seed 1007), and no narrower hunt "
               "(holding the Monde, with a master trump, into a taker known to hold no trump, with 5 or 7 trumps) "
               "did as well at four and five (the log), so defenders now hunt at three players only. " + SIXTH_PASS + " "
-              + SEVENTH_PASS,
+              + SEVENTH_PASS + " " + EIGHTH_PASS,
               "", "### The tuning log", "",
               (f"Each principle was added alone and measured against `legacy` on tuning seed {TUNING_SEEDS[0]} "
               "(heuristic in a field of legacy, points a deal, paired 95 % interval; three / four / five players); "
@@ -454,7 +503,8 @@ def main():
     if a.deals < 1 or a.chelem_deals < 1:
         ap.error("--deals and --chelem-deals must be positive whole numbers")
     if a.seed in TUNING_SEEDS:
-        sys.exit(f"tarot_evidence.py: --seed {a.seed} was used for tuning (issue #29); choose another seed")
+        print(f"tarot_evidence.py: --seed {a.seed} was used for tuning (issue #29); choose another seed", file=sys.stderr)
+        sys.exit(2)
     t0 = time.time()
     lines = ["# Tarot strategy evidence", "",
              (f"`python scripts/tarot_evidence.py --deals {a.deals} --seed {a.seed} --chelem-deals {a.chelem_deals}` "
