@@ -34,8 +34,8 @@ parameter: the strategy has the 32 the kernel allows). The eighth (seed 1010, pi
 Excuse): a defender trumping its partner's trick in front of the taker trumps high (+0.08 / +0.36 / +0.23 a deal at
 three / four / five players); the taker trumping a trick worth a jack or more that a defender after it may overtrump
 trumps high, at three and four players (``RUFF_HIGH_MAX_SEATS``; +0.02 / +0.10 / +0.00 more; at five it lost 0.08);
-then Prise from 72 (was 74: 30.7 % of the deals passed by all at four players, was 37.3 %; +0.20 / +0.17 / +0.24 a
-deal against the heuristic before the pass, 0.36 a deal less at four than the same play with the Prise from 74).
+Prise from 72 was tried with them and dropped: 30.7 % of the deals passed by all at four players (37.3 % from 74),
+but 0.36 a deal less at four than the same play with the Prise from 74, which stays.
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
 taker keeping it until 6 (-0.35 at four). All figures n=100,000 deals, in docs/tarot-evidence.md's log.
 

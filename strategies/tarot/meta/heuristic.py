@@ -23,7 +23,7 @@ PARAMS = (
           "[classic 5: 5, 7, 9 ...]", lo=0, hi=100),
     Param("void_points", 2.0, "hand points of a void suit [classic 6]", lo=0, hi=100),
     Param("singleton_points", 1.0, "hand points of a singleton suit [classic 3]", lo=0, hi=100),
-    Param("prise_threshold", 72.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
+    Param("prise_threshold", 74.0, "hand points to bid Prise [classic scale: 40]", lo=0, hi=1000),
     Param("garde_threshold", 77.0, "hand points to bid Garde [classic scale: 56]", lo=0, hi=1000),
     Param("garde_sans_threshold", 111.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
     Param("garde_contre_threshold", 121.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
