@@ -928,3 +928,37 @@ def test_five_player_taker_keeps_the_petit_with_three_quarters_of_the_trumps_out
     assert int(H.play(0, s, t, ls, lt, v, PARAMS, rng())) == card("T13")
     v = play_view(0, taker=0, trick=trick[1:], voids={0: 1 << 2})
     assert play(0, hand, v) == PETIT
+
+
+
+# ------------------------------------------------------------------ issue #29, the eighth pass
+HEARTS_VOID = 1 << SUITS.index("H")  # V_VOIDS: a seat shown void in hearts
+
+
+def test_defender_ruffs_high_in_front_of_the_taker():
+    # a partner (seat 1) led the 5 of hearts; this defender (seat 2) has no heart and must trump, and the taker
+    # (seat 3), still to play, has shown it has no heart either: it may overtrump. None of this defender's trumps is
+    # sure to win (the 15 to the 21 are out), so it trumps with its highest, the 14: the taker then takes the trick
+    # only with the 15 or higher (it must overtrump when it can); the 3 would let any of its trumps take it
+    hand = cards("T3 T8 T14 2C 5C")
+    v = play_view(2, taker=3, trick=cards("5H"), voids={3: HEARTS_VOID})
+    assert play(2, hand, v) == card("T14")
+    # the taker has already played (seat 0 led, the taker, seat 1, followed): no seat after can take the trick from
+    # the defence, so the lowest trump wins it (the cheapest winning card)
+    v = play_view(2, taker=1, trick=cards("5H 7H"), voids={3: HEARTS_VOID})
+    assert play(2, hand, v) == card("T3")
+    # hearts not shown void by the taker, with 11 out: it is taken to follow, and the 3 wins safely
+    v = play_view(2, taker=3, trick=cards("5H"))
+    assert play(2, hand, v) == card("T3")
+
+
+def test_taker_ruffs_high_a_trick_worth_a_jack_or_more():
+    # a defender (seat 1) led the king of hearts; the taker (seat 2) has no heart and must trump, and the defender
+    # after it (seat 3) has shown no heart: it may overtrump (the 16 to the 21 are out), so no trump of the taker's
+    # wins surely. The trick holds a king: the taker trumps with its highest, the 15, not the 4
+    hand = cards("T4 T9 T15 2C 5C 7D")
+    v = play_view(2, taker=2, trick=cards("RH"), voids={3: HEARTS_VOID})
+    assert play(2, hand, v) == card("T15")
+    # a low heart led (half a point, below a jack's): the lowest trump, the high ones kept
+    v = play_view(2, taker=2, trick=cards("4H"), voids={3: HEARTS_VOID})
+    assert play(2, hand, v) == card("T4")
