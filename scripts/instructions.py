@@ -7,6 +7,8 @@ counts is the figure (start-up, imports and the cache load cancel out). Valgrind
 own (an older x86-64 without AVX-512), so the kernels are compiled for that CPU (``NUMBA_CPU_NAME`` and
 ``NUMBA_CPU_FEATURES`` set to what valgrind shows) once, natively, before the counted runs: the count is of that
 code, not of the code the host's own CPU gets, and a change in instructions is not a change in time one for one.
+When valgrind's CPU has BMI2, ``nth_set_bit`` is compiled with ``pdep`` as on a host with BMI2 (a loop otherwise),
+so that LLVM inlines the same small functions as in the host's build (docs/performance.md P90).
 To compare versions, run it in two checkouts, each with its own installation::
 
     python scripts/instructions.py heuristic simple
@@ -26,10 +28,19 @@ _CPU = ("import llvmlite.binding as ll; print(ll.get_host_cpu_name()); "
 
 
 def _child(game: str, preset: str | None, strategy: str, hands: int) -> None:
+    if PDEP_MARK in os.environ.get("NUMBA_CPU_FEATURES", ""):
+        # set here, not in the package, so that any installation (an older one too) is counted with the same build
+        from tricksim.simulator import bits
+        bits._pdep_compiles = lambda: True
     from tricksim.api import plan
     from tricksim.simulator.engine import run_to_tables
     unit = {"deals": hands} if game == "tarot" else {"hands": hands}
     run_to_tables(plan(game, preset=preset, seed=5, seats=strategy, **unit), threads=1)
+
+
+# appended to valgrind's features when it has BMI2: the children compile nth_set_bit with pdep, and a features
+# string of their own keeps Numba from loading kernels cached for valgrind's CPU with nth_set_bit as a loop
+PDEP_MARK = ",+bmi2"
 
 
 def valgrind_env() -> dict:
@@ -37,6 +48,8 @@ def valgrind_env() -> dict:
     thread."""
     out = subprocess.run(["valgrind", "-q", sys.executable, "-c", _CPU], capture_output=True, text=True,
                          check=True).stdout.split()
+    if "+bmi2" in out[1].split(","):
+        out[1] += PDEP_MARK
     # OPENBLAS_NUM_THREADS=1: numpy's OpenBLAS otherwise starts idle threads that spin while the kernel runs,
     # counted as instructions of the run in proportion to its length (up to 4,600 a hand: P56)
     return dict(os.environ, NUMBA_CPU_NAME=out[0], NUMBA_CPU_FEATURES=out[1], PYTHONHASHSEED="0",

@@ -83,7 +83,8 @@ def table_bid(u, view, params):
     n = view[V_RULES + R_SEATS]
     tricks = HAND_TRICKS[n & 7]
     p = params[P_BID_P] if n == 4 or n == 0 else min(1.0, params[P_BID_P] * 4.0 / n)
-    return binomial(u, p, tricks), tricks
+    # binomial13 called here, not through binomial: only a direct call is inlined into the kernel's bid
+    return (binomial13(u, p) if tricks == 13 else binomial(u, p, tricks)), tricks
 
 
 @njit(BLIND_NIL_SIG, cache=True)
