@@ -400,7 +400,9 @@ def rules_cmd(game, preset, flag):
     column = max(16, 1 + max(len(_show(getattr(presets[n], f))) for n in names for f in flags))
     header = "flag".ljust(width) + "".join(n.rjust(column) for n in names) + "   allowed / meaning"
     lines = [header, "-" * len(header)]
-    if flag is None and any(hasattr(presets[n], "seats") for n in names):  # presets with their own seat count
+    # presets with their own seat count that is not a flag (Tarot); a family whose seat count is a flag (Spades) shows
+    # it once, in its flag row
+    if flag is None and "seats" not in flags and any(hasattr(presets[n], "seats") for n in names):
         vals = "".join(_show(getattr(presets[n], "seats", fam.seats)).rjust(column) for n in names)
         lines.append(f"{'seats'.ljust(width)}{vals}   the number of players: the preset's own, not a flag")
     for name in flags:

@@ -96,6 +96,17 @@ def test_rules_listing_names_every_flag():
         assert f.name in r.output
     line = next(x for x in r.output.splitlines() if x.startswith("breaking "))
     assert line.split()[1:5] == ["true", "true", "true", "true"]  # cardems, zone, classic; allowed: true | false
+    seats = [x for x in r.output.splitlines() if x.startswith("seats ")]  # a flag in Spades: one row, as a flag
+    assert len(seats) == 1 and seats[0].split()[1:10] == ["4"] * 7 + ["3", "2"] and "2..4: " in seats[0]
+
+
+def test_rules_listing_shows_a_seat_count_that_is_not_a_flag():
+    """Tarot's seat count is the preset's own, not a flag: one row of its own, before the flags."""
+    r = CliRunner().invoke(cli, ["rules", "tarot"])
+    assert r.exit_code == 0, r.output
+    seats = [x for x in r.output.splitlines() if x.startswith("seats ")]
+    assert len(seats) == 1 and seats[0].split()[1:4] == ["4", "3", "5"]  # cardavia, fft3, fft5
+    assert "not a flag" in seats[0]
 
 
 def test_rules_of_one_flag():
