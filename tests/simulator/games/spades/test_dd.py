@@ -358,6 +358,20 @@ def same_partition(rng: random.Random, hands, rel: int):
     return out
 
 
+def _nil_safe(ws, hands, seat) -> int:
+    """``dd._nil_safe`` at a trick's start of these hands (the workspace's hands set): the cards it rests on, or -1."""
+    ws[dd.W_H:dd.W_H + 4] = hands
+    return int(dd._nil_safe(ws, seat))
+
+
+def _made_here_and_in_its_partition(rng, hands, leader, broken, rr, seat, rel) -> None:
+    """The exhaustive reference finds the Nil made where ``_nil_safe`` said safe (resting on ``rel``), and in another
+    position of the same table entry (the cards below ``rel`` dealt again)."""
+    assert ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, broken, seat)
+    other = same_partition(rng, hands, rel)
+    assert ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, broken, seat, rel)
+
+
 @JIT
 @pytest.mark.parametrize("positions, least_fired", [(150, 25), pytest.param(600, 50, marks=pytest.mark.slow)])
 def test_the_nil_safe_test_against_the_reference(positions, least_fired):
@@ -372,14 +386,11 @@ def test_the_nil_safe_test_against_the_reference(positions, least_fired):
         hands, leader, broken, seat = covered_nil(rng, rng.randint(2, 5))
         if leader == seat:
             continue
-        ws[dd.W_H:dd.W_H + 4] = hands
-        rel = dd._nil_safe(ws, seat)
+        rel = _nil_safe(ws, hands, seat)
         if rel < 0:
             continue
         fired += 1
-        assert ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, seat)
-        other = same_partition(rng, hands, rel)
-        assert ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, seat, rel)
+        _made_here_and_in_its_partition(rng, hands, leader, broken, rr, seat, rel)
     assert fired > least_fired
 
 
@@ -429,17 +440,14 @@ def test_the_nil_safe_test_with_a_partner_ruffing_over_against_the_reference(pos
         hands, leader, seat = ruff_covered_nil(rng, rng.randint(2, 5))
         if longest_in_side_suits(hands, seat):
             continue
-        ws[dd.W_H:dd.W_H + 4] = hands
-        rel = dd._nil_safe(ws, seat)
+        rel = _nil_safe(ws, hands, seat)
         if rel < 0:
             continue
         fired += 1
         _, breaking, forced = RULE_SETS[i % 3]
         broken = rng.random() < 0.5
         rr = ref.Rules(breaking=breaking, forced_breaks=forced)
-        assert ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, broken, seat)
-        other = same_partition(rng, hands, rel)
-        assert ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, broken, seat, rel)
+        _made_here_and_in_its_partition(rng, hands, leader, broken, rr, seat, rel)
     assert fired > least_fired
 
 
