@@ -16,13 +16,13 @@ from tricksim.simulator.bits import lowest_bit
 from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.phases import BID_FREE, HAND_TRICKS, legal_bids, nearest_legal_bid
 from tricksim.simulator.games.spades.policy import (
-    R_BID_RULE,
-    R_SEATS,
     BID_SIG,
     BLIND_NIL_SIG,
     EXCHANGE_DRAW,
     EXCHANGE_SIG,
     PLAY_SIG,
+    R_BID_RULE,
+    R_SEATS,
     V_DRAW_CARD,
     V_EXCHANGE_N,
     V_EXCHANGE_ROLE,
