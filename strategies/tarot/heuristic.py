@@ -953,6 +953,16 @@ def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, sea
 
 # ------------------------------------------------------------------ play
 @njit(cache=True)
+def high_ruff(legal_t, win_card):
+    """The highest legal trump but the Petit and the Excuse if it beats ``win_card``, else -1: a ruff that makes an
+    opponent still to play spend a higher trump to take the trick."""
+    t = legal_t & T_ONLY & ~PETIT_T
+    if t and beats(np.int64(FIRST_TRUMP + highest_bit(t)), win_card):
+        return np.int64(FIRST_TRUMP + highest_bit(t))
+    return np.int64(-1)
+
+
+@njit(cache=True)
 def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     n_legal = popcount(legal_s) + popcount(legal_t)
     if n_legal <= 1:
@@ -1037,9 +1047,9 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     # a defender trumping a partner's trick that the taker, still to play, may overtrump (no trump of its own wins
     # surely): its highest trump, so that the taker takes the trick only by spending a higher one
     if not attacker and ally_wins and led != TRUMP_LED and legal_s == 0:
-        t = legal_t & T_ONLY & ~PETIT_T
-        if t and beats(np.int64(FIRST_TRUMP + highest_bit(t)), win_card):
-            return np.int64(FIRST_TRUMP + highest_bit(t))
+        c = high_ruff(legal_t, win_card)
+        if c >= 0:
+            return c
     d = dump_card(suits, legal_s, legal_t & ~EXCUSE_T, keep_petit)
     # the other side takes this trick: the Excuse saves the card we would give
     if excuse_ok and not ally_wins and (d < 0 or d == PETIT or HALF_POINTS[d] >= params[P_EXCUSE_SAVE]
@@ -1051,9 +1061,9 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     # the defender needs a higher trump (holding the Monde, it won with the cheapest sure trump above)
     if is_taker and d >= FIRST_TRUMP and led != TRUMP_LED and points >= RUFF_HIGH_POINTS and not ally_wins \
             and view[V_RULES + R_SEATS] <= RUFF_HIGH_MAX_SEATS:
-        t = legal_t & T_ONLY & ~PETIT_T
-        if t and beats(np.int64(FIRST_TRUMP + highest_bit(t)), win_card):
-            return np.int64(FIRST_TRUMP + highest_bit(t))
+        c = high_ruff(legal_t, win_card)
+        if c >= 0:
+            return c
     if d >= 0:
         return d
     return lowest_legal(legal_s, legal_t)
