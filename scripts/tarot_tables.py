@@ -135,8 +135,15 @@ def section(numbers: list[tuple[int, str, dict]], sessions: list[tuple[int, str,
             *md_table(["", *cols], games_rows(sessions)), "",
             ("What the players do, not what tables of people do: the figures compare the table sizes under one "
              "shipped player, whose bidding was tuned at four players and scaled to the hand size at three and "
-             "five ([tarot-evidence.md](tarot-evidence.md), [strategies.md](strategies.md)); at four it still "
-             "passes half the deals (issue #29)."), END]
+             "five ([tarot-evidence.md](tarot-evidence.md), [strategies.md](strategies.md)); all four pass "
+             f"{four_all_pass(numbers)} of the deals at four players, where tables of good players pass far fewer "
+             "(issue #29)."), END]
+
+
+def four_all_pass(numbers: list[tuple[int, str, dict]]) -> str:
+    """The all-pass rate at four players with its interval, or "(no four-player run)"."""
+    r = next((r for seats, _, r in numbers if seats == 4), None)
+    return fmt_rate(r["void_all_pass"], r["deals"]) if r else "(no four-player run)"
 
 
 def write_section(doc: Path, lines: list[str]) -> None:
