@@ -399,7 +399,7 @@ def central_panel(ax, variants, values: str, xlabel: str, title: str) -> tuple[d
     pct = 100 * CENTRAL_SHARE
     series = hist_panel(ax, variants, values, xlabel, title, limits)
     beyond = {v.name: int(getattr(v, values).size - series[v.name][1].sum()) for v in variants}
-    ax.set_title(f"{title}\naxis: the central {100 - 2 * pct:g} % of each variant's games; "
+    ax.set_title(f"{title}\nthe central {100 - 2 * pct:g} % of each variant's games on the axis;\n"
                  f"{fmt_int(sum(beyond.values()))} of {fmt_int(total)} games beyond it", fontsize=10)
     return series, beyond
 
