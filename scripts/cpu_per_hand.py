@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 
-from tricksim.api import plan
+from tricksim.api import TricksimError, plan
 from tricksim.simulator.engine import run_to_tables
 
 
@@ -71,6 +72,14 @@ def variant_table(args) -> None:
         from tricksim.jobs.spades.atlas import default_variants
 
         names = list(default_variants())
+    for name in names:  # every variant and strategy checked before any is timed: a bad one is one line, exit 2
+        preset, *flags = name.split("+")
+        for s in args.strategies:
+            try:
+                plan(args.game, preset=preset, rules=flags, seats=s, **{"deals" if args.game == "tarot" else "hands": 1})
+            except TricksimError as e:
+                print(f"error: variant {name!r}, strategy {s!r}: {e}", file=sys.stderr)
+                sys.exit(2)
     ns: dict[tuple[str, str], list[float]] = {}
     for r in range(args.rounds):
         for name in names:

@@ -67,3 +67,11 @@ def test_cpu_per_hand_variant_table_is_the_median_of_its_rounds():
         assert hands_per_s == pytest.approx(rate[name], rel=2e-3, abs=1)
         assert ratio == pytest.approx(rate[name] / rate["cardems"], abs=0.01)
     assert set(rows) == set(ns)
+
+
+def test_cpu_per_hand_refuses_a_bad_variant_in_one_line_before_timing_any():
+    done = subprocess.run([sys.executable, "scripts/cpu_per_hand.py", "random", "--variants", "cardems",
+                           "cardems+deck=bogus"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: variant 'cardems+deck=bogus', strategy 'random': invalid value deck='bogus'")
+    assert done.stderr.count("\n") == 1
