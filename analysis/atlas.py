@@ -17,12 +17,12 @@ from pathlib import Path
 import pandas as pd
 
 from .io import AnalysisError, atomic_output
-from .plots import Charts, IntHist, common_bins, plot_hist
+from .plots import Charts, IntHist, common_bins, plot_hist, whole_bins
 from .report import md_table
 from .stats import Estimate, fmt_estimate, fmt_int
 
-__all__ = ["AtlasResult", "Section", "atlas_markdown", "atlas_table", "figures_frame", "hist_panel", "rate_frame",
-           "write_page"]
+__all__ = ["AtlasResult", "Section", "atlas_markdown", "atlas_table", "central_range", "figures_frame", "hist_panel",
+           "rate_frame", "write_page"]
 
 Figures = Mapping[str, tuple[str, str]]  # key -> (label, unit of n)
 
@@ -50,9 +50,9 @@ def figures_frame(variants) -> pd.DataFrame:
                           "clusters": e.clusters} for v in variants for k, e in v.figures.items()])
 
 
-def hist_panel(ax, variants, values: str, xlabel: str, title: str) -> dict:
-    """The integer values ``values`` (an attribute of each variant: an array, or an :class:`IntHist` over the
-    values' range) as histograms on bins shared by the variants."""
+def _hists(variants, values: str) -> list[IntHist]:
+    """The integer values ``values`` of each variant (an attribute: an array, or an :class:`IntHist` over the
+    values' range) as histograms."""
     hists = []
     for v in variants:
         x = getattr(v, values)
@@ -61,9 +61,35 @@ def hist_panel(ax, variants, values: str, xlabel: str, title: str) -> dict:
             hist.add(x)
             x = hist
         hists.append(x)
-    lo, hi, width = common_bins(hists)
+    return hists
+
+
+def central_range(variants, values: str, share: float) -> tuple[int, int] | None:
+    """[lo, hi] holding the central 1 − 2·``share`` of every variant's ``values`` (e.g. share 0.01: from the
+    lowest of the variants' 1st percentiles to the highest of their 99th; ``IntHist.quantiles``): an axis over it
+    shows the bulk of each variant whatever its outliers. None without values."""
+    ends = [q for q in (h.quantiles(share) for h in _hists(variants, values)) if q is not None]
+    if not ends:
+        return None
+    return min(lo for lo, _ in ends), max(hi for _, hi in ends)
+
+
+def hist_panel(ax, variants, values: str, xlabel: str, title: str, limits: tuple[int, int] | None = None) -> dict:
+    """The integer values ``values`` (an attribute of each variant: an array, or an :class:`IntHist` over the
+    values' range) as histograms on bins shared by the variants: over every value, or with ``limits`` over the
+    whole bins that cover [lo, hi] only (the axis ends there; the values beyond are left out of the bins: the
+    caller says how many)."""
+    hists = _hists(variants, values)
+    if limits is None:
+        lo, hi, width = common_bins(hists)
+    else:
+        lo, hi, width = whole_bins(*limits)
+        hists = [h.within(lo, hi) for h in hists]
     series = {v.name: h.rebin(width, lo, hi) for v, h in zip(variants, hists)}
-    return plot_hist(ax, series, xlabel=xlabel, title=title)
+    drawn = plot_hist(ax, series, xlabel=xlabel, title=title)
+    if limits is not None:
+        ax.set_xlim(lo - 0.5, hi + 0.5)
+    return drawn
 
 
 def rate_frame(variants, figures: Figures, keys) -> pd.DataFrame:

@@ -30,6 +30,7 @@ __all__ = [
     "rate_bars",
     "save_figure",
     "text_colour",
+    "whole_bins",
 ]
 
 
@@ -67,6 +68,25 @@ class IntHist:
     def n(self) -> int:
         return int(self.counts.sum())
 
+    def within(self, lo: int, hi: int) -> IntHist:
+        """The values in [lo, hi] only, as a histogram over that range (the rest left out, not counted)."""
+        out = IntHist(lo, hi)
+        a, b = max(lo, self.lo), min(hi, self.hi)
+        if a <= b:
+            out.counts[a - lo:b - lo + 1] = self.counts[a - self.lo:b - self.lo + 1]
+        return out
+
+    def quantiles(self, share: float) -> tuple[int, int] | None:
+        """(low, high): the smallest value with more than ``share`` of the values at or below it, and the
+        smallest with at least 1 − ``share`` of them: between them lie the central 1 − 2·share of the values
+        (the values clipped into the end bins by :meth:`add` count as the end values)."""
+        if not self.n:
+            return None
+        cum = np.cumsum(self.counts)
+        low = int(np.searchsorted(cum, share * self.n, side="right"))
+        high = int(np.searchsorted(cum, (1 - share) * self.n, side="left"))
+        return self.lo + low, self.lo + high
+
     def nonzero_range(self) -> tuple[int, int] | None:
         nz = np.flatnonzero(self.counts)
         if not nz.size:
@@ -98,6 +118,13 @@ def _bin_width(span: int, target_bins: int = 40) -> int:
         if span / w <= target_bins:
             return w
     return 1000
+
+
+def whole_bins(lo: int, hi: int, target_bins: int = 40) -> tuple[int, int, int]:
+    """(start, stop, width): whole bins of ``width`` (as :func:`common_bins` picks it for [lo, hi]) from the bin
+    holding ``lo`` to the last integer of the bin holding ``hi``."""
+    width = _bin_width(hi - lo, target_bins)
+    return (int(math.floor(lo / width) * width), int(math.floor(hi / width) * width) + width - 1, width)
 
 
 def common_bins(hists, target_bins: int = 40) -> tuple[int, int, int]:

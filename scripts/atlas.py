@@ -37,7 +37,8 @@ from tricksim.analysis.stats import fmt_estimate
 
 GAMES = ("spades", "tarot")
 # spades: deals a variant, about 5 minutes for every preset at every table size and the flag variants on 2 busy cores
-# (docs/performance.md P75; P59 before cutthroat3 and twohanded;
+# once the kernels are compiled (docs/performance.md P97, with issue #28's flag variants; P75 before them; P59 before
+# cutthroat3 and twohanded;
 # P57: before simple covered its partner's Nil, suicide's games stopped at the hand limit); tarot: whole games a table of
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
@@ -100,8 +101,20 @@ def tarot_reading(variants) -> list[str]:
     return lines
 
 
-def reading(variants) -> list[str]:
-    """What the figures show, in a few sentences built from them (every number with its interval and n)."""
+def zero_bids(*runs) -> tuple[int, int]:
+    """(bids of 0, bids) of every seat-hand of ``runs`` (run directories)."""
+    zeros = bids = 0
+    for path in runs:
+        run = tricksim.open(path)
+        hands = run.hands([f"bid_{s}" for s in range(run.n_seats)])
+        zeros += int((hands == 0).to_numpy().sum())
+        bids += hands.size
+    return zeros, bids
+
+
+def reading(variants, runs: Path) -> list[str]:
+    """What the figures show, in a few sentences built from them (every number with its interval and n); ``runs``:
+    the folder of the variants' runs, for what no figure says."""
     by = {v.name: v for v in variants}
     alone = [v for v in variants if v.alone]
     variants = [v for v in variants if not v.alone]  # skill and luck compare the partnership variants
@@ -137,6 +150,42 @@ def reading(variants) -> list[str]:
             "contracts are mostly the weaker player's (`tricksim summary` of the run "
             "`runs/cardems+jokers=true-ab` gives each team's rate): "
             "this measures these players under the joker deck more than the deck itself.")
+    deuces = [n for n in ("cardems+deck=joker_deuce_ace", "cardems+deck=joker_deuce_deuce") if n in by]
+    if deuces and "cardems+jokers=true" in by:
+        j = by["cardems+jokers=true"]
+        lines.append(
+            "* **Deuce decks.** With the 2♠ (and in Joker-Joker-Deuce-Deuce the 2♦) promoted under the jokers, "
+            "contracts are made " + ", ".join(f"{fmt_estimate(by[n].figures['contract'])} in `{n}`" for n in deuces)
+            + f" against {fmt_estimate(j.figures['contract'])} with the jokers alone, and games last "
+            + ", ".join(f"{fmt_estimate(by[n].figures['length'])}" for n in deuces)
+            + f" hands against {fmt_estimate(j.figures['length'])}; {j.strong} wins "
+            + ", ".join(f"{fmt_estimate(by[n].figures['strong_win'])}" for n in deuces)
+            + " of the pairs (the same reading as the jokers: the weaker player's bids count the deck's top "
+            "spades as tricks, docs/strategy-evidence.md, Decks).")
+    if "cardems" in by and "cardems+big_bid_threshold=10" in by:
+        a, t = by["cardems"], by["cardems+big_bid_threshold=10"]
+        lines.append(
+            f"* **Ten for two hundred** (`cardems+big_bid_threshold=10`). A team-hand scores "
+            f"{fmt_estimate(t.figures['hand_score'])} against {fmt_estimate(a.figures['hand_score'])} in `cardems`, "
+            f"games last {fmt_estimate(t.figures['length'])} hands against {fmt_estimate(a.figures['length'])}, and "
+            f"{t.strong}'s paired win rate is {fmt_estimate(t.figures['strong_win'])} against "
+            f"{fmt_estimate(a.figures['strong_win'])}: neither player bids for the bonus, so it pays only the "
+            "contracts of 10 or more these players bid anyway.")
+    if "cardems" in by and "cardems+zero_bid=zero" in by:
+        a, z = by["cardems"], by["cardems+zero_bid=zero"]
+        zeros, bids = zero_bids(runs / "cardems+zero_bid=zero-ab", runs / "cardems+zero_bid=zero-ba")
+        lines.append(
+            f"* **Nil or zero** (`cardems+zero_bid=zero`: a bid of 0 is a contract of no tricks, no Nil exists). "
+            f"Contracts are made {fmt_estimate(z.figures['contract'])} against {fmt_estimate(a.figures['contract'])} "
+            f"with Nil, a team-hand scores {fmt_estimate(z.figures['hand_score'])} against "
+            f"{fmt_estimate(a.figures['hand_score'])}, games last {fmt_estimate(z.figures['length'])} hands against "
+            f"{fmt_estimate(a.figures['length'])}, and {z.strong}'s paired win rate is "
+            f"{fmt_estimate(z.figures['strong_win'])} against {fmt_estimate(a.figures['strong_win'])}. "
+            + (f"Neither player bid 0 ({bids:,} bids): a 0 that is no Nil is never their bid, so for them this "
+               "is the game without Nil"
+               + (f" (`zone+nil=false`, whose bags differ only past the limit: contracts made "
+                  f"{fmt_estimate(by['zone+nil=false'].figures['contract'])})" if "zone+nil=false" in by else "")
+               + "." if zeros == 0 else f"{zeros:,} of the {bids:,} bids were 0."))
     if "classic+mercy=-200" in by:
         m = by["classic+mercy=-200"]
         lines.append(
@@ -228,7 +277,7 @@ def main(argv=None) -> int:
               f"on the command line: `tricksim atlas {game} --games {games} --seed {a.seed}"
               + ("" if a.variants is None else f" --variants {a.variants}") + "`; how it is made: "
               f"[analysis.md](analysis.md#{anchor})."), "",
-             *(reading(result.variants) if game == "spades" else tarot_reading(result.variants))]
+             *(reading(result.variants, out / "runs") if game == "spades" else tarot_reading(result.variants))]
     unit = ("deals a variant (a pair of tables; without partnerships a rotation of one more table than players, "
             "two players a pair)"
             if game == "spades"

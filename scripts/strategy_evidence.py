@@ -37,16 +37,20 @@ from tricksim.analysis.io import open_run  # noqa: E402
 from tricksim.analysis.stats import fmt_estimate, fmt_rate, mean_ci  # noqa: E402
 from tricksim.jobs.spades.cutthroat import rotation_runs  # noqa: E402
 from tricksim.simulator.engine import RunConfig, run, run_to_tables  # noqa: E402
+from tricksim.simulator.family import family
 from tricksim.simulator.games.spades.rules import PRESETS  # noqa: E402
 from tricksim.strategies.registry import parse_spec  # noqa: E402
 
 
-def duplicate(a: str, b: str, deals: int, preset: str, seed: int, tmp: Path):
+def duplicate(a: str, b: str, deals: int, preset: str, seed: int, tmp: Path, flags: tuple[str, ...] = ()):
+    """``a`` against ``b`` in duplicate: ``deals`` whole games with ``a`` as team 0, the same deals with the seats
+    swapped; ``flags`` (``key=value``) over the preset's rules."""
     dirs = []
+    rules = family("spades").build_rules(preset, list(flags))
     for tag, (x, y) in (("ab", (a, b)), ("ba", (b, a))):
-        cfg = RunConfig(rules=PRESETS[preset], preset=preset, seats=(parse_spec(x), parse_spec(y)) * 2, seed=seed,
+        cfg = RunConfig(rules=rules, preset=preset, seats=(parse_spec(x), parse_spec(y)) * 2, seed=seed,
                         mode="games", count=deals)
-        d = tmp / f"{a}-{b}-{tag}".replace(":", "_").replace("=", "_")
+        d = tmp / "-".join((a, b, preset, *flags, tag)).replace(":", "_").replace("=", "_")
         run(cfg, d, progress=False)
         dirs.append(d)
     return duplicate_match_runs(*dirs, a=a, b=b)
@@ -130,8 +134,14 @@ def main():
     ap.add_argument("--cutthroat3", action="store_true", help="print the three-player cutthroat section alone "
                     "(--games games)")
     ap.add_argument("--twohanded", action="store_true", help="print the two-handed section alone (--games games)")
+    ap.add_argument("--scoring-variants", action="store_true", help="print the section of ten for two hundred and "
+                    "Nil or zero alone (--games deal pairs a variant)")
     a = ap.parse_args()
     t0 = time.time()
+    if a.scoring_variants:
+        with tempfile.TemporaryDirectory() as tmp:
+            print("\n".join(scoring_variants_section(a.games, a.seed, Path(tmp))) + f"\n(took {time.time() - t0:.0f} s)")
+        return
     alone = [flag for flag, _heading, _preset in ALONE_SECTIONS if getattr(a, flag)]
     if alone:
         with tempfile.TemporaryDirectory() as tmp:
@@ -182,6 +192,41 @@ def alone_section(flag: str, games: int, seed: int, tmp: Path) -> list[str]:
     for other in ("random", "simple"):
         lines += cutthroat_duplicate("heuristic", other, games, seed, tmp, preset=preset)
     return lines
+
+
+# issue #28's scoring variants (docs/rules.md, "Bidding variants"), each (preset, flags): ten for two hundred as
+# usually played, with a set contract losing the value, and a larger stake both ways; Nil or zero on the free
+# bidding of cardems and on the spade-count bids of whiz and mirror
+SCORING_VARIANTS = (
+    ("cardems", ("big_bid_threshold=10",)),
+    ("cardems", ("big_bid_threshold=10", "big_bid_set=value")),
+    ("cardems", ("big_bid_threshold=10", "big_bid_value=500", "big_bid_set=value")),
+    ("cardems", ("zero_bid=zero",)),
+    ("whiz", ("zero_bid=zero",)),
+    ("mirror", ("zero_bid=zero",)),
+)
+
+
+def scoring_variants_section(deals: int, seed: int, tmp: Path) -> list[str]:
+    """The heuristic against random in duplicate under each of :data:`SCORING_VARIANTS` (``deals`` deal pairs
+    each), one table row a variant, as the bidding-variant and deck sections' rows (``tricksim compare``)."""
+    lines = ["## Ten for two hundred and Nil or zero: heuristic vs random in duplicate (issue #28)", "",
+             (f"`python scripts/strategy_evidence.py --scoring-variants --games {deals} --seed {seed}`: {deals:,} "
+              f"deal pairs = {2 * deals:,} whole games to 500 a variant, seats swapped in each pair; 95 % intervals "
+              "over deal pairs."), "",
+             ("| preset | flags | A = heuristic win rate (paired) | pairs won both / split / neither | final margin "
+              "per game (A − B) | game length (hands) | sets per game (A, B) | bags per hand (A, B) |"),
+             "|---|---|---|---|---|---|---|---|"]
+    for preset, flags in SCORING_VARIANTS:
+        r = duplicate("heuristic", "random", deals, preset, seed, tmp, flags)
+        t = r.table().set_index("metric")  # the cells as tricksim compare prints them
+        sets, bags = t.loc["sets (failed contracts) per game"], t.loc["bags per hand"]
+        lines.append(f"| `{preset}` | {' '.join(f'`{f}`' for f in flags)} | "
+                     f"{t.loc['win rate (paired: mean pair score)', 'A']} | {t.loc['pairs: A won both / split / neither', 'A']}"
+                     f" | {t.loc['final margin per game (A − B)', 'A − B']} | {t.loc['game length (hands)', 'A']} | "
+                     f"A {sets['A']}, B {sets['B']} | A {bags['A']}, B {bags['B']} |")
+        print(lines[-1], flush=True)
+    return lines + [""]
 
 
 PIMC_START, PIMC_END = "<!-- pimc-evidence:start -->", "<!-- pimc-evidence:end -->"

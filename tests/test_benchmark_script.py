@@ -43,3 +43,35 @@ def test_tiny_benchmark_figures_come_from_its_raw_timings(tmp_path):
     assert res["tarot_deals_per_s_1_thread"]["value"] == pytest.approx(deals / sorted(raw["tarot_1_thread"])[1])
     assert res["tarot_cold_compile_first_run_s"] > 0
     assert res["tarot_warm_cli_10000_deals_s"]["value"] == pytest.approx(sorted(raw["tarot_warm_cli"])[1])
+
+
+@pytest.mark.needs_jit("the script times the compiled kernels; as pure Python its figures mean nothing")
+def test_cpu_per_hand_variant_table_is_the_median_of_its_rounds():
+    """scripts/cpu_per_hand.py --variants: each variant and strategy measured once a round; the table's hands a
+    second is 10⁹ over the median of the rounds' ns a hand, its ratio that of the first variant's."""
+    import re
+    import statistics
+
+    done = subprocess.run([sys.executable, "scripts/cpu_per_hand.py", "--variants", "cardems", "cardems+zero_bid=zero",
+                           "--hands", "300", "--repeat", "1", "--rounds", "3", "random"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    ns: dict[str, list[float]] = {}
+    for name, value in re.findall(r"^random \[(\S+), round \d\]: ([\d,]+) ns CPU a hand$", done.stdout, re.MULTILINE):
+        ns.setdefault(name, []).append(float(value.replace(",", "")))
+    assert {k: len(v) for k, v in ns.items()} == {"cardems": 3, "cardems+zero_bid=zero": 3}
+    rows = {m[0]: (float(m[1].replace(",", "")), float(m[2])) for m in
+            re.findall(r"^\| `(\S+)` \| ([\d,]+) \| ([\d.]+) \|$", done.stdout, re.MULTILINE)}
+    rate = {k: 1e9 / statistics.median(v) for k, v in ns.items()}
+    for name, (hands_per_s, ratio) in rows.items():
+        assert hands_per_s == pytest.approx(rate[name], rel=2e-3, abs=1)
+        assert ratio == pytest.approx(rate[name] / rate["cardems"], abs=0.01)
+    assert set(rows) == set(ns)
+
+
+def test_cpu_per_hand_refuses_a_bad_variant_in_one_line_before_timing_any():
+    done = subprocess.run([sys.executable, "scripts/cpu_per_hand.py", "random", "--variants", "cardems",
+                           "cardems+deck=bogus"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("error: variant 'cardems+deck=bogus', strategy 'random': invalid value deck='bogus'")
+    assert done.stderr.count("\n") == 1

@@ -155,7 +155,8 @@ def test_distributions_share_their_bins(atlas):
         assert len(edges) == len(VARIANTS)
         assert all(np.array_equal(edges[0], e) for e in edges[1:]), panel
     counts = {name: c.sum() for name, (_, c) in drawn["game length"].items()}
-    assert counts == {name: 2 * GAMES for name in VARIANTS}
+    beyond = drawn["game length: beyond the axis"]
+    assert {name: counts[name] + beyond[name] for name in VARIANTS} == {name: 2 * GAMES for name in VARIANTS}
 
 
 def test_runs_that_are_not_one_duplicate_match_are_refused(atlas):
@@ -195,3 +196,30 @@ def test_bad_input_is_refused_before_any_run(options, message, tmp_path):
 def test_a_game_without_an_atlas_is_named():
     with pytest.raises(tricksim.TricksimError, match="no variant atlas for game 'bridge': allowed spades \\| tarot"):
         tricksim.atlas("bridge")
+
+
+def test_margin_and_length_axes_hold_each_variants_central_games_not_the_outliers():
+    """Two made-up variants: A's margins 0..98 and one outlier 10,000, B's 10..109 (100 games each). By hand: A's
+    1st percentile (the smallest value with more than 1 of its 100 at or below it) is 1, its 99th (the smallest
+    with at least 99) 98; B's are 11 and 108; so the axis covers 1..108, in whole bins of 5 (107 / 5 ≤ 40 bins):
+    0..109. Beyond it only A's 10,000; the hand-score panel (not trimmed) still spans it."""
+    from types import SimpleNamespace
+
+    from matplotlib.figure import Figure
+
+    from tricksim.analysis.atlas import central_range, hist_panel
+    from tricksim.analysis.games.spades.atlas import central_panel
+
+    a = SimpleNamespace(name="A", margins=np.append(np.arange(99), 10_000))
+    b = SimpleNamespace(name="B", margins=np.arange(10, 110))
+    assert central_range([a, b], "margins", 0.01) == (1, 108)
+    ax = Figure().subplots()
+    series, beyond = central_panel(ax, [a, b], "margins", "margin", "Final margin")
+    assert ax.get_xlim() == (-0.5, 109.5)
+    assert beyond == {"A": 1, "B": 0}
+    (edges_a, counts_a), (edges_b, counts_b) = series["A"], series["B"]
+    assert np.array_equal(edges_a, edges_b) and edges_a[0] == -0.5 and edges_a[-1] == 109.5
+    assert counts_a.sum() == 99 and counts_b.sum() == 100
+    assert "1 of 200 games beyond it" in ax.get_title()
+    whole = hist_panel(Figure().subplots(), [a, b], "margins", "margin", "Final margin")
+    assert whole["A"][0][-1] > 10_000 and whole["A"][1].sum() == 100

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...atlas import AtlasResult, Section, atlas_markdown, hist_panel, rate_frame, write_page
+from ...atlas import AtlasResult, Section, atlas_markdown, central_range, hist_panel, rate_frame, write_page
 from ...atlas import atlas_table as _atlas_table
 from ...io import AnalysisError, batch_arrays, open_run
 from ...plots import Charts, IntHist, plot_rate_bars
@@ -348,11 +348,12 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
     fig, axes = charts.figure(3, width=15, height=4.2)
     drawn = {"hand score": hist_panel(axes[0], variants, "hand_scores",
                                       "points per team-hand" + ("; per seat-hand in cutthroat" if alone else ""),
-                                      "Hand score (per team-hand)"),
-             "final margin": hist_panel(axes[1], variants, "margins", "stronger − weaker, final totals"
-                                        + ("; cutthroat: stronger − best other" if alone else ""),
-                                        "Final margin (per game)"),
-             "game length": hist_panel(axes[2], variants, "lengths", "hands per game", "Game length")}
+                                      "Hand score (per team-hand)")}
+    for ax, key, values, xlabel, title in (
+            (axes[1], "final margin", "margins", "stronger − weaker, final totals"
+             + ("; cutthroat: stronger − best other" if alone else ""), "Final margin (per game)"),
+            (axes[2], "game length", "lengths", "hands per game", "Game length")):
+        drawn[key], drawn[f"{key}: beyond the axis"] = central_panel(ax, variants, values, xlabel, title)
     charts.save("atlas_distributions", fig, "Score, margin and length by variant (bins shared by the variants)",
                 drawn)
 
@@ -380,6 +381,27 @@ def draw_atlas(charts: Charts, variants: list[VariantFigures]) -> None:
             axes[0], rate_frame(alone, alone_figures(n), ("strong_win", "strong_all", "same_cards")), title=title)}
         which = {4: "cutthroat", 2: "two players, a duplicate pair"}.get(n, f"cutthroat, {NUMBER_WORDS.get(n, n)} players")
         charts.save("atlas_skill_alone" + _suffix(n), fig, f"Skill and luck without partnerships ({which})", drawn)
+
+
+#: the share of each variant's games the margin and length axes may leave out at each end: a few very long games
+#: (or very wide margins) would otherwise squash every variant's bulk into a few bins
+CENTRAL_SHARE = 0.01
+
+
+def central_panel(ax, variants, values: str, xlabel: str, title: str) -> tuple[dict, dict[str, int]]:
+    """The per-game ``values`` (``margins``, ``lengths``: an array a variant) as :func:`hist_panel` draws them on
+    the axis :func:`central_range` gives at :data:`CENTRAL_SHARE` (the 1st to 99th percentile of each variant);
+    the panel's title says how many games lie beyond it. Returns (the drawn series, each variant's games beyond)."""
+    limits = central_range(variants, values, CENTRAL_SHARE)
+    total = sum(getattr(v, values).size for v in variants)
+    if limits is None:
+        return hist_panel(ax, variants, values, xlabel, title), {v.name: 0 for v in variants}
+    pct = 100 * CENTRAL_SHARE
+    series = hist_panel(ax, variants, values, xlabel, title, limits)
+    beyond = {v.name: int(getattr(v, values).size - series[v.name][1].sum()) for v in variants}
+    ax.set_title(f"{title}\nthe central {100 - 2 * pct:g} % of each variant's games on the axis;\n"
+                 f"{fmt_int(sum(beyond.values()))} of {fmt_int(total)} games beyond it", fontsize=10)
+    return series, beyond
 
 
 def _alone_by_seats(variants) -> dict[int, list[VariantFigures]]:

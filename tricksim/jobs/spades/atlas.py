@@ -26,6 +26,11 @@ FLAG_VARIANTS = (
     "cardems+jokers=true",            # Joker Spades: big and little joker the two highest spades
     "classic+mercy=-200",             # a mercy rule: a team at -200 or below loses
     "zone+nil=false",                 # the "No Nil" variant of the cardgames.zone table
+    # issue #28's variants (TricksterBots' Spades), on the cardems base as the presets suicide, whiz and mirror
+    "cardems+deck=joker_deuce_ace",   # Joker-Joker-Deuce-Ace: BJ LJ 2♠ A♠ ...
+    "cardems+deck=joker_deuce_deuce",  # Joker-Joker-Deuce-Deuce: BJ LJ 2♠ 2♦ A♠ ...
+    "cardems+big_bid_threshold=10",   # ten for two hundred: a team contract of 10 or more made scores 200
+    "cardems+zero_bid=zero",          # nil or zero: a bid of 0 is an ordinary zero-trick contract, no Nil
 )
 #: the two players of every duplicate match: the stronger, then the weaker
 PLAYERS = ("heuristic", "simple")
