@@ -98,6 +98,9 @@ from tricksim.simulator.games.spades.policy import (
     EXCHANGE_SIG,
     PLAY_SIG,
     R_BID_RULE,
+    R_BIG_BID_SET,
+    R_BIG_BID_THRESHOLD,
+    R_BIG_BID_VALUE,
     R_DECK,
     R_PARTNERSHIPS,
     R_SEATS,
@@ -126,6 +129,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_CARD,
     V_WINNING_SEAT,
 )
+from tricksim.simulator.games.spades.scoring import BIG_SET_VALUE
 from tricksim.strategies.spades.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included; the promoted 2s of a deuce deck not: decks.py)
@@ -169,6 +173,8 @@ P_SECOND_CASH = _INDEX["second_hand_cash"]
 P_COVER_BID = _INDEX["cover_bid"]
 P_OPP_NIL_BID = _INDEX["opp_nil_bid"]
 P_FORCE_NIL = _INDEX["force_nil"]
+P_ZERO_CONTRACT = _INDEX["zero_contract"]
+P_BIG_BID = _INDEX["big_bid"]
 
 MODE_TAKE, MODE_AVOID, MODE_SET_TAKE, MODE_SET = (PARAMS[P_BAG_MODE].choices.index(m)
                                                   for m in ("take", "avoid", "set_take", "set"))
@@ -454,13 +460,14 @@ def blind_nil(seat, view, params, rng):
 @njit(cache=True)
 def choose_bid(hand, deck, nil_ok, nil_threshold, adjust, min_bid, long_spade, void_value, singleton_value,
                doubleton_value, king_value, queen_value, deck_code=0):
-    """Nil (0) when ``nil_ok`` and the hand is safe enough, else the rounded estimate plus ``adjust``."""
+    """Nil (0) when ``nil_ok`` and the hand is safe enough, else the rounded estimate plus ``adjust``, at least
+    ``min_bid`` (``V_MIN_BID``: 0 only under ``zero_bid=zero``, where 0 is a zero-trick contract)."""
     if nil_ok and nil_danger(hand, deck_code) <= nil_threshold:
         return np.int64(0)
     est = estimate_tricks(hand, deck, long_spade, void_value, singleton_value, doubleton_value, king_value,
                           queen_value, deck_code) + adjust
     b = np.int64(np.floor(est + 0.5))
-    return min(np.int64(13), max(b, max(np.int64(1), min_bid)))
+    return min(np.int64(13), max(b, min_bid))
 
 
 @njit(cache=True)
@@ -494,12 +501,30 @@ def variant_bid(seat, hand, view, params):
         if params[P_NIL] <= 0 or (legal & 1) == 0:
             return n
         p_nil = 1.0 / (1.0 + np.exp(0.27 * min(d, 99.0) - 2.06))
-        p_n = 1.0 / (1.0 + np.exp(-1.5 * (est + 0.5 - n)))
+        p_n = made_probability(est, n)
         return np.int64(0) if view[V_NIL_VALUE] * (2.0 * p_nil - 1.0) > 10.0 * n * (2.0 * p_n - 1.0) else n
     want = np.int64(np.floor(est + 0.5))
     if rule == BID_SUICIDE and (legal & 1) and partner_bid < 0 and params[P_NIL] > 0 and d <= SUICIDE_NIL_DANGER:
         return np.int64(0)
     return nearest_legal_bid(legal & ~ONE, max(want, ONE)) if legal & ~ONE else np.int64(0)
+
+
+@njit(cache=True)
+def made_probability(est, n):
+    """The probability that a contract of ``n`` tricks is made by a side whose trick estimate is ``est``: the
+    logistic curve of the Whiz choice (``variant_bid``)."""
+    return 1.0 / (1.0 + np.exp(-1.5 * (est + 0.5 - n)))
+
+
+@njit(cache=True)
+def big_bid_pays(est, team, threshold, value, set_value):
+    """Ten for two hundred: whether the team's contract raised from ``team`` to ``threshold`` tricks has the higher
+    expected score (bags left out), the side's trick estimate ``est``: made, ``value`` against 10 a trick; set,
+    ``-value`` (``big_bid_set=value``) or -10 a trick, against -10 a trick of ``team``."""
+    p_big = made_probability(est, threshold)
+    p_team = made_probability(est, team)
+    lost = value if set_value else 10.0 * threshold
+    return p_big * value - (1.0 - p_big) * lost > 10.0 * team * (2.0 * p_team - 1.0)
 
 
 @njit(BID_SIG, cache=True)
@@ -532,9 +557,21 @@ def bid(seat, hand, view, params, rng):
     elif alone and view[V_RULES + R_SEATS] == 2:
         adjust += TWO_PLAYER_BID_SHIFT
         nil_ok = nil_ok and TWO_PLAYER_NIL
-    return choose_bid(hand, deck, nil_ok, params[P_NIL_THRESHOLD], adjust, view[V_MIN_BID], params[P_LONG_SPADE],
-                      params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
-                      view[V_RULES + R_DECK])
+    min_bid = view[V_MIN_BID] if params[P_ZERO_CONTRACT] > 0 else max(ONE, view[V_MIN_BID])
+    b = choose_bid(hand, deck, nil_ok, params[P_NIL_THRESHOLD], adjust, min_bid, params[P_LONG_SPADE],
+                   params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
+                   view[V_RULES + R_DECK])
+    # ten for two hundred: the team's last bidder reaches the threshold when that pays better (big_bid_pays)
+    threshold = view[V_RULES + R_BIG_BID_THRESHOLD]
+    if threshold > 0 and params[P_BIG_BID] > 0 and b > 0 and (alone or partner_bid >= 0):
+        team = b if alone else partner_bid + b
+        if team < threshold <= team - b + 13:
+            est = estimate_tricks(hand, deck, params[P_LONG_SPADE], params[P_VOID], params[P_SINGLETON],
+                                  params[P_DOUBLETON], params[P_KING], params[P_QUEEN], view[V_RULES + R_DECK])
+            if big_bid_pays(team - b + est + adjust, team, threshold, view[V_RULES + R_BIG_BID_VALUE],
+                            view[V_RULES + R_BIG_BID_SET] == BIG_SET_VALUE):
+                return b + threshold - team
+    return b
 
 
 @njit(cache=True)

@@ -641,3 +641,53 @@ def test_zero_bid_partners_zero_is_not_covered():
     what the same test gives without cover)."""
     v = zero_rule(trick_view(0, 1, "5H 9H 7H", COVER_BIDS))
     assert play("TH KH 2H 4C", v) == "2H"
+
+
+WEAK = "2S 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C"
+
+
+def test_zero_bid_a_hand_worth_no_trick_bids_a_zero_contract():
+    """Under ``zero_bid=zero`` the engine's smallest bid is 0 (``V_MIN_BID``; phases.start_bid). ``WEAK`` holds no
+    ace, king or queen, no short side suit and one spade, worth 0.07 tricks by the fitted length table
+    (``SPADE_LENGTH[1]``): with ``bid_adjust`` -0.3 the estimate is -0.23, which rounds to 0, a zero-trick
+    contract. With ``zero_contract=0`` the bid is 1, the rule before issue #28's review; under ``zero_bid=nil``
+    with Nil off the smallest bid stays 1. The A♠ alone adds 1.05 (``SPADE_TOP[0]``): 0.82 rounds to 1."""
+    assert H.estimate_tricks(np.int64(cards(WEAK)), np.int64(STANDARD_DECK), 1.0, 0.55, 0.55, 0.23, 0.75,
+                             0.33) == pytest.approx(0.07)
+    zero = zero_rule(bid_view(nil_allowed=0, min_bid=0))
+    assert bid(WEAK, zero) == 0
+    assert bid(WEAK, zero, zero_contract=0) == 1
+    assert bid(WEAK, bid_view(nil_allowed=0)) == 1
+    assert bid("AS 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C", zero) == 1
+
+
+# ------------------------------------------------------------------ ten for two hundred
+def test_big_bid_pays_by_the_expected_scores():
+    """Worked by hand with the made probability 1 / (1 + exp(-1.5 (est + 0.5 - n))): a side estimated at 9.0 tricks
+    makes 10 with 0.3208 and 9 with 0.6792. Raised to 10 for 500 (set -100, tens): 0.3208 x 500 - 0.6792 x 100 =
+    92.5 against 9 tricks' 90 x (2 x 0.6792 - 1) = 32.3: it pays. For 200: 64.2 - 67.9 = -3.7: it does not. For 500
+    set at -500 (big_bid_set=value): 160.4 - 339.6 = -179.2: it does not."""
+    assert H.big_bid_pays(9.0, 9, 10, 500, False)
+    assert not H.big_bid_pays(9.0, 9, 10, 200, False)
+    assert not H.big_bid_pays(9.0, 9, 10, 500, True)
+
+
+def test_big_bid_the_last_bidder_raises_the_team_when_it_pays():
+    """The A♠ and nothing else: 0.07 + 1.05 - 0.3 = 0.82 tricks, a bid of 1. The partner bid 8: the team's 9 is one
+    short of the threshold 10 and its estimate 8.82. For 500: 10 made with 0.265, 9 with 0.618; 0.265 x 500 - 0.735
+    x 100 = 59.0 against 90 x 0.235 = 21.2: the seat bids 2. For 200: 53.0 - 73.5 < 21.2: it bids 1, as it does with
+    big_bid=0 or with the threshold off, and as the team's first bidder (the partner not yet bid)."""
+    from tricksim.simulator.games.spades.policy import R_BIG_BID_THRESHOLD, R_BIG_BID_VALUE, V_RULES
+
+    def view(value, partner=8):
+        v = bid_view(seat=0, bids=(-1, 3, partner, -1))
+        v[V_RULES + R_BIG_BID_THRESHOLD] = 10
+        v[V_RULES + R_BIG_BID_VALUE] = value
+        return v
+
+    ace = "AS 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C"
+    assert bid(ace, view(500)) == 2
+    assert bid(ace, view(500), big_bid=0) == 1
+    assert bid(ace, view(200)) == 1
+    assert bid(ace, view(500, partner=-1)) == 1
+    assert bid(ace, bid_view(seat=0, bids=(-1, 3, 8, -1))) == 1

@@ -41,6 +41,11 @@ PARAMS = (
     Param("opp_nil_bid", 0.0, "tricks added to the estimate when an opponent already bid Nil", lo=-5, hi=5),
     Param("force_nil", 0.0, "always bid Nil when allowed (for what-if studies: tricksim nil --what-if)",
               lo=0, hi=1, switch=True),
+    Param("zero_contract", 1.0, "with zero_bid=zero: bid 0 (a zero-trick contract) when the estimate rounds to 0 "
+          "(1 = on; 0 = bid at least 1, as before issue #28's review)", lo=0, hi=1, switch=True),
+    Param("big_bid", 1.0, "with big_bid_threshold (ten for two hundred): the team's last bidder raises the team to "
+          "the threshold when that contract's expected score beats the team's own (1 = on, 0 = off)",
+          lo=0, hi=1, switch=True),
 )
 
 STRATEGY = register(Strategy(
