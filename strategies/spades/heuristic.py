@@ -54,6 +54,10 @@ Play
     still to play. Own Nil: the highest card that still loses; void, discard
     the most dangerous card; forced to win, win as the last player with the
     highest card.
+    The deck's order throughout: a deuce deck's cards are renamed into the rank
+    space first (cards.py, ``play``), so a promoted 2 is the master spade it is
+    and the 2♦ of joker_deuce_deuce no diamond; the exchange reads the deck's
+    suits and ranks.
     Cutthroat (``partnerships`` false in the rules record): no partner. The
     seat across is one more opponent: no cover bid or covering play, its Nil
     attacked like any opponent's, its shown voids counted among the
@@ -76,11 +80,22 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, card_rank, card_suit
+from tricksim.simulator.games.spades.cards import (
+    SPADES,
+    SUIT_MASKS,
+    beating,
+    card_rank,
+    card_suit,
+    deck_card,
+    ranked_card,
+    ranked_mask,
+    renames,
+)
 from tricksim.simulator.games.spades.decks import BEATING as DECK_BEATING
 from tricksim.simulator.games.spades.decks import RANK as DECK_RANK
 from tricksim.simulator.games.spades.decks import SPADES_HIGH_FIRST
 from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
+from tricksim.simulator.games.spades.decks import SUIT_OF as DECK_SUIT_OF
 from tricksim.simulator.games.spades.kernel import compile_in
 from tricksim.simulator.games.spades.phases import (
     BID_FREE,
@@ -132,7 +147,7 @@ from tricksim.simulator.games.spades.policy import (
 from tricksim.simulator.games.spades.scoring import BIG_SET_VALUE
 from tricksim.strategies.spades.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
-SP = np.int64(SUIT_MASKS[SPADES])      # all spades (jokers included; the promoted 2s of a deuce deck not: decks.py)
+SP = np.int64(SUIT_MASKS[SPADES])      # the spades of the rank space (cards.py): jokers, a deuce deck's renamed 2s
 KING_OF_SPADES = 50
 FULL_DECK = np.int64((1 << 52) - 1)    # fallback when a hand-built view leaves V_DECK at 0
 ONE = np.int64(1)
@@ -270,6 +285,12 @@ def dump_card(mask, hand):
                 best_key = key
                 best = c
     return best
+
+
+@njit(cache=True, inline="always")
+def named(card, ranked, deck_code):
+    """A card of the rank space as the deck names it when ``ranked`` (play renamed the cards), else as it is."""
+    return deck_card(card, deck_code) if ranked else np.int64(card)
 
 
 @njit(cache=True)
@@ -614,6 +635,7 @@ def exchange(seat, hand, view, params, rng):
     if view[V_EXCHANGE_ROLE] == EXCHANGE_DRAW:
         return draw(hand, view)
     give_first = view[V_EXCHANGE_ROLE] == EXCHANGE_GIVE_FIRST
+    deck_code = view[V_RULES + R_DECK]  # suits and ranks as the deck has them (a deuce deck's 2s promoted)
     passed = np.int64(0)
     n = view[V_EXCHANGE_N]
     for _ in range(n):
@@ -625,12 +647,12 @@ def exchange(seat, hand, view, params, rng):
         while m:
             c = lowest_bit(m)
             m &= m - 1
-            s = card_suit(c)
-            r = card_rank(c)
+            s = DECK_SUIT_OF[deck_code, c]
+            r = DECK_RANK[deck_code, c]
             if give_first:
                 key = -(r + (13.0 if s == SPADES else 0.0))  # low side cards; a spade only when nothing else
             else:
-                left = popcount(hand & ~passed & suit_mask(s))
+                left = popcount(hand & ~passed & DECK_SUIT_MASKS[deck_code, s])
                 key = r + (3.0 if s == SPADES else 0.0) + (1.0 if left <= 3 else 0.0)
             if key > best_key:
                 best_key = key
@@ -965,8 +987,7 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
                 return cm
             if win_seat == partner:
                 return np.int64(lowest_bit(follow))  # our best is no surer than the partner's card
-            # third hand high; among the legal cards: the 2♦ of joker_deuce_deuce sits below the diamonds by id
-            # but is a spade, which a diamond follower may not play
+            # third hand high (the lowest legal card worth as much)
             return lowest_equivalent(np.int64(highest_bit(beat_follow)), legal, unseen)
         if win_seat != partner:
             c = np.int64(lowest_bit(beat))
@@ -998,21 +1019,36 @@ def play(seat, hand, legal, view, params, rng):
     t1 = view[V_TRICK + 1]
     t2 = view[V_TRICK + 2]
     t3 = view[V_TRICK + 3]
-    in_trick = bit_if(t0) | bit_if(t1) | bit_if(t2) | bit_if(t3)
     win_card = view[V_WINNING_CARD]  # -1 while leading
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
+    played = view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3]
+    # a deuce deck: the cards renamed into the rank space (cards.py), where ids grow with rank as every choice below
+    # reads them (the highest card the highest bit); the card chosen is named back (``named``)
+    deck_code = view[V_RULES + R_DECK]
+    ranked = renames(deck_code)
+    if ranked:
+        hand = ranked_mask(hand, deck_code)
+        legal = ranked_mask(legal, deck_code)
+        deck = ranked_mask(deck, deck_code)
+        played = ranked_mask(played, deck_code)
+        t0 = ranked_card(t0, deck_code)
+        t1 = ranked_card(t1, deck_code)
+        t2 = ranked_card(t2, deck_code)
+        t3 = ranked_card(t3, deck_code)
+        win_card = ranked_card(win_card, deck_code)
+    in_trick = bit_if(t0) | bit_if(t1) | bit_if(t2) | bit_if(t3)
     # outstanding cards: the other three hands together
-    unseen = deck & ~hand & ~in_trick & ~(view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3])
+    unseen = deck & ~hand & ~in_trick & ~played
     # the choices that need nothing more of the view, made before the bids and contracts are read
     # (docs/performance.md P56)
     lo = lowest_bit(legal)
     hi = highest_bit(legal)
     if popcount(legal) == 1:
-        return np.int64(lo)
+        return named(lo, ranked, deck_code)
     if card_suit(lo) == card_suit(hi) and ((unseen | in_trick) & above(lo) & below(hi)) == 0:
-        return np.int64(lo)  # all legal cards are equivalent (no other card between them)
+        return named(lo, ranked, deck_code)  # all legal cards are equivalent (no other card between them)
     # contracts: a Nil bidder's tricks never count toward one (alone, cutthroat: the seat's own bid, and every
     # other seat an opponent)
     alone = view[V_RULES + R_PARTNERSHIPS] == 0
@@ -1056,21 +1092,26 @@ def play(seat, hand, legal, view, params, rng):
             others = np.int64(1)
             l_b = view[V_BID + lefty]
             opp_need = (l_b - view[V_TRICKS + lefty]) * np.int64(l_b > 0)
-            unseen &= ~view[V_PASSED]
+            unseen &= ~(ranked_mask(view[V_PASSED], deck_code) if ranked else view[V_PASSED])
             if nplayed == 1:
                 position = np.int64(3)
     my_bid, p_bid, l_bid, r_bid = view[V_BID + seat], view[V_BID + partner], view[V_BID + lefty], view[V_BID + righty]
     if view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO:  # the bids as_nil reads them, behind one test of the rule
         my_bid, p_bid, l_bid, r_bid = as_nil(my_bid, True), as_nil(p_bid, True), as_nil(l_bid, True), as_nil(r_bid, True)
-    return decide(seat, hand, legal, unseen, in_trick, position, view[V_LED_SUIT], win_seat, win_card,
-                  my_bid, view[V_TRICKS + seat],
-                  p_bid, view[V_TRICKS + partner], view[V_TRICK + partner],
-                  l_bid, view[V_TRICKS + lefty], view[V_TRICK + lefty],
-                  r_bid, view[V_TRICKS + righty], view[V_TRICK + righty],
-                  view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
-                  need, opp_need, remaining, view[V_BAGS + seat], view[V_BAG_LIMIT],
-                  (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
-                   params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone, lefty, righty, others))
+    p_card, l_card, r_card = view[V_TRICK + partner], view[V_TRICK + lefty], view[V_TRICK + righty]
+    if ranked:
+        p_card, l_card, r_card = ranked_card(p_card, deck_code), ranked_card(l_card, deck_code), ranked_card(r_card,
+                                                                                                              deck_code)
+    c = decide(seat, hand, legal, unseen, in_trick, position, view[V_LED_SUIT], win_seat, win_card,
+               my_bid, view[V_TRICKS + seat],
+               p_bid, view[V_TRICKS + partner], p_card,
+               l_bid, view[V_TRICKS + lefty], l_card,
+               r_bid, view[V_TRICKS + righty], r_card,
+               view[V_VOID + lefty], view[V_VOID + righty], view[V_VOID + partner],
+               need, opp_need, remaining, view[V_BAGS + seat], view[V_BAG_LIMIT],
+               (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
+                params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone, lefty, righty, others))
+    return named(c, ranked, deck_code)
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)

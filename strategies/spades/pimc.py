@@ -52,7 +52,10 @@ Rules
     solver's rules (``breaking``, ``forced_spade_lead_breaks``, ``first_lead``), the hand score it values
     (Nil and Blind Nil values, ``nil_tricks``, bags, ``bag_points``, ``nil_trick_points``, the bag limit and
     penalty, ``bag_overflow``) and the play-outs (who may bid Blind Nil, the exchange's size and order, the
-    smallest team bid). Nothing is taken from a preset.
+    smallest team bid). The deck (``deck``, decks.py): its suits for the sampling (the 2♦ of joker_deuce_deuce
+    a spade), its top spades for the bid evidence (the heuristic's bid model), its order for the solver, which
+    plays the rank space (cards.py): a deuce deck's cards renamed there, so a promoted 2 is the high spade it is,
+    and the card chosen named back. Nothing is taken from a preset.
 
 Random draws come from a private stream seeded by one draw of the seat's stream mixed with
 ``stream``: every run is reproducible from its seed, and ``stream`` gives other samples.
@@ -71,7 +74,17 @@ from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
 from tricksim.simulator.games.spades import dd, phases
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, card_rank, card_suit
+from tricksim.simulator.games.spades.cards import (
+    SPADES,
+    card_rank,
+    card_suit,
+    deck_card,
+    deck_mask,
+    ranked_card,
+    ranked_mask,
+    renames,
+)
+from tricksim.simulator.games.spades.decks import SUIT_MASKS as DECK_SUIT_MASKS
 from tricksim.simulator.games.spades.policy import (
     BID_SIG,
     BLIND_NIL_SIG,
@@ -79,6 +92,7 @@ from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     R_BID_RULE,
     R_BREAKING,
+    R_DECK,
     R_ZERO_BID,
     V_BAGS,
     V_BID,
@@ -137,7 +151,8 @@ H_WEIGHTS = tuple(float(HEURISTIC_PARAMS[i]) for i in (heuristic.P_LONG_SPADE, h
 NIL_SCALE = 1.5  # danger units over which the Nil likelihood falls from 0.73 to 0.27 around the threshold
 
 FULL_DECK = np.int64((1 << 52) - 1)
-FACT = np.array([float(np.prod(np.arange(1, n + 1))) for n in range(16)])
+# n! for the cards of one suit: at most the 16 spades of joker_deuce_deuce
+FACT = np.array([float(np.prod(np.arange(1, n + 1))) for n in range(17)])
 MODE_SCORE, MODE_TRICKS, MODE_NIL = 0, 1, 2
 
 
@@ -268,11 +283,12 @@ def _bid_likelihood(view, o, h, deck, sigma):
     b = view[V_BID + o]
     if b < 0 or sigma <= 0.0:
         return 1.0
+    deck_code = view[V_RULES + R_DECK]  # the deck's top spades (a deuce deck's promoted 2s among them)
     if b == 0:
-        d = heuristic.nil_danger(h)
+        d = heuristic.nil_danger(h, deck_code)
         return 1.0 / (1.0 + np.exp((d - H_NIL_THRESHOLD) / NIL_SCALE))
     est = heuristic.estimate_tricks(h, deck, H_WEIGHTS[0], H_WEIGHTS[1], H_WEIGHTS[2], H_WEIGHTS[3], H_WEIGHTS[4],
-                                    H_WEIGHTS[5]) + H_BID_ADJUST
+                                    H_WEIGHTS[5], deck_code) + H_BID_ADJUST
     if view[V_BID + (o ^ 2)] == 0:
         est += H_COVER_BID
     # the heuristic bids round(est): the bid is consistent with est in [b - 1/2, b + 1/2), and a bid of 1
@@ -326,8 +342,9 @@ def sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, 
         for j in range(3):
             if others[j] == leader:
                 voids[j] |= 7
+    deck_code = view[V_RULES + R_DECK]
     for u in range(4):
-        m = free & SUIT_MASKS[u]
+        m = free & DECK_SUIT_MASKS[deck_code, u]  # the deck's suits: the 2♦ of joker_deuce_deuce is a spade
         suit_cards[u] = m
         cnt[u] = popcount(m)
         for j in range(3):
@@ -404,17 +421,22 @@ def _lowest(mask):
 
 @njit(cache=True)
 def one_choice(hand, legal, view):
-    """True when every legal card is worth the same: one suit, and between the lowest and the highest only
-    cards of this hand or of finished tricks (as the solver's runs of touching cards)."""
-    lo = lowest_bit(legal)
-    hi = highest_bit(legal)
-    if card_suit(lo) != card_suit(hi):
-        return False
+    """True when every legal card is worth the same: one suit, and between the lowest and the highest (in the
+    rank space, cards.py) only cards of this hand or of finished tricks (as the solver's runs of touching cards)."""
     played = view[V_PLAYED] | view[V_PLAYED + 1] | view[V_PLAYED + 2] | view[V_PLAYED + 3]
     for s in range(4):
         c = view[V_TRICK + s]
         if c >= 0:
             played &= ~(np.int64(1) << c)  # a card of the trick in progress can still win it
+    deck_code = view[V_RULES + R_DECK]
+    if renames(deck_code):
+        hand = ranked_mask(hand, deck_code)
+        legal = ranked_mask(legal, deck_code)
+        played = ranked_mask(played, deck_code)
+    lo = lowest_bit(legal)
+    hi = highest_bit(legal)
+    if card_suit(lo) != card_suit(hi):
+        return False
     between = ((np.int64(1) << hi) - 1) & ~((np.int64(2) << lo) - 1)
     return (between & ~hand & ~played) == 0
 
@@ -492,17 +514,22 @@ def search_card(seat, hand, legal, view, params, rng, stats):
     # nil mode: value 1 when the Nil ends as this side wants (made for its own side's Nil, set otherwise)
     nil_sign = np.int64(1) if (nil_seat & 1) == (seat & 1) else np.int64(-1)
     nil_want = np.int64(1) if (nil_seat & 1) == 0 else np.int64(0)  # the value index team 0 reads as made
+    # the solver plays the rank space (cards.py): a deuce deck's cards renamed, the card chosen named back
+    deck_code = view[V_RULES + R_DECK]
+    ranked = renames(deck_code)
+    ranked_legal = ranked_mask(legal, deck_code) if ranked else legal
     pos = np.zeros(dd.P_SIZE, np.int64)
     leader = view[V_LEADER]
     k = view[V_NPLAYED]
     pos[dd.P_LEADER] = leader
     pos[dd.P_NPLAYED] = k
     for j in range(k):
-        pos[dd.P_TRICK + j] = view[V_TRICK + ((leader + j) & 3)]
+        c = view[V_TRICK + ((leader + j) & 3)]
+        pos[dd.P_TRICK + j] = ranked_card(c, deck_code) if ranked else c
     pos[dd.P_BROKEN] = view[V_BROKEN]
     hands = np.zeros(4, np.int64)
-    out = np.empty(54, np.int64)
-    total = np.zeros(54, np.int64)
+    out = np.empty(64, np.int64)  # by rank-space card id
+    total = np.zeros(64, np.int64)
     n_samples = max(np.int64(1), np.int64(params[P_SAMPLES]))
     tries = max(np.int64(1), np.int64(params[P_TRIES]))
     budget = params[P_NODES]
@@ -512,19 +539,19 @@ def search_card(seat, hand, legal, view, params, rng, stats):
     for _ in range(n_samples):
         sample_hands(seat, hand, view, others, need, known, cnt, suit_cards, elig, W, local, tries, sigma, hands)
         for s in range(4):
-            pos[dd.P_HANDS + s] = hands[s]
+            pos[dd.P_HANDS + s] = ranked_mask(hands[s], deck_code) if ranked else hands[s]
         if mode == MODE_SCORE:
             dd.score_card_values_nb(tt, ws, pos, out)
         elif mode == MODE_TRICKS:
             dd.card_values_nb(tt, ws, pos, out)
         else:
             dd.table_card_values_nb(tt, ws, pos, out)
-            m = legal
+            m = ranked_legal
             while m:
                 c = lowest_bit(m)
                 m &= m - 1
                 out[c] = nil_sign if out[c] == nil_want else -nil_sign
-        m = legal
+        m = ranked_legal
         while m:
             c = lowest_bit(m)
             m &= m - 1
@@ -539,7 +566,7 @@ def search_card(seat, hand, legal, view, params, rng, stats):
     best_v = np.int64(0)
     best = np.int64(0)
     first = True
-    m = legal
+    m = ranked_legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
@@ -549,12 +576,14 @@ def search_card(seat, hand, legal, view, params, rng, stats):
             first = False
         elif total[c] == best_v:
             best |= np.int64(1) << c
-    if (best >> h_card) & 1:
+    best_cards = deck_mask(best, deck_code) if ranked else best
+    if (best_cards >> h_card) & 1:
         return h_card
-    c = heuristic.play(seat, hand, best, view, hp, rng)  # the heuristic's choice among the best
-    if c >= 0 and (best >> c) & 1:
+    c = heuristic.play(seat, hand, best_cards, view, hp, rng)  # the heuristic's choice among the best
+    if c >= 0 and (best_cards >> c) & 1:
         return c
-    return _lowest(best)
+    c = _lowest(best)
+    return deck_card(c, deck_code) if ranked else c
 
 
 # ------------------------------------------------------------------ bidding
@@ -579,9 +608,12 @@ def search_bid(seat, hand, view, params, rng, stats):
     deck = view[V_DECK]
     if deck == 0:
         deck = FULL_DECK
+    deck_code = view[V_RULES + R_DECK]
+    ranked = renames(deck_code)  # the solver plays the rank space (cards.py): a deuce deck's cards renamed
     partner = seat ^ 2
     p_bid = view[V_BID + partner]
-    nil_ok = view[V_NIL_ALLOWED] == 1 and p_bid != 0 and heuristic.nil_danger(hand) <= params[P_NIL_SCREEN]
+    nil_ok = (view[V_NIL_ALLOWED] == 1 and p_bid != 0
+              and heuristic.nil_danger(hand, deck_code) <= params[P_NIL_SCREEN])
     leader = (view[V_DEALER] + 1) & 3
     two_clubs = rules.first_lead == TWO_OF_CLUBS
     pos = np.zeros(dd.P_SIZE, np.int64)
@@ -602,7 +634,7 @@ def search_bid(seat, hand, view, params, rng, stats):
                 if hands[s] & 1:
                     lead = s
         for s in range(4):
-            pos[dd.P_HANDS + s] = hands[s]
+            pos[dd.P_HANDS + s] = ranked_mask(hands[s], deck_code) if ranked else hands[s]
         pos[dd.P_LEADER] = lead
         pos[dd.P_FIRST] = 1 if two_clubs else 0
         t0 = dd.tricks_nb(tt, ws, pos)
@@ -616,7 +648,7 @@ def search_bid(seat, hand, view, params, rng, stats):
             ph = hands[partner]
             part = heuristic.choose_bid(ph, deck, view[V_NIL_ALLOWED] == 1, H_NIL_THRESHOLD, H_BID_ADJUST,
                                         np.int64(1), H_WEIGHTS[0], H_WEIGHTS[1], H_WEIGHTS[2], H_WEIGHTS[3],
-                                        H_WEIGHTS[4], H_WEIGHTS[5])
+                                        H_WEIGHTS[4], H_WEIGHTS[5], deck_code)
         mine += side - part
         if nil_ok:
             dd.nil_setup_nb(ws, r, seat)

@@ -19,10 +19,13 @@ from hypothesis import strategies as st
 
 import tricksim.strategies.spades.heuristic as H
 from tricksim.simulator.bits import cards_of, mask_of, popcount
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_name, card_suit, parse_card
+from tricksim.simulator.games.spades import decks
+from tricksim.simulator.games.spades.cards import SPADES, beats, card_name, card_suit, parse_card
+from tricksim.simulator.games.spades.kernel import deck_template
 from tricksim.simulator.games.spades.policy import (
     EXCHANGE_GIVE_BACK,
     EXCHANGE_GIVE_FIRST,
+    R_DECK,
     V_BAG_LIMIT,
     V_BAGS,
     V_BID,
@@ -50,7 +53,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_SEAT,
     VIEW_SIZE,
 )
-from tricksim.simulator.games.spades.rules import PRESETS
+from tricksim.simulator.games.spades.rules import PRESETS, build_rules
 from tricksim.simulator.record import write_rules
 from tricksim.strategies.registry import get, parse_spec
 
@@ -115,6 +118,7 @@ def trick_view(seat, leader, played_now, bids, tricks=(0, 0, 0, 0), history=None
     v[V_TRICK_NO] = sum(tricks) if trick_no is None else trick_no
     v[V_LEADER] = leader
     v[V_BROKEN] = broken
+    code = decks.DECKS.index(rules.deck)  # the deck's suits and order (a deuce deck promotes its 2s)
     win_seat, win_card = -1, -1
     for k, text in enumerate(played_now.split()):
         s = (leader + k) & 3
@@ -122,9 +126,9 @@ def trick_view(seat, leader, played_now, bids, tricks=(0, 0, 0, 0), history=None
         v[V_TRICK + s] = c
         v[V_PLAYED + s] |= 1 << c
         if k == 0:
-            v[V_LED_SUIT] = card_suit(c)
+            v[V_LED_SUIT] = decks.SUIT_OF[code, c]
             win_seat, win_card = s, c
-        elif beats(c, win_card):
+        elif (decks.BEATING[code, win_card] >> c) & 1:
             win_seat, win_card = s, c
     v[V_NPLAYED] = len(played_now.split())
     v[V_WINNING_SEAT] = win_seat
@@ -134,10 +138,11 @@ def trick_view(seat, leader, played_now, bids, tricks=(0, 0, 0, 0), history=None
 
 
 def legal_mask(hand: int, view: np.ndarray) -> int:
+    suits = decks.SUIT_MASKS[view[V_RULES + R_DECK]]  # the deck's suits (the view's rules record)
     if view[V_NPLAYED] == 0:
-        non_spades = hand & ~int(SUIT_MASKS[SPADES])
+        non_spades = hand & ~int(suits[SPADES])
         return non_spades if (view[V_BROKEN] == 0 and non_spades) else hand
-    follow = hand & int(SUIT_MASKS[view[V_LED_SUIT]])
+    follow = hand & int(suits[view[V_LED_SUIT]])
     return follow if follow else hand
 
 
@@ -242,8 +247,8 @@ def test_blind_nil_from_score_only(score, partner_bid, on, expected):
 
 
 # ------------------------------------------------------------------ exchange
-def exchange(hand_text: str, role: int, n: int = 3) -> set[str]:
-    v = base_view(0, bids=(0, 4, 3, 4))
+def exchange(hand_text: str, role: int, n: int = 3, rules=PRESETS["cardems"]) -> set[str]:
+    v = base_view(0, bids=(0, 4, 3, 4), deck=deck_of(rules), rules=rules)
     v[V_EXCHANGE_ROLE] = role
     v[V_EXCHANGE_N] = n
     m = int(H.exchange(np.int64(0), np.int64(cards(hand_text)), v, params(), RNG))
@@ -500,6 +505,68 @@ def test_jokers_are_the_top_spades():
     assert bid("BJ LJ AS 3S 2C 3C 4C 5C 6D 7D 8D 3H 4H", bid_view(deck=JOKER_DECK)) >= 3
     v = trick_view(0, 1, "9H 3H 5H", BIDS, deck=JOKER_DECK)
     assert play("LJ 4S 4C 5D", v) == "4S"
+
+
+# ------------------------------------------------------------------ the deuce decks: the promoted 2s by the deck's order
+def deck_of(rules) -> int:
+    """The mask of the rules' deck (the view's V_DECK)."""
+    return int(np.bitwise_or.reduce(np.int64(1) << deck_template(rules)))
+
+
+def deck_rules(deck: str):
+    return build_rules("cardems", [f"deck={deck}"])
+
+
+# the jokers are out (and with joker_deuce_deuce the 2♠ too): the deck's top spade left is the promoted 2 in hand,
+# above the A♠, which is still out. Four tricks played (bids 3 each, one trick a seat); 16 cards of the deck
+# (joker_removes: 2♥ 2♦ out of joker_deuce_ace, 2♣ 2♥ out of joker_deuce_deuce)
+DEUCE_HISTORY = {
+    "joker_ace": {0: "6C 7C 8C 9C", 1: "LJ TC JC QC", 2: "KC AC 3D 4D", 3: "BJ 5D 6D 7D"},
+    "joker_deuce_ace": {0: "6C 7C 8C 9C", 1: "LJ TC JC QC", 2: "KC AC 3D 4D", 3: "BJ 5D 6D 7D"},
+    "joker_deuce_deuce": {0: "6C 7C 8C 9C", 1: "LJ 2S JC QC", 2: "KC AC 3D 4D", 3: "BJ 5D 6D 7D"},
+}
+PROMOTED = {"joker_deuce_ace": "2S", "joker_deuce_deuce": "2D"}
+
+
+@pytest.mark.parametrize("deck", ["joker_deuce_ace", "joker_deuce_deuce"])
+def test_third_hand_wins_with_the_promoted_two_as_the_master_spade(deck):
+    """The partner (seat 2) led the 4♠, seat 3 the 9♠; seat 0 holds the promoted 2, the K♠ and the 5♠ and wants
+    tricks (its side has 2 of 6). Both the 2 and the K♠ beat the 9♠; the A♠ is out, so the K♠ is no master, the 2
+    (above the A♠, the jokers gone) is: third hand takes the trick with its cheapest master, the 2."""
+    rules = deck_rules(deck)
+    v = trick_view(0, 2, "4S 9S", BIDS, tricks=(1, 1, 1, 1), history=DEUCE_HISTORY[deck], deck=deck_of(rules),
+                   rules=rules)
+    two = PROMOTED[deck]
+    assert play(f"{two} KS 5S 3H 4H", v) == two
+
+
+def test_third_hand_plays_the_king_where_the_two_is_the_lowest_spade():
+    """The same trick in joker_ace, with the 2♠ (its lowest spade) in hand: no master (the A♠ is out), so third
+    hand plays its highest card that wins, the K♠."""
+    rules = deck_rules("joker_ace")
+    v = trick_view(0, 2, "4S 9S", BIDS, tricks=(1, 1, 1, 1), history=DEUCE_HISTORY["joker_ace"],
+                   deck=deck_of(rules), rules=rules)
+    assert play("2S KS 5S 3H 4H", v) == "KS"
+
+
+@pytest.mark.parametrize("deck", ["joker_deuce_ace", "joker_deuce_deuce"])
+def test_a_duck_never_plays_the_promoted_two_as_a_low_spade(deck):
+    """Contract made (bids 2 + 2, 2 + 2 taken), bag_mode=avoid: seat 0, second to the 5♠ led by seat 3, would lose
+    the trick but cannot: the 7♠ and the promoted 2 both beat the 5♠. Forced to beat it, it beats with the cheaper
+    card, the 7♠ (which a later card may still beat), never with the 2, which surely wins."""
+    rules = deck_rules(deck)
+    v = trick_view(0, 3, "5S", (2, 3, 2, 3), tricks=(2, 2, 2, 2), history=DEUCE_HISTORY[deck], deck=deck_of(rules),
+                   rules=rules)
+    assert play(f"{PROMOTED[deck]} 7S 3H 4H", v, bag_mode="avoid") == "7S"
+
+
+@pytest.mark.parametrize("deck", ["joker_deuce_ace", "joker_deuce_deuce"])
+def test_the_blind_nil_bidder_gives_back_the_promoted_two_first(deck):
+    """The Blind Nil bidder gives back its most dangerous cards: high spades first. The promoted 2 ranks above the
+    A♠ (and the 2♦ of joker_deuce_deuce is a spade), so with the K♠ and the A♥ it goes before both."""
+    given = exchange(f"{PROMOTED[deck]} KS AH 3C 4C 5C 5D 6D 7D 3H 4H 5H 6H", EXCHANGE_GIVE_BACK, n=2,
+                     rules=deck_rules(deck))
+    assert given == {PROMOTED[deck], "KS"}
 
 
 # ------------------------------------------------------------------ properties

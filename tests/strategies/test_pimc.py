@@ -17,8 +17,9 @@ from compile_ahead import imported_on_use
 
 from tricksim.simulator import engine
 from tricksim.simulator.bits import cards_of, mask_of, popcount
-from tricksim.simulator.games.spades import dd, phases
+from tricksim.simulator.games.spades import dd, decks, phases
 from tricksim.simulator.games.spades.cards import SUIT_MASKS, card_suit, parse_card
+from tricksim.simulator.games.spades.kernel import deck_template
 from tricksim.simulator.games.spades.policy import (
     PLAY_SIG,
     V_BAGS,
@@ -91,6 +92,45 @@ def test_runs_with_pimc_seats_replay_through_the_reference(preset, overrides, mo
     tables = engine.run_to_tables(cfg)
     stats = ref.replay(rules, 5, mode, hand_limit, tables["hands"], tables.get("games"), count=count)
     assert stats["hands"] >= 6
+
+
+# the variants of issue #28 a pimc seat plays: the bidding rules, the joker decks, ten for two hundred
+VARIANTS = {
+    "suicide": ("suicide", ()),
+    "whiz": ("whiz", ()),
+    "mirror": ("mirror", ()),
+    "joker_ace": ("zone", ("deck=joker_ace",)),
+    "joker_deuce_ace": ("classic", ("deck=joker_deuce_ace",)),  # classic: Blind Nil and its exchange too
+    "joker_deuce_deuce": ("cardems", ("deck=joker_deuce_deuce",)),
+    "ten_for_two_hundred": ("cardems", ("big_bid_threshold=10", "big_bid_value=200", "big_bid_set=value")),
+}
+
+
+def _replay_variant(variant, spec, mode, count, hand_limit, seed):
+    rules = build_rules(VARIANTS[variant][0], list(VARIANTS[variant][1]))
+    seats = (parse_spec(spec), parse_spec(HEURISTIC), parse_spec(spec),
+             parse_spec("random:nil_prob=0.2,blind_nil_prob=0.5"))
+    cfg = engine.RunConfig(rules=rules, seats=seats, seed=seed, mode=mode, count=count, hand_limit=hand_limit,
+                           record_plays=True)
+    tables = engine.run_to_tables(cfg)
+    return ref.replay(rules, seed, mode, hand_limit, tables["hands"], tables.get("games"), count=count)
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_pimc_runs_of_every_variant_replay_through_the_reference(variant):
+    """A small search (SMALL) in each variant: every bid legal by the variant's bid rule, every card legal by the
+    deck's suits (the 2♦ of joker_deuce_deuce a spade), trick winners by the deck's order, scores by the
+    variant's (ten for two hundred), as the plain-Python referee replays them."""
+    stats = _replay_variant(variant, SMALL, "hands", 6, 1, seed=21)
+    assert stats["hands"] == 6
+
+
+@pytest.mark.slow  # whole games, deeper searches and the bid search: minutes
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_pimc_games_of_every_variant_replay_through_the_reference(variant):
+    stats = _replay_variant(variant, "pimc:samples=6,depth=5,bid_mode=search,bid_samples=2,nodes=300000", "games",
+                            2, 8, seed=22)
+    assert stats["games"] == 2
 
 
 @pytest.mark.needs_jit("whole hands at the default search settings take minutes as plain Python")
@@ -649,6 +689,73 @@ def test_the_two_rule_sets_ask_for_different_cards():
         margins = [ref.score_hand(rules, BIDS, (0, 0, 0, 0), lead["tricks"], BAGS)[0] for lead in leads]
         wanted.append(leads[int(np.argmax([a - b for a, b in margins]))]["card"])
     assert wanted == [parse_card("2H"), parse_card("AH"), parse_card("2H")]
+
+
+# ------------------------------------------------------------------ the deuce decks: the solver plays the deck's order
+def _keep_the_master_position(deck, kept):
+    """Seat 0 is last to the 12th trick, a heart (seat 1 the 5♥, seat 2 the 4♥, seat 3 the 9♥), with no heart:
+    it ruffs with either of its two spades, the 3♠ and ``kept``, and leads the other to the last trick. Its side
+    bid 3 + 3 and has 2 + 2: it needs both tricks. The cards it cannot see are the A♠, the 7♥ and the 8♥, one a
+    seat; the partner (seat 2) has shown void in spades, so an opponent holds the A♠ and must play it to the last
+    trick. Everything else of the deck (the jokers, and the 2♠ beside the 2♦) is played."""
+    rules = build_rules("cardems", [f"deck={deck}"])
+    full = int(np.bitwise_or.reduce(np.int64(1) << deck_template(rules)))
+    hand = cards("3S", kept)
+    trick = [parse_card(c) for c in ("5H", "4H", "9H")]
+    hidden = cards("AS", "7H", "8H")
+    rest = [c for c in range(56) if (full >> c) & 1 and not (hand | hidden) >> c & 1 and c not in trick]
+    played = [mask_of(rest[11 * s:11 * s + 11]) for s in range(4)]
+    view = _view(played=played, voids=(1 << 2, 0, 1 << 3, 0), bids=(3, 3, 3, 3), trick=trick, leader=1, rules=rules)
+    view[V_DECK] = full
+    view[V_TRICKS:V_TRICKS + 4] = (2, 4, 2, 3)
+    view[V_WINNING_SEAT] = 3
+    view[V_WINNING_CARD] = parse_card("9H")
+    return hand, view
+
+
+@pytest.mark.parametrize("deck, promoted", [("joker_deuce_ace", "2S"), ("joker_deuce_deuce", "2D")])
+def test_pimc_keeps_the_promoted_two_for_the_last_trick(deck, promoted):
+    """The position above (hand-worked): ruffing with the 3♠ keeps the promoted 2, which beats the A♠ (the
+    jokers, and in joker_deuce_deuce the 2♠, are played): both tricks, the contract made (60). Ruffing with the 2
+    leaves the 3♠ to the A♠: the contract set (-60), the opponents one trick more. In every deal pimc can sample
+    the 3♠ is the better card, and pimc plays it."""
+    hand, view = _keep_the_master_position(deck, promoted)
+    assert not pimc.one_choice(np.int64(hand), np.int64(hand), view)  # the A♠ lies between, by the deck's order
+    stats = np.zeros(3, np.int64)
+    c = pimc.search_card(np.int64(0), np.int64(hand), np.int64(hand), view, parse_spec("pimc:samples=4").params,
+                         np.array([5], np.uint64), stats)
+    assert c == parse_card("3S")
+    assert stats[2] == pimc.MODE_SCORE and stats[0] == 4
+
+
+def test_in_the_standard_deck_the_two_of_spades_is_ruffed_with_first():
+    """The same position in the standard deck: the 2♠ is the lowest spade, the A♠ beats both, and the two spades
+    are worth the same (touching); the 2♠, the lower, goes."""
+    hand, view = _keep_the_master_position("standard", "2S")
+    assert pimc.one_choice(np.int64(hand), np.int64(hand), view)
+    c = pimc.search_card(np.int64(0), np.int64(hand), np.int64(hand), view, parse_spec("pimc:samples=4").params,
+                         np.array([5], np.uint64), np.zeros(3, np.int64))
+    assert c == parse_card("2S")
+
+
+@pytest.mark.parametrize("deck", ["joker_deuce_ace", "joker_deuce_deuce"])
+def test_the_sampler_deals_the_deck_s_suits(deck):
+    """The unseen cards are dealt by the deck's suits: with a seat shown void in spades, it never gets the 2♦ of
+    joker_deuce_deuce (a spade) nor the 2♠; with a seat shown void in diamonds, it may get the 2♦ there."""
+    rules = build_rules("cardems", [f"deck={deck}"])
+    full = int(np.bitwise_or.reduce(np.int64(1) << deck_template(rules)))
+    code = decks.DECKS.index(deck)
+    hand = cards("3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "3H")
+    view = _view(voids=(0, 1 << 3, 1 << 1, 0), bids=(-1, -1, -1, -1), rules=rules)
+    view[V_DECK] = full
+    spades = int(decks.SUIT_MASKS[code, 3])
+    got = 0
+    for d in _draw(0, hand, view, 200, seed=6)[1]:
+        assert d[1] & spades == 0  # seat 1: void in spades
+        assert d[2] & int(decks.SUIT_MASKS[code, 1]) == 0  # seat 2: void in diamonds
+        got |= d[2]
+    if deck == "joker_deuce_deuce":
+        assert (got >> parse_card("2D")) & 1  # a spade there: seat 2 may hold it
 
 
 # ------------------------------------------------------------------ zero_bid=zero: a 0 is an ordinary contract

@@ -3,7 +3,9 @@
 A hand is an ``int64`` whose bit ``c`` is set when the hand holds card ``c``
 (``tricksim.simulator.bits``). Card ids: ``c = suit * 13 + rank`` with suits clubs, diamonds, hearts,
 spades = 0..3 and rank 0 = '2' ... 12 = 'A'; the little joker is 52 and the
-big joker 53 (both count as spades, ranked above the ace).
+big joker 53 (both count as spades, ranked above the ace). The tables below and ``card_rank`` are those of the
+rank space (decks.py), whose ids grow with rank inside a suit: the standard and joker_ace decks' cards as they
+are, a deuce deck's once renamed (``ranked_mask``, ``ranked_card``), its promoted 2s then above the A♠.
 """
 from __future__ import annotations
 
@@ -15,10 +17,17 @@ from tricksim.simulator.games.spades.decks import (  # noqa: F401 (the card cons
     BIG_JOKER,
     CLUBS,
     DIAMONDS,
+    FROM_RANKED,
     HEARTS,
     JOKER_ACE,
+    JOKER_DEUCE_ACE,
     LITTLE_JOKER,
+    RANK_SPACE,
+    RANKED_MOVES,
+    RENAMED,
+    RENAMED_TO,
     SPADES,
+    TO_RANKED,
 )
 from tricksim.simulator.games.spades.decks import SUIT_MASKS as _DECK_SUIT_MASKS
 from tricksim.simulator.games.spades.decks import SUIT_OF as _DECK_SUIT_OF
@@ -28,10 +37,11 @@ RANKS = "23456789TJQKA"
 
 # Card tables of 64 entries, read at ``card & 63``: an index the compiler sees is in range, so
 # no test for a negative index lies on the path from card to card (-1, "no card", reads entry 63).
-# They are decks.py's row of the joker_ace deck (the standard deck's too: its jokers are never dealt).
-SUIT_MASKS = _DECK_SUIT_MASKS[JOKER_ACE].copy()  # jokers are spades
-SUIT_OF = _DECK_SUIT_OF[JOKER_ACE].copy()  # jokers are spades
-BEATING = _DECK_BEATING[JOKER_ACE].copy()  # ids grow with rank inside a suit; jokers top the spades
+# They are decks.py's row of the rank space: the cards of the standard and joker_ace decks as they are, a deuce
+# deck's cards once renamed (``ranked_mask``, ``ranked_card``; ``deck_card`` names one back).
+SUIT_MASKS = _DECK_SUIT_MASKS[RANK_SPACE].copy()  # jokers (and the ids above them) are spades
+SUIT_OF = _DECK_SUIT_OF[RANK_SPACE].copy()  # jokers are spades
+BEATING = _DECK_BEATING[RANK_SPACE].copy()  # ids grow with rank inside a suit; jokers top the spades
 STANDARD_DECK = np.int64((1 << 52) - 1)
 
 
@@ -69,6 +79,43 @@ def parse_card(text: str) -> int:
         raise ValueError(f"bad card {text!r}: use rank 2-9,T,J,Q,K,A and suit C,D,H,S (e.g. 'QS'), or LJ/BJ")
     return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
 
+
+
+@njit(cache=True)
+def ranked_card(card, deck):
+    """Card ``card`` of the deck with code ``deck`` (decks.py) in the rank space; -1 stays -1."""
+    return TO_RANKED[deck, card & 63]
+
+
+@njit(cache=True)
+def deck_card(ranked, deck):
+    """The deck's card of rank-space id ``ranked`` (``ranked_card`` undone); -1 stays -1."""
+    return FROM_RANKED[deck, ranked & 63]
+
+
+@njit(cache=True)
+def ranked_mask(mask, deck):
+    """The cards of ``mask`` (of the deck with code ``deck``) in the rank space: as they are but for the deck's
+    renamed cards, one step each (none in the standard and joker_ace decks: callers skip those, ``renames``)."""
+    out = mask & ~RENAMED[deck]
+    for i in range(RANKED_MOVES.shape[1]):
+        out |= ((mask >> RANKED_MOVES[deck, i, 0]) & 1) << RANKED_MOVES[deck, i, 1]
+    return out
+
+
+@njit(cache=True)
+def deck_mask(ranked, deck):
+    """The deck's cards of the rank-space mask ``ranked`` (``ranked_mask`` undone)."""
+    out = ranked & ~RENAMED_TO[deck]
+    for i in range(RANKED_MOVES.shape[1]):
+        out |= ((ranked >> RANKED_MOVES[deck, i, 1]) & 1) << RANKED_MOVES[deck, i, 0]
+    return out
+
+
+@njit(cache=True)
+def renames(deck):
+    """The deck with code ``deck`` has cards the rank space renames (the deuce decks)."""
+    return deck >= JOKER_DEUCE_ACE
 
 
 @njit(cache=True)

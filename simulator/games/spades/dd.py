@@ -50,7 +50,7 @@ from tricksim.simulator.borrow import borrowed
 from tricksim.simulator.errors import RulesError
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, card_suit
-from tricksim.simulator.games.spades.decks import DECKS, JOKER_ACE
+from tricksim.simulator.games.spades.decks import DECKS, JOKER_ACE, RANK_SPACE
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS, team_hand
 
 # ------------------------------------------------------------------ pext / pdep
@@ -210,8 +210,9 @@ NO_UB = 0xFFF
 STAMP_LIMIT = 1 << 24
 
 SPADE_MASK = SUIT_MASKS[SPADES]
-# the fields phases.legal_leads and legal_follows read; deck 0: the solver plays the standard and joker_ace decks,
-# whose suit tables are those of cards.py (decks.py), and refuses the others (_kernel_rules)
+# the fields phases.legal_leads and legal_follows read; deck RANK_SPACE: the solver plays cards of the rank space,
+# whose suit tables are those of cards.py (decks.py): the standard and joker_ace decks' cards as they are, a deuce
+# deck's once renamed (cards.ranked_mask: pimc does), which its public functions refuse (check_deck)
 _LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking", "deck"])
 
 
@@ -280,8 +281,8 @@ def set_sides_nb(ws, alone):
 @njit(inline="always", cache=True)
 def _legal(ws, k, hand, led, broken):
     if k == 0:
-        return phases.legal_leads(_LeadRules(0, ws[W_BREAKING], 0), 1, hand, broken)
-    return phases.legal_follows(_LeadRules(0, 0, 0), hand, led)
+        return phases.legal_leads(_LeadRules(0, ws[W_BREAKING], RANK_SPACE), 1, hand, broken)
+    return phases.legal_follows(_LeadRules(0, 0, RANK_SPACE), hand, led)
 
 
 @njit(inline="always", cache=True)

@@ -24,6 +24,7 @@ from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades import phases
 from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
 from tricksim.simulator.games.spades.dd import check_deck, run_reps
+from tricksim.simulator.games.spades.decks import RANK_SPACE
 
 TT_BITS = 18
 SPADE_MASK = SUIT_MASKS[SPADES]
@@ -71,9 +72,9 @@ def _search(h, n, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, cou
         if first != 0:
             legal = hand & 1  # the 2♣ opens the hand
         else:
-            legal = phases.legal_leads(_LeadRules(0, breaking, 0), 1, hand, broken)
+            legal = phases.legal_leads(_LeadRules(0, breaking, RANK_SPACE), 1, hand, broken)
     else:
-        legal = phases.legal_follows(_LeadRules(0, 0, 0), hand, led)
+        legal = phases.legal_follows(_LeadRules(0, 0, RANK_SPACE), hand, led)
     live = tmask
     for s in range(n):
         live |= h[s]

@@ -16,8 +16,17 @@ that 51 cards deal 17 to each (the ``three_removes`` flag, ``THIRD_CARD``).
 
 The kernel reads the tables below by the deck's code (its index in ``DECKS``): ``SUIT_OF[deck, card]``,
 ``SUIT_MASKS[deck, suit]`` and ``BEATING[deck, card]`` (the cards that beat ``card`` winning a trick).
-Rows 0 and 1 are the same: the jokers are spades above the ace whether dealt or not, and ``cards.py`` takes
-its tables from the ``joker_ace`` row. Plain numpy (no numba): the rules import this module.
+Rows 0 and 1 are the same: the jokers are spades above the ace whether dealt or not.
+
+The rank space (``RANK_SPACE``, one more row of those tables, after the decks'): card ids in which ids grow with
+rank inside every suit, as the solver (``dd.py``) and the players' card play count (the highest card the highest
+bit). The standard and ``joker_ace`` decks' cards keep their ids there; a deuce deck's promoted 2s take the ids
+above the A♠ in its order (52 up), its jokers the ids above them (up to 55, ids no deck deals).
+``TO_RANKED[deck, card]`` renames a deck's card into the rank space, ``FROM_RANKED[deck, id]`` back, both read
+at ``& 63`` (-1, no card, stays -1); ``RANKED_MOVES[deck]`` the renamed cards as pairs (card, id) and
+``RENAMED[deck]``, ``RENAMED_TO[deck]`` the masks of those cards and ids, so that a mask is renamed in as many
+steps as the deck has such cards. ``cards.py`` takes its tables from the rank space's
+row. Plain numpy (no numba): the rules import this module.
 """
 from __future__ import annotations
 
@@ -65,21 +74,27 @@ def deck_cards(deck: str, joker_removes: str, third: int | None = None) -> list[
     return [c for c in cards if c != third]
 
 
+RANK_SPACE = len(DECKS)  # the row of SUIT_OF, SUIT_MASKS and BEATING after the decks': the rank space
+#: the rank space's spades, low to high: joker_ace's, then two ids no deck deals (a deuce deck's top spades)
+RANKED_SPADES = (*SPADE_ORDER["joker_ace"], 54, 55)
+
+
 def _tables():
-    n = len(DECKS)
+    n = len(DECKS) + 1
     # 64 entries a row, read at ``card & 63`` (cards.py); ids 54..63 are no card: spades beaten by nothing
     suit_of = np.array([[min(c // 13, SPADES) for c in range(64)]] * n, dtype=np.int64)
     suit_masks = np.array([[((1 << 13) - 1) << (13 * s) for s in range(4)]] * n, dtype=np.int64)
     suit_masks[:, SPADES] |= (1 << LITTLE_JOKER) | (1 << BIG_JOKER)  # the jokers are spades (dealt or not)
     beating = np.zeros((n, 64), dtype=np.int64)
-    for d, name in enumerate(DECKS):
-        order = SPADE_ORDER["joker_ace" if name == "standard" else name]
+    suit_masks[RANK_SPACE, SPADES] = sum(1 << c for c in RANKED_SPADES)
+    for d, name in enumerate((*DECKS, "rank space")):
+        order = RANKED_SPADES if d == RANK_SPACE else SPADE_ORDER["joker_ace" if name == "standard" else name]
         if name == "joker_deuce_deuce":
             suit_of[d, TWO_OF_DIAMONDS] = SPADES
             suit_masks[d, DIAMONDS] &= ~(1 << TWO_OF_DIAMONDS)
             suit_masks[d, SPADES] |= 1 << TWO_OF_DIAMONDS
         spade_mask = int(suit_masks[d, SPADES])
-        for c in range(54):
+        for c in range(56 if d == RANK_SPACE else 54):
             suit = int(suit_of[d, c])
             if suit == SPADES:
                 beating[d, c] = sum(1 << h for h in order[order.index(c) + 1:])
@@ -110,3 +125,27 @@ def _spade_tables():
 
 
 SPADES_HIGH_FIRST, RANK = _spade_tables()
+
+
+def _ranked_tables():
+    """``TO_RANKED``, ``FROM_RANKED`` and ``RANKED_MOVES`` (the module's docstring): a deck's spades, low to high,
+    take the rank space's spade ids from its lowest spade up (the 2♦ of joker_deuce_deuce leaves the diamonds)."""
+    n = len(DECKS)
+    to_ranked = np.array([list(range(63)) + [-1]] * n, dtype=np.int64)
+    from_ranked = to_ranked.copy()
+    moves = np.zeros((n, 4, 2), dtype=np.int64)  # unused pairs (0, 0): card 0 (never renamed) to itself
+    for d, name in enumerate(DECKS):
+        order = SPADE_ORDER["joker_ace" if name == "standard" else name]
+        k = 0
+        for c, r in zip(order, RANKED_SPADES[RANKED_SPADES.index(order[0]):]):
+            to_ranked[d, c] = r
+            from_ranked[d, r] = c
+            if c != r:
+                moves[d, k] = (c, r)
+                k += 1
+    renamed = np.array([sum(1 << int(c) for c, r in moves[d] if c != r) for d in range(n)], dtype=np.int64)
+    renamed_to = np.array([sum(1 << int(r) for c, r in moves[d] if c != r) for d in range(n)], dtype=np.int64)
+    return to_ranked, from_ranked, moves, renamed, renamed_to
+
+
+TO_RANKED, FROM_RANKED, RANKED_MOVES, RENAMED, RENAMED_TO = _ranked_tables()

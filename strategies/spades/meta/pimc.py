@@ -41,8 +41,6 @@ STRATEGY = register(Strategy(
     description="Perfect Information Monte Carlo: samples the hidden hands consistent with the table and the bids, "
                 "solves each with the score-aware double-dummy solver, plays the best mean",
     policies="tricksim.strategies.spades.pimc", params=PARAMS,
-    # its solver (simulator/games/spades/dd.py) knows the spades of cards.py: the jokers above the ace
-    refuses={"deck": ("joker_deuce_ace", "joker_deuce_deuce")},
     needs={"partnerships": "its search scores two teams; without partnerships (cutthroat) play heuristic, simple "
                            "or random"},
 ))

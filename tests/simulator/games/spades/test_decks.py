@@ -9,7 +9,7 @@ import pytest
 import reference_spades as ref
 
 from tricksim.simulator import engine
-from tricksim.simulator.errors import RulesError, RunError
+from tricksim.simulator.errors import RulesError
 from tricksim.simulator.games.spades import decks
 from tricksim.simulator.games.spades.cards import parse_card
 from tricksim.simulator.games.spades.kernel import deck_template
@@ -90,6 +90,28 @@ def test_suits_and_order_of_joker_deuce_deuce():
     assert decks.BEATING[decks.JOKER_DEUCE_ACE, parse_card("3S")] == mask(*(r + "S" for r in "23456789TJQKA"), "LJ", "BJ") & ~mask("3S")
 
 
+def test_the_rank_space_renames_the_promoted_spades_above_the_ace():
+    """The solver's and the players' ids (decks.py, "the rank space"): a deuce deck's spades from its lowest up take
+    the rank space's spade ids from the 3♠ (40) up, so the 2s and the jokers land above the A♠ (51) in the deck's
+    order; the standard and joker_ace decks are not renamed; masks are renamed card by card and back."""
+    from tricksim.simulator.games.spades.cards import BEATING, deck_card, deck_mask, ranked_card, ranked_mask
+
+    card = parse_card
+    ace, two_s, two_d, lj, bj = (card(c) for c in ("AS", "2S", "2D", "LJ", "BJ"))
+    assert [decks.TO_RANKED[decks.JOKER_DEUCE_ACE, c] for c in (two_s, lj, bj, ace, two_d)] == [52, 53, 54, 51, two_d]
+    assert [decks.TO_RANKED[decks.JOKER_DEUCE_DEUCE, c] for c in (two_d, two_s, lj, bj, ace)] == [52, 53, 54, 55, 51]
+    for code in (decks.STANDARD, decks.JOKER_ACE):
+        assert list(decks.TO_RANKED[code, :54]) == list(range(54)) and decks.RENAMED[code] == 0
+    d = decks.JOKER_DEUCE_DEUCE
+    hand = mask("2D", "2S", "BJ", "KS", "3D", "AH")
+    ranked = ranked_mask(np.int64(hand), d)
+    assert ranked == (1 << 52) | (1 << 53) | (1 << 55) | mask("KS", "3D", "AH")
+    assert deck_mask(ranked, d) == hand
+    assert ranked_card(np.int64(-1), d) == -1 and deck_card(np.int64(55), d) == bj
+    # in the rank space a higher id of a suit beats a lower one: the renamed 2♦ (52) beats the A♠, loses to the 2♠
+    assert (BEATING[ace] >> 52) & 1 and (BEATING[52] >> 53) & 1 and not (BEATING[53] >> 52) & 1
+
+
 # ----------------------------------------------------------------- the deal laws
 N_HANDS = 20_000
 
@@ -135,15 +157,6 @@ def test_deal_laws(deck):
 
 
 # ----------------------------------------------------------------- the players
-@pytest.mark.parametrize("deck", JOKER_DECKS[1:])
-def test_pimc_refuses_the_deuce_decks(deck):
-    rules = build_rules("cardems", [f"deck={deck}"])
-    seats = tuple(parse_spec(s) for s in ("pimc", "random", "random", "random"))
-    with pytest.raises(RunError, match=rf"^strategy pimc does not play deck={deck}: allowed deck=standard \| "
-                                       r"joker_ace$"):
-        engine.RunConfig(rules=rules, seats=seats, count=4)
-
-
 @pytest.mark.parametrize("deck", JOKER_DECKS[1:])
 def test_the_solver_refuses_the_deuce_decks(deck):
     from tricksim.simulator.games.spades import dd
