@@ -606,23 +606,25 @@ def _nil_safe(ws, nil_seat):
     """At the start of a trick led by another seat: when the Nil seat surely takes no trick from here, the
     cards that rests on, else -1. A card of the Nil seat is dead when it is below every card of its suit the
     others hold: a lead of the suit (never the Nil seat's: it leads no more) is above it, and it stays dead as
-    the others' cards go. Safe when, in each suit, the partner holds at least as many cards above the Nil seat's
-    highest (covers) as the Nil seat holds cards that are not dead (a trick of the suit: the Nil seat plays its
-    highest, the partner a cover, leading one when it leads the suit; void in the suit led, the Nil seat throws
-    its highest live card and the partner, void too, a cover of that suit), and one of:
+    the others' cards go. Safe when, in each suit, the partner covers the Nil seat's cards that are not dead card
+    by card (``_matched``: its i-th highest card of the suit above the Nil seat's i-th highest; those cards of the
+    partner are its covers) (a trick of the suit: the Nil seat plays its highest, the partner its highest, leading
+    it when it leads the suit; void in the suit led, the Nil seat throws its highest live card and the partner,
+    void too, its highest card of that suit; a card of the Nil seat leaving alone keeps the rest covered), and one
+    of:
 
     * the Nil seat holds no spade, or only spades are left to the others;
     * in every other suit it holds as many cards as each other seat (a trick of the suit keeps that, no other
       trick breaks it: never void in a suit led while it holds a spade, so never made to ruff);
-    * the partner holds a cover for every spade of the Nil seat, dead or not. Then, at each trick's start, the
+    * the partner covers every spade of the Nil seat card by card, dead or not. Then, at each trick's start, the
       partner holds at least as many spades as the Nil seat, so (the hands of the same size) the Nil seat's
       side cards in excess of the partner's, summed over the suits where it holds more of them, are at least as
       many as the partner's in excess of its own where the partner holds more: when the partner holds a side
       suit the Nil seat lacks, the Nil seat holds a side card. The partner's strategy keeps the covers: a spade
-      led, the Nil seat plays its highest and the partner a cover; a side suit led that the Nil seat holds, as
-      above, and the partner, void in it (the Nil seat's cards of it are dead: no covers), throws a card no cover
-      count needs (it holds as many cards as the Nil seat, one of which is a dead card that needs none); a side
-      suit led that both lack, the partner ruffs with a spade cover and the Nil seat throws its highest spade
+      led, the Nil seat plays its highest and the partner its highest; a side suit led that the Nil seat holds, as
+      above, and the partner, void in it (the Nil seat's cards of it are dead: no covers), throws a card that
+      covers nothing (it holds as many cards as the Nil seat, one of which is a dead card that needs none); a side
+      suit led that both lack, the partner ruffs with its highest spade and the Nil seat throws its highest spade
       under it; a side suit led that only the partner holds, the partner follows and the Nil seat throws a side
       card (one is left: above), never a spade. On lead, the partner leads a cover of a side suit, or a card of
       a side suit without covers (the Nil seat's cards of it, if any, are dead), or, holding only spades, a
@@ -651,24 +653,44 @@ def _nil_safe(ws, nil_seat):
         top = highest_bit(mine)
         c = popcount(pa & sm & ~((np.int64(2) << top) - 1))
         if s == SPADES and ruff_cover:
-            if c < popcount(mine):
+            if c >= popcount(mine):
+                rel |= np.int64(1) << top  # the Nil seat's top spade and above decide
+            elif _matched(mine, pa & sm):
+                rel |= mine & -mine  # the Nil seat's lowest spade and above decide
+            else:
                 return -1
-            rel |= np.int64(1) << top  # the Nil seat's top spade and above decide
             continue
         if os == 0:
             continue
         low = os & -os
-        d = popcount(mine & ~(low - 1))  # cards that are not dead
-        if d == 0:
+        live = mine & ~(low - 1)  # cards that are not dead
+        if live == 0:
             rel |= low  # the others' lowest card of the suit and every card above it decide
-            continue
-        if c >= popcount(mine):
+        elif c >= popcount(mine):
             rel |= np.int64(1) << top  # a cover for every card: the Nil seat's top card and above decide
-        elif c >= d:
-            rel |= low
+        elif _matched(live, pa & sm):
+            rel |= low if live != mine else mine & -mine  # no dead card: the Nil seat's lowest and above decide
         else:
             return -1
     return rel
+
+
+@njit(inline="always", cache=True)
+def _matched(mine, pa):
+    """Whether ``pa`` (the partner's cards of a suit) covers ``mine`` (the Nil seat's cards of it) card by card: its
+    i-th highest above the Nil seat's i-th highest for every i (Hall's condition on these nested sets: for each
+    card of ``mine``, ``pa`` holds at least as many cards above it as ``mine`` holds from it up). The Nil seat's
+    highest and the partner's highest leave together (a trick of the suit, both void and throwing the suit, a
+    spade ruffed over), the rest stays covered card by card; the Nil seat's cards leaving alone only help."""
+    x = mine
+    n = 0
+    while x != 0:
+        t = highest_bit(x)
+        n += 1
+        if popcount(pa & ~((np.int64(2) << t) - 1)) < n:
+            return False
+        x ^= np.int64(1) << t
+    return True
 
 
 @njit(cache=True)
