@@ -548,6 +548,21 @@ def big_bid_pays(est, team, threshold, value, set_value):
     return p_big * value - (1.0 - p_big) * lost > 10.0 * team * (2.0 * p_team - 1.0)
 
 
+@njit(cache=True)
+def big_bid_raise(hand, deck, b, team, adjust, view, params):
+    """Ten for two hundred: the bid ``b`` of the team's last bidder, whose team bids ``team`` with it, raised to reach
+    the threshold when ``big_bid_pays`` (the team's estimate: the partner's bid and this hand's), else ``b``."""
+    threshold = view[V_RULES + R_BIG_BID_THRESHOLD]
+    if params[P_BIG_BID] <= 0 or team >= threshold or threshold > team - b + 13:
+        return b
+    est = estimate_tricks(hand, deck, params[P_LONG_SPADE], params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON],
+                          params[P_KING], params[P_QUEEN], view[V_RULES + R_DECK])
+    if big_bid_pays(team - b + est + adjust, team, threshold, view[V_RULES + R_BIG_BID_VALUE],
+                    view[V_RULES + R_BIG_BID_SET] == BIG_SET_VALUE):
+        return b + threshold - team
+    return b
+
+
 @njit(BID_SIG, cache=True)
 def bid(seat, hand, view, params, rng):
     """Straight-line reads of view and params (see ``play``); the work is in ``choose_bid``."""
@@ -583,15 +598,8 @@ def bid(seat, hand, view, params, rng):
                    params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
                    view[V_RULES + R_DECK])
     # ten for two hundred: the team's last bidder reaches the threshold when that pays better (big_bid_pays)
-    threshold = view[V_RULES + R_BIG_BID_THRESHOLD]
-    if threshold > 0 and params[P_BIG_BID] > 0 and b > 0 and (alone or partner_bid >= 0):
-        team = b if alone else partner_bid + b
-        if team < threshold <= team - b + 13:
-            est = estimate_tricks(hand, deck, params[P_LONG_SPADE], params[P_VOID], params[P_SINGLETON],
-                                  params[P_DOUBLETON], params[P_KING], params[P_QUEEN], view[V_RULES + R_DECK])
-            if big_bid_pays(team - b + est + adjust, team, threshold, view[V_RULES + R_BIG_BID_VALUE],
-                            view[V_RULES + R_BIG_BID_SET] == BIG_SET_VALUE):
-                return b + threshold - team
+    if view[V_RULES + R_BIG_BID_THRESHOLD] > 0 and b > 0 and (alone or partner_bid >= 0):
+        return big_bid_raise(hand, deck, b, b if alone else partner_bid + b, adjust, view, params)
     return b
 
 
