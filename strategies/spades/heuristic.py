@@ -152,7 +152,8 @@ KING_OF_SPADES = 50
 FULL_DECK = np.int64((1 << 52) - 1)    # fallback when a hand-built view leaves V_DECK at 0
 ONE = np.int64(1)
 # bidding weights, fitted to self-play (see estimate_tricks): value of holding n spades ...
-SPADE_LENGTH = np.array([0.0, 0.07, 0.26, 0.54, 0.97, 1.60, 2.39, 3.23, 4.10, 5.0, 5.9, 6.8, 7.7, 8.6, 9.5, 10.4])
+SPADE_LENGTH = np.array([0.0, 0.07, 0.26, 0.54, 0.97, 1.60, 2.39, 3.23, 4.10, 5.0, 5.9, 6.8, 7.7, 8.6, 9.5, 10.4,
+                         11.3])  # an entry for every spade count a hand may hold: 16 (joker_deuce_deuce, 17 cards)
 # ... and of holding the k-th highest spade of the deck (A, K, Q, J, 10 without jokers)
 SPADE_TOP = np.array([1.05, 0.89, 0.63, 0.35, 0.20])
 # Nil danger (see nil_danger): of each spade by rank (2-4 relieve, J/Q/K add, A or joker fatal) ...

@@ -758,3 +758,11 @@ def test_big_bid_the_last_bidder_raises_the_team_when_it_pays():
     assert bid(ace, view(200)) == 1
     assert bid(ace, view(500, partner=-1)) == 1
     assert bid(ace, bid_view(seat=0, bids=(-1, 3, 8, -1))) == 1
+
+
+def test_the_spade_length_table_covers_every_spade_count_a_hand_may_hold():
+    """A hand may hold every spade of its deck (17 cards in cutthroat3): 16 in joker_deuce_deuce (13 + two jokers +
+    the 2♦). ``estimate_tricks`` reads ``SPADE_LENGTH[n]`` for n spades, unchecked in compiled code."""
+    most = max(popcount(int(decks.SUIT_MASKS[d, SPADES])) for d in range(len(decks.DECKS)))
+    assert most == 16
+    assert len(H.SPADE_LENGTH) > most
