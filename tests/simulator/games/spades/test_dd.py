@@ -407,6 +407,12 @@ def ruff_covered_nil(rng: random.Random, n: int):
     high = [c for c in range(39) if c % 13 >= 6 and c not in mine]
     partner = covers + rng.sample(high, rng.randint(0, n - len(covers)))
     rest = [c for c in range(52) if c not in mine and c not in partner]
+    return nil_ending(rng, seat, n, mine, partner, rest)
+
+
+def nil_ending(rng, seat, n, mine, partner, rest):
+    """The ending of ``n`` cards a hand: the Nil seat's ``mine``, its partner's ``partner`` filled up from ``rest``
+    (shuffled), the opponents' from what is left; (hands, a leader other than the Nil seat, the Nil seat)."""
     rng.shuffle(rest)
     fill = n - len(partner)
     partner += rest[:fill]
@@ -504,16 +510,7 @@ def matched_nil(rng: random.Random, n: int):
             free.discard(cover)
             partner.append(cover)
     rest = sorted(free)
-    rng.shuffle(rest)
-    fill = n - len(partner)
-    partner += rest[:fill]
-    rest = rest[fill:]
-    hands = [0, 0, 0, 0]
-    hands[seat] = sum(1 << c for c in mine)
-    hands[seat ^ 2] = sum(1 << c for c in partner)
-    hands[(seat + 1) & 3] = sum(1 << c for c in rest[:n])
-    hands[(seat + 3) & 3] = sum(1 << c for c in rest[n:2 * n])
-    return hands, (seat + rng.choice((1, 2, 3))) & 3, seat
+    return nil_ending(rng, seat, n, mine, partner, rest)
 
 
 def short_of_covers(hands, seat) -> bool:
