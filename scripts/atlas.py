@@ -169,8 +169,9 @@ def reading(variants, runs: Path) -> list[str]:
             f"{fmt_estimate(t.figures['hand_score'])} against {fmt_estimate(a.figures['hand_score'])} in `cardems`, "
             f"games last {fmt_estimate(t.figures['length'])} hands against {fmt_estimate(a.figures['length'])}, and "
             f"{t.strong}'s paired win rate is {fmt_estimate(t.figures['strong_win'])} against "
-            f"{fmt_estimate(a.figures['strong_win'])}: neither player bids for the bonus, so it pays only the "
-            "contracts of 10 or more these players bid anyway.")
+            f"{fmt_estimate(a.figures['strong_win'])}: the heuristic raises a team's bid to the threshold only when "
+            "the expected scores favour it, which at 200 for 10 they never do, and simple does not bid for the "
+            "bonus, so it pays only the contracts of 10 or more these players bid anyway (docs/strategies.md).")
     if "cardems" in by and "cardems+zero_bid=zero" in by:
         a, z = by["cardems"], by["cardems+zero_bid=zero"]
         zeros, bids = zero_bids(runs / "cardems+zero_bid=zero-ab", runs / "cardems+zero_bid=zero-ba")
