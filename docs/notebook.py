@@ -74,7 +74,7 @@ print(result.html)
 # Every figure with its interval and n; `atlas.tables` holds the tables, `atlas.variants` each variant's figures.
 
 # %%
-atlas = tricksim.atlas("spades", games=GAMES // 4, variants=["cardems", "zone", "cardems+jokers=true"], seed=1,
+atlas = tricksim.atlas("spades", games=GAMES // 4, variants=["cardems", "zone", "zone+jokers=true"], seed=1,
                        out=OUT / "atlas")
 print(atlas.tables["skill"].to_string(index=False))
 print(atlas.html)

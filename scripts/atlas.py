@@ -43,6 +43,7 @@ GAMES = ("spades", "tarot")
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
 DEFAULT_SEED = 2026
+JOKERS = "zone+jokers=true"  # Joker Spades as the atlas plays it (FLAG_VARIANTS): source 002's variant, on zone
 DEFAULT_DOC = {"spades": ROOT / "docs" / "atlas.md", "tarot": ROOT / "docs" / "atlas-tarot.md"}
 
 
@@ -138,25 +139,27 @@ def reading(variants, runs: Path) -> list[str]:
             f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
             f"{fmt_estimate(top)} in `{luck[-1].name}`"
             + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
-    if "cardems" in by and "cardems+jokers=true" in by:
-        a, j = by["cardems"], by["cardems+jokers=true"]
+    if "zone" in by and JOKERS in by:
+        a, j = by["zone"], by[JOKERS]
         lines.append(
-            f"* **Jokers.** With the two jokers as top spades (`cardems+jokers=true`) contracts are made "
+            f"* **Jokers.** With the two jokers as top spades (`{JOKERS}`, source 002's variant on its preset) "
+            f"contracts are made "
             f"{fmt_estimate(j.figures['contract'])} of the time against {fmt_estimate(a.figures['contract'])} "
             f"without, a team-hand scores {fmt_estimate(j.figures['hand_score'])} against "
             f"{fmt_estimate(a.figures['hand_score'])}, and games last {fmt_estimate(j.figures['length'])} hands "
             f"against {fmt_estimate(a.figures['length'])}; the final margin is "
             f"{fmt_estimate(j.figures['margin'])} against {fmt_estimate(a.figures['margin'])}. The failed "
             "contracts are mostly the weaker player's (`tricksim summary` of the run "
-            "`runs/cardems+jokers=true-ab` gives each team's rate): "
+            f"`runs/{JOKERS}-ab` gives each team's rate): "
             "this measures these players under the joker deck more than the deck itself.")
     deuces = [n for n in ("cardems+deck=joker_deuce_ace", "cardems+deck=joker_deuce_deuce") if n in by]
-    if deuces and "cardems+jokers=true" in by:
-        j = by["cardems+jokers=true"]
+    if deuces and JOKERS in by:
+        j = by[JOKERS]
         lines.append(
             "* **Deuce decks.** With the 2♠ (and in Joker-Joker-Deuce-Deuce the 2♦) promoted under the jokers, "
             "contracts are made " + ", ".join(f"{fmt_estimate(by[n].figures['contract'])} in `{n}`" for n in deuces)
-            + f" against {fmt_estimate(j.figures['contract'])} with the jokers alone, and games last "
+            + f" against {fmt_estimate(j.figures['contract'])} with the jokers alone (`{JOKERS}`: zone, whose bags "
+            "reset after the penalty where cardems' carry over), and games last "
             + ", ".join(f"{fmt_estimate(by[n].figures['length'])}" for n in deuces)
             + f" hands against {fmt_estimate(j.figures['length'])}; {j.strong} wins "
             + ", ".join(f"{fmt_estimate(by[n].figures['strong_win'])}" for n in deuces)

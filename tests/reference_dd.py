@@ -6,8 +6,10 @@ hide. Every legal card is tried at every node (no equivalent cards, no pruning, 
 are memoised by position. Slow: meant for endings of a few tricks.
 
 Cards: ``c = suit * 13 + rank`` (suits clubs, diamonds, hearts, spades; rank 0 = '2' ... 12 = 'A');
-52 = little joker and 53 = big joker, spades above the ace. A hand is a set of card ids (an int
-mask). Seats 0..3 play clockwise (seat + 1 after seat); team 0 = seats 0 and 2.
+52 = little joker and 53 = big joker, spades above the ace. The deuce decks (``Rules.deck``, issue #28's
+Joker-Joker-Deuce-Ace and Joker-Joker-Deuce-Deuce) keep these ids and promote 2s: the 2♠ ranks between the A♠
+and the little joker, and in ``joker_deuce_deuce`` the 2♦ is a spade between the A♠ and the 2♠. A hand is a set
+of card ids (an int mask). Seats 0..3 play clockwise (seat + 1 after seat); team 0 = seats 0 and 2.
 """
 from __future__ import annotations
 
@@ -16,12 +18,26 @@ from dataclasses import dataclass
 SPADE = 3
 
 
-def suit(c: int) -> int:
-    return SPADE if c >= 52 else c // 13
+TWO_OF_DIAMONDS, TWO_OF_SPADES = 13, 39
+DEUCE_DECKS = ("joker_deuce_ace", "joker_deuce_deuce")
 
 
-def rank(c: int) -> int:
-    return c - 39 if c >= 52 else c % 13  # jokers rank 13 and 14
+def suit(c: int, deck: str = "standard") -> int:
+    if c >= 52 or (deck == "joker_deuce_deuce" and c == TWO_OF_DIAMONDS):
+        return SPADE
+    return c // 13
+
+
+def rank(c: int, deck: str = "standard") -> int:
+    """Order inside a suit: '2' = 0 ... 'A' = 12; above the ace, a deuce deck's promoted 2s (the 2♦ 13, the 2♠
+    14), then the little and the big joker (15, 16)."""
+    if c >= 52:
+        return c - 37
+    if deck in DEUCE_DECKS and c == TWO_OF_SPADES:
+        return 14
+    if deck == "joker_deuce_deuce" and c == TWO_OF_DIAMONDS:
+        return 13
+    return c % 13
 
 
 def cards(mask: int) -> list[int]:
@@ -33,14 +49,14 @@ def cards(mask: int) -> list[int]:
     return out
 
 
-def trick_winner(played: list[tuple[int, int]]) -> int:
+def trick_winner(played: list[tuple[int, int]], deck: str = "standard") -> int:
     """The seat winning a trick of (seat, card) in playing order: the highest spade, else the highest
     card of the suit led."""
-    led = suit(played[0][1])
-    spades = [(rank(c), s) for s, c in played if suit(c) == SPADE]
+    led = suit(played[0][1], deck)
+    spades = [(rank(c, deck), s) for s, c in played if suit(c, deck) == SPADE]
     if spades:
         return max(spades)[1]
-    return max((rank(c), s) for s, c in played if suit(c) == led)[1]
+    return max((rank(c, deck), s) for s, c in played if suit(c, deck) == led)[1]
 
 
 @dataclass(frozen=True)
@@ -61,6 +77,7 @@ class Rules:
     bag_limit: int = 10
     bag_penalty: int = 100
     bag_overflow: str = "carry"       # or "reset"
+    deck: str = "standard"            # or joker_ace (as standard: the jokers are spades above the ace), or a deuce deck
 
 
 def legal(hand: int, trick: tuple, broken: bool, rules: Rules, first: bool) -> list[int]:
@@ -71,12 +88,12 @@ def legal(hand: int, trick: tuple, broken: bool, rules: Rules, first: bool) -> l
         if first and rules.two_of_clubs:
             return [0]
         if rules.breaking and not broken:
-            other = [c for c in mine if suit(c) != SPADE]
+            other = [c for c in mine if suit(c, rules.deck) != SPADE]
             if other:
                 return other
         return mine
-    led = suit(trick[0])
-    same = [c for c in mine if suit(c) == led]
+    led = suit(trick[0], rules.deck)
+    same = [c for c in mine if suit(c, rules.deck) == led]
     return same or mine
 
 
@@ -86,14 +103,16 @@ def play(hands: tuple, leader: int, trick: tuple, broken: bool, rules: Rules, c:
     seat = (leader + len(trick)) % n
     hs = list(hands)
     hs[seat] &= ~(1 << c)
+    d = rules.deck
     if not trick:
-        if suit(c) == SPADE and not broken and rules.forced_breaks and not any(suit(x) != SPADE for x in cards(hs[seat])):
+        if suit(c, d) == SPADE and not broken and rules.forced_breaks and not any(suit(x, d) != SPADE
+                                                                                   for x in cards(hs[seat])):
             broken = True  # a spade led by a player who held only spades
-    elif suit(c) != suit(trick[0]) and suit(c) == SPADE:
+    elif suit(c, d) != suit(trick[0], d) and suit(c, d) == SPADE:
         broken = True  # trumped: spades broken
     trick = trick + (c,)
     if len(trick) == n:
-        return tuple(hs), (), broken, trick_winner([((leader + j) % n, x) for j, x in enumerate(trick)])
+        return tuple(hs), (), broken, trick_winner([((leader + j) % n, x) for j, x in enumerate(trick)], d)
     return tuple(hs), trick, broken, -1
 
 

@@ -55,6 +55,7 @@ def test_the_published_page_and_its_charts():
     assert re.search(r"^python scripts/atlas\.py", text, re.MULTILINE) and "## What it shows" in text
     pngs = re.findall(r"\]\((atlas/[^)]+\.png)\)", text)
     assert len(pngs) == 6 and all((doc.parent / p).exists() for p in pngs)
+    assert "* **Jokers.** With the two jokers as top spades (`zone+jokers=true`" in text  # Joker Spades on 002's zone
 
 
 @pytest.mark.slow

@@ -80,6 +80,7 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
+from tricksim.simulator.borrow import borrowed
 from tricksim.simulator.games.spades.cards import (
     SPADES,
     SUIT_MASKS,
@@ -145,6 +146,7 @@ from tricksim.simulator.games.spades.policy import (
     V_WINNING_SEAT,
 )
 from tricksim.simulator.games.spades.scoring import BIG_SET_VALUE
+from tricksim.simulator.hints import unlikely
 from tricksim.strategies.spades.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 SP = np.int64(SUIT_MASKS[SPADES])      # the spades of the rank space (cards.py): jokers, a deuce deck's renamed 2s
@@ -576,8 +578,9 @@ def bid(seat, hand, view, params, rng):
         deck = FULL_DECK
     zero = view[V_RULES + R_ZERO_BID] == ZERO_BID_ZERO
     alone = view[V_RULES + R_PARTNERSHIPS] == 0
-    across = as_nil(view[V_BID + (seat ^ 2)], zero)
-    partner_bid = np.int64(-1) if alone else across  # -1: no partner (cutthroat), or not yet bid
+    across = view[V_BID + (seat ^ 2)]  # -1: not yet bid
+    # as a Nil reads: -1 no partner (cutthroat), not yet bid, or a zero contract (zero_bid=zero: no Nil to cover)
+    partner_bid = np.int64(-1) if alone else as_nil(across, zero)
     nil_ok = (params[P_NIL] > 0 and view[V_NIL_ALLOWED] == 1
               and (partner_bid != 0 or params[P_NIL_OVER_NIL] > 0))
     adjust = params[P_BID_ADJUST]
@@ -598,9 +601,10 @@ def bid(seat, hand, view, params, rng):
     b = choose_bid(hand, deck, nil_ok, params[P_NIL_THRESHOLD], adjust, min_bid, params[P_LONG_SPADE],
                    params[P_VOID], params[P_SINGLETON], params[P_DOUBLETON], params[P_KING], params[P_QUEEN],
                    view[V_RULES + R_DECK])
-    # ten for two hundred: the team's last bidder reaches the threshold when that pays better (big_bid_pays)
-    if view[V_RULES + R_BIG_BID_THRESHOLD] > 0 and b > 0 and (alone or partner_bid >= 0):
-        return big_bid_raise(hand, deck, b, b if alone else partner_bid + b, adjust, view, params)
+    # ten for two hundred: the team's last bidder reaches the threshold when that pays better (big_bid_pays); the
+    # partner's bid as bid, not as a Nil reads it: a zero contract, like a Nil, is a bid that adds 0 to the team's
+    if view[V_RULES + R_BIG_BID_THRESHOLD] > 0 and b > 0 and (alone or across >= 0):
+        return big_bid_raise(hand, deck, b, b if alone else across + b, adjust, view, params)
     return b
 
 
@@ -1008,9 +1012,10 @@ def decide(seat, hand, legal, unseen, in_trick, nplayed, led, win_seat, win_card
     return low_card(legal, hand)
 
 
-@njit(PLAY_SIG, cache=True)
-def play(seat, hand, legal, view, params, rng):
-    """Read the public view into scalars (straight-line code) and let ``decide`` choose.
+@njit(cache=True, inline="always")
+def play_cards(seat, hand, legal, view, params, ranked):
+    """Read the public view into scalars (straight-line code) and let ``decide`` choose; ``ranked`` (a constant
+    at each call): a deuce deck's cards renamed into the rank space first and the card chosen named back.
 
     Keeping loops and branches unseen of the function that holds the arrays lets
     Numba drop its reference counting of them (no NRT calls are left in this
@@ -1036,7 +1041,6 @@ def play(seat, hand, legal, view, params, rng):
     # a deuce deck: the cards renamed into the rank space (cards.py), where ids grow with rank as every choice below
     # reads them (the highest card the highest bit); the card chosen is named back (``named``)
     deck_code = view[V_RULES + R_DECK]
-    ranked = renames(deck_code)
     if ranked:
         hand = ranked_mask(hand, deck_code)
         legal = ranked_mask(legal, deck_code)
@@ -1121,6 +1125,23 @@ def play(seat, hand, legal, view, params, rng):
                (np.int64(params[P_BAG_MODE]), params[P_BAG_GUARD], params[P_COVER_NIL] > 0,
                 params[P_ATTACK_NIL] > 0, params[P_SECOND_CASH] > 0, alone, lefty, righty, others))
     return named(c, ranked, deck_code)
+
+
+@njit(cache=True)
+def play_ranked(seat, hand, legal, view, params):
+    """``play`` on a deuce deck: its cards renamed (``play_cards``)."""
+    return play_cards(seat, hand, legal, view, params, True)
+
+
+@njit(PLAY_SIG, cache=True)
+def play(seat, hand, legal, view, params, rng):
+    """The card to play. A deuce deck's play (its cards renamed) is a function of its own, called behind one test
+    of the deck's code; every other deck's is ``play_cards`` without the renaming, inlined here (and with ``play``
+    into the self-play kernel), where a renaming behind a runtime test cost every hand (docs/performance.md
+    P101). The arrays go to the call borrowed (no reference counting around it: simulator/borrow.py)."""
+    if unlikely(renames(view[V_RULES + R_DECK])):
+        return play_ranked(seat, hand, legal, borrowed(view), borrowed(params))
+    return play_cards(seat, hand, legal, view, params, False)
 
 
 # self-play gets a kernel with this strategy compiled in (docs/performance.md P4, P5)

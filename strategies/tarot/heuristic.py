@@ -35,7 +35,16 @@ Excuse): a defender trumping its partner's trick in front of the taker trumps hi
 three / four / five players); the taker trumping a trick worth a jack or more that a defender after it may overtrump
 trumps high, at three and four players (``RUFF_HIGH_MAX_SEATS``; +0.02 / +0.10 / +0.00 more; at five it lost 0.08);
 Prise from 72 was tried with them and dropped: 30.7 % of the deals passed by all at four players (37.3 % from 74),
-but 0.36 a deal less at four than the same play with the Prise from 74, which stays.
+but 0.36 a deal less at four than the same play with the Prise from 74, which stays. The ninth pass (seeds 1011 and
+1012) tried the bidding position, dropped: the last speaker after every other seat passed (the dealer: passing means a
+redeal) bidding Prise from 2 hand points fewer lost 0.05 a deal at four players (0.5 fewer -0.01, 4 fewer -0.17), each
+seat from a point fewer for each pass before it -0.23; at four players a pass says little (most hands pass), and the
+dealer's Prise with a count up to 2 points under the threshold scored -12 a deal for it. At three players alone the
+dealer from 3 points fewer gained +0.06 / +0.04 (seeds 1011 / 1012; all passed 20.3 % -> 17.1 %): not shipped, it
+leaves four players where they are. The tenth pass (seed 1013): the taker draws trumps with a master once it holds as
+many as are out, however few (``draw_min`` 0, was 6: the last trumps out drawn, its long suit and kings are safe;
++0.88 / +0.61 / +0.20 a deal at three / four / five players against ``draw_min`` 6); with it the Prise from 72 still
+lost 0.29 a deal at four players, from 70 0.78.
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
 taker keeping it until 6 (-0.35 at four). All figures n=100,000 deals, in docs/tarot-evidence.md's log.
 
@@ -119,7 +128,8 @@ Play
     The taker leading: once the defenders have no trumps (none unseen, or each shown out of trumps), its
     masters, then, while it keeps the Petit and holds other trumps to take the lead back, its losers,
     then its trumps (the Petit last), then the rest. Else it draws trumps with a master trump when it
-    holds at least ``draw_min`` trumps and ``draw_margin`` more than are out (leading low trumps
+    holds at least ``draw_min`` trumps (none by default: the last trumps out are drawn too) and ``draw_margin`` more
+    than are out (leading low trumps
     measured worse: it hands the defence cheap tricks to charge); then kings and other masters in
     suits no defender has shown void in, while at least ``king_lead_unseen`` cards of the suit are
     out; else a low card of its longest suit that no defender has shown void in, suits with a king
@@ -127,7 +137,8 @@ Play
     A defender leading: forces the taker to ruff with a low card of a suit the taker has shown void
     in (``force_taker``); at three players only (``HUNT_MAX_SEATS``: at four and five every form of the hunt
     measured lost) hunts the Petit while it is out by leading its highest trump when it holds
-    at least ``hunt_petit`` trumps, unless the taker is known (shown chien, poignée) to hold at least
+    at least ``hunt_petit`` trumps (never by default: with the taker drawing the last trumps out, never hunting
+    measured better at three players too), unless the taker is known (shown chien, poignée) to hold at least
     ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it);
     else a low card of its longest suit without a king. Kings are kept to capture the taker's cards,
     not cashed (``defender_cash`` cashes them as the taker does; in head-to-head play that cost the

@@ -77,6 +77,45 @@ def hands_columns(n: int, **over) -> dict:
     return cols
 
 
+def alone_columns(hands: list, totals: dict, seats: int, tricks: int, winners, ends) -> tuple[dict, dict]:
+    """Hand and game columns of a hand-built run whose ``seats`` players are each alone: ``hands`` holds
+    (game, hand, bids, tricks, the hand's scores, the running bags after it) seat by seat, ``tricks`` tricks a hand;
+    the running totals must come to ``totals`` (game -> totals); ``winners`` and ``ends`` a game each."""
+    cols = {k: [] for k in ["game_id", "hand_no", "dealer", "first_leader"]}
+    for c in ("dealt", "held", "bid", "blind", "tricks", "score", "bags", "total"):
+        cols.update({f"{c}_{s}": [] for s in range(seats)})
+    running = {}
+    for g, h, bids, taken, scores, bags in hands:
+        assert sum(taken) == tricks
+        tot = running.setdefault(g, [0] * seats)
+        cols["game_id"].append(g)
+        cols["hand_no"].append(h)
+        cols["dealer"].append(h % seats)
+        cols["first_leader"].append((h + 1) % seats)
+        for s in range(seats):
+            tot[s] += scores[s]
+            for c, v in (("dealt", 0), ("held", 0), ("bid", bids[s]), ("blind", False), ("tricks", taken[s]),
+                         ("score", scores[s]), ("bags", bags[s]), ("total", tot[s])):
+                cols[f"{c}_{s}"].append(v)
+    assert {g: tuple(t) for g, t in running.items()} == totals
+    columns = {k: np.asarray(v) for k, v in cols.items()}
+    for s in range(2, seats):  # HAND_TYPES types the columns of seats 0 and 1 only
+        columns[f"score_{s}"] = columns[f"score_{s}"].astype(np.int16)
+        columns[f"bags_{s}"] = columns[f"bags_{s}"].astype(np.int8)
+        columns[f"total_{s}"] = columns[f"total_{s}"].astype(np.int32)
+    games = {"game_id": np.arange(len(totals)), "hands": np.array([cols["game_id"].count(g) for g in totals]),
+             **{f"total_{s}": np.array([totals[g][s] for g in totals], np.int32) for s in range(seats)},
+             "winner": np.array(winners), "end": list(ends)}
+    return columns, games
+
+
+def row(df, kind, group):
+    """The one row of a study's table for ``kind`` and ``group``."""
+    r = df[(df["kind"] == kind) & (df["group"] == group)]
+    assert len(r) == 1, (kind, group, df)
+    return r.iloc[0]
+
+
 def score_team(bids, tricks, blinds, bags_before, rules):
     """RULES.md 1.4 for one team (two seats); returns (points, bags_after, penalties, bags_taken)."""
     k = sum(t for b, t in zip(bids, tricks) if b != 0)

@@ -4,7 +4,7 @@ seat: a contract made 10·bid + overtricks, a Nil ±100 plus 1 a trick taken; th
 docs/rules.md), and the team studies that still refuse it in one line."""
 import numpy as np
 import pytest
-from analysis_helpers import write_run
+from analysis_helpers import alone_columns, row, write_run
 
 from tricksim.analysis.games.spades.compare import duplicate_match_runs
 from tricksim.analysis.games.spades.nil import nil_study
@@ -32,32 +32,7 @@ Z = 1.959963984540054
 
 
 def cutthroat_columns():
-    cols = {k: [] for k in ["game_id", "hand_no", "dealer", "first_leader"]}
-    for c in ("dealt", "held", "bid", "blind", "tricks", "score", "bags", "total"):
-        cols.update({f"{c}_{s}": [] for s in range(4)})
-    totals = {}
-    for g, h, bids, tricks, scores, bags in HANDS:
-        assert sum(tricks) == 13
-        tot = totals.setdefault(g, [0, 0, 0, 0])
-        cols["game_id"].append(g)
-        cols["hand_no"].append(h)
-        cols["dealer"].append(h % 4)
-        cols["first_leader"].append((h + 1) % 4)
-        for s in range(4):
-            tot[s] += scores[s]
-            for c, v in (("dealt", 0), ("held", 0), ("bid", bids[s]), ("blind", False), ("tricks", tricks[s]),
-                         ("score", scores[s]), ("bags", bags[s]), ("total", tot[s])):
-                cols[f"{c}_{s}"].append(v)
-    assert {g: tuple(t) for g, t in totals.items()} == TOTALS
-    hands = {k: np.asarray(v) for k, v in cols.items()}
-    for s in (2, 3):  # the helper types the columns of seats 0 and 1 only
-        hands[f"score_{s}"] = hands[f"score_{s}"].astype(np.int16)
-        hands[f"bags_{s}"] = hands[f"bags_{s}"].astype(np.int8)
-        hands[f"total_{s}"] = hands[f"total_{s}"].astype(np.int32)
-    games = {"game_id": np.arange(3), "hands": np.array([2, 2, 1]),
-             **{f"total_{s}": np.array([TOTALS[g][s] for g in range(3)], np.int32) for s in range(4)},
-             "winner": np.array([3, 0, 0]), "end": ["limit", "limit", "limit"]}
-    return hands, games
+    return alone_columns(HANDS, TOTALS, seats=4, tricks=13, winners=[3, 0, 0], ends=["limit", "limit", "limit"])
 
 
 @pytest.fixture
@@ -66,12 +41,6 @@ def cut_run(tmp_path):
     return write_run(tmp_path / "cut", hands, games, manifest={
         "preset": "cutthroat", "rules": PRESETS["cutthroat"].to_dict(), "seats": ["heuristic", "simple", "simple",
                                                                                   "simple"], "hand_limit": 2})
-
-
-def row(df, kind, group):
-    r = df[(df["kind"] == kind) & (df["group"] == group)]
-    assert len(r) == 1, (kind, group, df)
-    return r.iloc[0]
 
 
 def wilson(k, n):

@@ -4,7 +4,7 @@ worked out by hand below (RULES.md 1.4 scored per seat: a contract made 10·bid 
 ±100 plus 1 a trick taken; docs/rules.md "Cutthroat for three")."""
 import numpy as np
 import pytest
-from analysis_helpers import write_run
+from analysis_helpers import alone_columns, row, write_run
 
 from tricksim.analysis.games.spades.nil import nil_study
 from tricksim.analysis.games.spades.report import collect
@@ -25,31 +25,7 @@ TOTALS = {0: (151, -35, 116), 1: (-40, 52, 43)}
 
 
 def three_columns():
-    cols = {k: [] for k in ["game_id", "hand_no", "dealer", "first_leader"]}
-    for c in ("dealt", "held", "bid", "blind", "tricks", "score", "bags", "total"):
-        cols.update({f"{c}_{s}": [] for s in range(3)})
-    totals = {}
-    for g, h, bids, tricks, scores, bags in HANDS:
-        assert sum(tricks) == 17
-        tot = totals.setdefault(g, [0, 0, 0])
-        cols["game_id"].append(g)
-        cols["hand_no"].append(h)
-        cols["dealer"].append(h % 3)
-        cols["first_leader"].append((h + 1) % 3)
-        for s in range(3):
-            tot[s] += scores[s]
-            for c, v in (("dealt", 0), ("held", 0), ("bid", bids[s]), ("blind", False), ("tricks", tricks[s]),
-                         ("score", scores[s]), ("bags", bags[s]), ("total", tot[s])):
-                cols[f"{c}_{s}"].append(v)
-    assert {g: tuple(t) for g, t in totals.items()} == TOTALS
-    hands = {k: np.asarray(v) for k, v in cols.items()}
-    hands["score_2"] = hands["score_2"].astype(np.int16)  # the helper types the columns of seats 0 and 1 only
-    hands["bags_2"] = hands["bags_2"].astype(np.int8)
-    hands["total_2"] = hands["total_2"].astype(np.int32)
-    games = {"game_id": np.arange(2), "hands": np.array([2, 1]),
-             **{f"total_{s}": np.array([TOTALS[g][s] for g in range(2)], np.int32) for s in range(3)},
-             "winner": np.array([0, 1]), "end": ["target", "limit"]}
-    return hands, games
+    return alone_columns(HANDS, TOTALS, seats=3, tricks=17, winners=[0, 1], ends=["target", "limit"])
 
 
 MANIFEST = {"preset": "cutthroat3", "rules": PRESETS["cutthroat3"].to_dict(), "seats": ["heuristic", "simple", "simple"],
@@ -60,12 +36,6 @@ MANIFEST = {"preset": "cutthroat3", "rules": PRESETS["cutthroat3"].to_dict(), "s
 def three_run(tmp_path):
     hands, games = three_columns()
     return write_run(tmp_path / "three", hands, games, manifest=MANIFEST)
-
-
-def row(df, kind, group):
-    r = df[(df["kind"] == kind) & (df["group"] == group)]
-    assert len(r) == 1, (kind, group, df)
-    return r.iloc[0]
 
 
 def test_the_manifest_is_of_three_players():

@@ -1,7 +1,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from analysis_helpers import fake_games, hands_columns, write_run
+from analysis_helpers import fake_games, hands_columns, row, write_run
 
 from tricksim.analysis.games.spades.nil import (
     FEATURES,
@@ -44,12 +44,6 @@ def nil_columns():
 @pytest.fixture
 def nil_run(tmp_path):
     return write_run(tmp_path / "nil", nil_columns(), manifest={"seats": ["a", "b", "a", "b"], "preset": "classic"})
-
-
-def row(df, kind, group):
-    r = df[(df["kind"] == kind) & (df["group"] == group)]
-    assert len(r) == 1, (kind, group, df)
-    return r.iloc[0]
 
 
 def test_overall_seven_of_ten(nil_run):

@@ -42,6 +42,14 @@ def test_the_default_atlas_has_issue_28s_variants():
     assert len(set(default_variants())) == len(default_variants())
 
 
+def test_joker_spades_is_played_on_its_sources_preset():
+    """RULES.md 1.6 lists Joker Spades among the variants of source 002, whose preset is zone (table 1.7: jokers "no
+    (variant)" under zone alone); the TricksterBots deuce decks are not 002's and stay on cardems."""
+    jokers = [name for name in FLAG_VARIANTS if parse_variant(name)[2].deck == "joker_ace"]
+    assert jokers == ["zone+jokers=true"]
+    assert {parse_variant(name)[0] for name in FLAG_VARIANTS if "joker_deuce" in name} == {"cardems"}
+
+
 @pytest.fixture(scope="module")
 def atlas(tmp_path_factory):
     return tricksim.atlas("spades", games=GAMES, variants=NEW, seed=28, out=tmp_path_factory.mktemp("atlas"),

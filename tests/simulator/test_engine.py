@@ -1,6 +1,4 @@
 """Engine: determinism across threads and shards, invariants, resume after a crash."""
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -9,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from killed_run import kill_and_resume
 
 from tricksim.simulator import engine, rundir
 from tricksim.simulator.bits import popcount
@@ -240,21 +239,7 @@ def test_resume_after_kill_9(tmp_path):
     """A real process killed at a random moment, then --resume: exactly the rows of a clean run."""
     args = ["--hands", "200000", "--shard-size", "20000", "--seed", "3", "--strategy", "random", "--quiet",
             "--threads", "1"]
-    full = tmp_path / "full"
-    subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "spades", *args, "--out", str(full)],
-                   check=True)
-    out = tmp_path / "killed"
-    p = subprocess.Popen([sys.executable, "-m", "tricksim.cli", "simulate", "spades", *args, "--out", str(out)])
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list((out / "hands").glob("*.parquet"))) < 2:
-        time.sleep(0.01)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    done = len(list((out / "hands").glob("*.parquet")))
-    assert 2 <= done < 10, "the kill came too late to test anything"
-    r = subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "spades", *args, "--out", str(out),
-                        "--resume"], check=False, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    out, full = kill_and_resume(tmp_path, "spades", args, "hands", most=10, poll=0.01)
     assert _read(out).equals(_read(full))
 
 

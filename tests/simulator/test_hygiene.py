@@ -356,7 +356,7 @@ def test_the_attack_fails_on_the_streams_the_batch_kernel_gives():
     faults = np.zeros((4, n_games), np.int64)
     kernel.kernel_for(kernel.PER_SEAT)(
         RULES.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind, 4, DECK,
-        np.int64(seed), game_ids, np.int64(10), True, False, np.empty((4, rows), np.int64),
+        np.int64(seed), game_ids, np.int64(0), np.int64(10), True, False, np.empty((4, rows), np.int64),
         np.empty((8, rows), np.int64), np.empty((12, rows), np.int8), np.empty((12, rows), np.int32),
         np.empty((1, 52), np.int8), np.zeros((7, n_games), np.int64), faults)
     assert (faults[0] == kernel.ERR_PLAY).all() and (faults[1] == 1).all()

@@ -760,6 +760,27 @@ def test_big_bid_the_last_bidder_raises_the_team_when_it_pays():
     assert bid(ace, bid_view(seat=0, bids=(-1, 3, 8, -1))) == 1
 
 
+def test_big_bid_counts_a_partners_zero_contract_as_a_bid_of_zero():
+    """Under ``zero_bid=zero`` the partner's 0 is a contract of zero tricks, a bid: the seat is the team's last bidder
+    and its bid is the team's. The A♠ hand above: 0.82 tricks, a bid of 1 (no Nil to cover: no cover bid). With the
+    threshold at 2 for 200 (tens when set): 2 made with 1 / (1 + exp(-1.5 (0.82 + 0.5 - 2))) = 0.265, 1 with
+    1 / (1 + exp(-1.5 (0.82 + 0.5 - 1))) = 0.618; 0.265 x 200 - 0.735 x 20 = 38.3 against 10 x (2 x 0.618 - 1) = 2.4:
+    the seat bids 2. For 20: 5.3 - 14.7 < 2.4: it bids 1, as with big_bid=0 and before the partner has bid."""
+    from tricksim.simulator.games.spades.policy import R_BIG_BID_THRESHOLD, R_BIG_BID_VALUE, V_RULES
+
+    def view(value, partner=0):
+        v = zero_rule(bid_view(seat=0, bids=(-1, 3, partner, -1), nil_allowed=0, min_bid=0))
+        v[V_RULES + R_BIG_BID_THRESHOLD] = 2
+        v[V_RULES + R_BIG_BID_VALUE] = value
+        return v
+
+    ace = "AS 2H 3H 4H 5H 2D 3D 4D 5D 2C 3C 4C 5C"
+    assert bid(ace, view(200)) == 2
+    assert bid(ace, view(20)) == 1
+    assert bid(ace, view(200), big_bid=0) == 1
+    assert bid(ace, view(200, partner=-1)) == 1
+
+
 def test_the_spade_length_table_covers_every_spade_count_a_hand_may_hold():
     """A hand may hold every spade of its deck (17 cards in cutthroat3): 16 in joker_deuce_deuce (13 + two jokers +
     the 2♦). ``estimate_tricks`` reads ``SPADE_LENGTH[n]`` for n spades, unchecked in compiled code."""

@@ -567,6 +567,32 @@ def test_long_taker_draws_trumps_with_the_master_before_cashing_its_king():
     assert play(0, cards("T21 T19 T18 T16 T14 T11 T8 T5 T1 RS 2H 5C"), v) == card("RS")
 
 
+def test_short_taker_draws_the_last_trumps_with_the_master_before_cashing_its_king():
+    # late in the deal the taker holds four trumps, the 20 master (the Monde played), against the three out (2, 7,
+    # 12): it holds as many as are out, however few, so it draws them with the 20 before the king of spades can be
+    # ruffed; the player before the tenth pass (draw_min 6) cashed the king
+    out = (2, 7, 12)
+    mine = (20, 15, 9, 5)
+    played = [FIRST_TRUMP + n - 1 for n in range(1, 22) if n not in out + mine]
+    hand = cards("T20 T15 T9 T5 RS 4S 2H 5H")
+    v = play_view(0, taker=0, played=played, trick_no=9)
+    assert play(0, hand, v) == card("T20")
+    assert play(0, hand, v, params(draw_min=6)) == card("RS")
+
+
+def test_taker_keeps_its_master_trump_off_a_trick_of_a_lone_low_card():
+    # the taker (seat 0), void in hearts, ruffs the 2 of hearts led by seat 3, the Monde played: the 20 is its master.
+    # Two hearts are out (3, 4), fewer than ruff_risk: the defenders after it may ruff over a low trump. The trick
+    # holds 1 half-point, under secure_value 2 (the default since issue #29's eleventh pass): a master is worth more
+    # than a low card, so the lowest trump (the 5); with secure_value 1 (the player before) the 20 wins it surely.
+    # Two low cards (2 half-points) are worth the 20.
+    hand = cards("T20 T8 T5 3S 4S RS")
+    played = cards("T21 AH 5H 6H 7H 8H 9H 10H VH CH DH RH")
+    assert play(0, hand, play_view(0, taker=0, trick=cards("2H"), played=played)) == card("T5")
+    assert play(0, hand, play_view(0, taker=0, trick=cards("2H"), played=played), params(secure_value=1)) == card("T20")
+    assert play(0, hand, play_view(0, taker=0, trick=cards("2H 3H"), played=played)) == card("T20")
+
+
 def test_taker_leads_low_from_its_longest_suit():
     # no king to cash, trumps too short to draw: a low card of the longest suit (to establish it), not the singleton
     hand = cards("2H 3C 5C 7C 9C DC T4 T9 T12")
@@ -621,18 +647,21 @@ def three_view(seat, taker, played=()) -> np.ndarray:
 
 
 def test_defender_hunts_the_petit_with_its_highest_trump_at_three_players_only():
-    # a defender (seat 1) on lead with three trumps, the Petit out: at three players it leads its highest trump to
-    # hunt the Petit; at four and five players (where every form of the hunt lost) its longest suit's low card
+    # a defender (seat 1) on lead with three trumps, the Petit out: by default (hunt_petit 22 since issue #29's
+    # eleventh pass) it never hunts and leads its longest suit's low card; with hunt_petit 3 (the player before), at
+    # three players it leads its highest trump to hunt the Petit, at four and five players (where every form of the
+    # hunt lost) still the low card
     hand = cards("T19 T11 T6 4D 6D 2H")
-    assert play(1, hand, three_view(1, taker=0)) == card("T19")
-    assert play(1, hand, three_view(1, taker=0), params(hunt_petit=22)) == card("4D")
-    assert play(1, hand, play_view(1, taker=0)) == card("4D")
+    hunt = params(hunt_petit=3)
+    assert play(1, hand, three_view(1, taker=0)) == card("4D")
+    assert play(1, hand, three_view(1, taker=0), hunt) == card("T19")
+    assert play(1, hand, play_view(1, taker=0), hunt) == card("4D")
     v = play_view(1, taker=0)
     v[V_RULES:] = build_rules("fft5").to_kernel()
     s, t = words(hand)
-    assert int(H.play(1, s, t, s, t, v, PARAMS, rng())) == card("4D")
+    assert int(H.play(1, s, t, s, t, v, hunt, rng())) == card("4D")
     # the Petit already played: no hunt
-    assert play(1, hand, three_view(1, taker=0, played=cards("T1 T3 T4 T5"))) == card("4D")
+    assert play(1, hand, three_view(1, taker=0, played=cards("T1 T3 T4 T5")), hunt) == card("4D")
 
 
 # ------------------------------------------------------------------ card play: properties
@@ -841,21 +870,22 @@ def test_heuristic_runs_replay_through_the_reference_under_excuse_lead_forbidden
 def test_defender_does_not_hunt_the_petit_into_a_taker_known_to_be_long():
     # the hand that hunts the Petit above; the taker (seat 0) showed a poignée of the ten trumps 2, 3, 4, 5, 7, 8, 9,
     # 10, 12, 13: leading the 19 would draw the defence's trumps for it, so a low diamond instead
-    # (three players, where defenders hunt)
+    # (three players, where defenders hunt with hunt_petit 3, not the default)
     hand = cards("T19 T11 T6 4D 6D 2H")
+    hunt = params(hunt_petit=3)
     v = three_view(1, taker=0)
     v[V_POIGNEE_T + 0] = words(cards("T2 T3 T4 T5 T7 T8 T9 T10 T12 T13"))[1]
-    assert play(1, hand, v) == card("4D")
+    assert play(1, hand, v, hunt) == card("4D")
     # the same trumps known from the shown chien count too; three known trumps do not stop the hunt
     v = three_view(1, taker=0)
     v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
-    assert play(1, hand, v) == card("4D")
+    assert play(1, hand, v, hunt) == card("4D")
     v[V_CHIEN_T] = words(cards("T2 T3 T4"))[1]
-    assert play(1, hand, v) == card("T19")
+    assert play(1, hand, v, hunt) == card("T19")
     # known trumps already played no longer count
     v = three_view(1, taker=0, played=cards("T2 8C 9C 10C"))
     v[V_CHIEN_T] = words(cards("T2 T3 T4 T5"))[1]
-    assert play(1, hand, v) == card("T19")
+    assert play(1, hand, v, hunt) == card("T19")
 
 
 def test_a_trump_shown_by_a_partner_cannot_ruff_for_the_taker():

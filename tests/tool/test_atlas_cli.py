@@ -3,15 +3,7 @@ its progress bar, and the runs reused by a second call."""
 import json
 
 import pytest
-
-from tricksim.cli import main
-
-
-def run_main(args, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(args)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+from cli_exit import run_main
 
 
 @pytest.mark.parametrize("args, message", [
@@ -95,41 +87,37 @@ def test_a_tiny_tarot_atlas_and_its_second_run(capsys, tmp_path):
     assert ids == {p: json.loads((out / "runs" / p / "manifest.json").read_text())["run_id"] for p in runs}
 
 
-def test_the_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
-    """The atlas section of docs/analysis.md: its command and its Python, at a tiny size (games 500 -> 6)."""
+def _run_docs_example(capsys, tmp_path, monkeypatch, heading, game, size, python_size, small, python_small, page):
+    """The atlas section ``heading`` of docs/analysis.md: its ``tricksim atlas GAME`` command (its ``size`` made
+    ``small``), which must write ``page`` below ``tmp_path``, and its Python (``python_size`` made ``python_small``)
+    run in ``tmp_path``; returns what the Python printed."""
     import re
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
-    section = text[text.index("## The Spades variant atlas"):]
+    section = text[text.index(heading):]
     section = section[:section.index("\n## ", 1)]
-    command = re.search(r"```bash\n(tricksim atlas spades [^\n]+)\n```", section).group(1)
+    command = re.search(rf"```bash\n(tricksim atlas {game} [^\n]+)\n```", section).group(1)
     python = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
-    assert "--games 500" in command and "games=500" in python
+    assert size in command and python_size in python
     monkeypatch.chdir(tmp_path)
-    code, _, err = run_main(command.replace("--games 500", "--games 6").split()[1:], capsys)
+    code, _, err = run_main(command.replace(size, small).split()[1:], capsys)
     assert code == 0, err
-    assert (tmp_path / "data" / "atlas-demo" / "atlas.html").exists()
-    exec(compile(python.replace("games=500", "games=6"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
-    printed = capsys.readouterr().out
+    assert (tmp_path / page).exists()
+    exec(compile(python.replace(python_size, python_small), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
+    return capsys.readouterr().out
+
+
+def test_the_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
+    """The atlas section of docs/analysis.md: its command and its Python, at a tiny size (games 500 -> 6)."""
+    printed = _run_docs_example(capsys, tmp_path, monkeypatch, "## The Spades variant atlas", "spades",
+                                "--games 500", "games=500", "--games 6", "games=6", "data/atlas-demo/atlas.html")
     assert "paired win rate" in printed and (tmp_path / "data" / "atlas-py" / "atlas.md").exists()
 
 
 def test_the_tarot_examples_of_docs_analysis_run(capsys, tmp_path, monkeypatch):
     """The Tarot atlas section of docs/analysis.md: its command and its Python, at a tiny size."""
-    import re
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[2] / "docs" / "analysis.md").read_text()
-    section = text[text.index("## The Tarot variant atlas"):]
-    section = section[:section.index("\n## ", 1)]
-    command = re.search(r"```bash\n(tricksim atlas tarot [^\n]+)\n```", section).group(1)
-    python = re.search(r"```python\n(.*?)```", section, re.DOTALL).group(1)
-    assert "--games 300" in command and "deals=3000" in python
-    monkeypatch.chdir(tmp_path)
-    code, _, err = run_main(command.replace("--games 300", "--games 3").split()[1:], capsys)
-    assert code == 0, err
-    assert (tmp_path / "data" / "atlas-tarot-demo" / "atlas.html").exists()
-    exec(compile(python.replace("deals=3000", "deals=30"), "analysis.md", "exec"), {})  # noqa: S102 (the page's own example)
-    printed = capsys.readouterr().out
+    printed = _run_docs_example(capsys, tmp_path, monkeypatch, "## The Tarot variant atlas", "tarot",
+                                "--games 300", "deals=3000", "--games 3", "deals=30",
+                                "data/atlas-tarot-demo/atlas.html")
     assert "points a deal" in printed and (tmp_path / "data" / "atlas-tarot-py" / "atlas.md").exists()

@@ -3,16 +3,10 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
+from cli_exit import run_main
 from click.testing import CliRunner
 
-from tricksim.cli import cli, main
-
-
-def run_main(args, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(args)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+from tricksim.cli import cli
 
 
 @pytest.mark.parametrize("args, message", [

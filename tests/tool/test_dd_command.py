@@ -54,6 +54,18 @@ def test_dd_tricks_are_those_of_dds_when_spades_may_be_led_any_time(tmp_path):
         assert d.dd_tricks_0 == (v if declarer % 2 == 0 else 13 - v)
 
 
+def _columns_are_the_solvers(h, d, rules) -> list[int]:
+    """Assert one hand's ``dd`` row ``d`` gives the public functions' answers for its ``hands`` row ``h``: team 0's
+    tricks, and the Nil question for each seat that bid 0 (-1 for the others); returns the hands held."""
+    held = [getattr(h, f"held_{s}") for s in range(4)]
+    assert d.dd_tricks_0 == dd.dd_tricks(held, h.first_leader, rules=rules)
+    for s in range(4):
+        want = int(dd.nil_makeable(held, h.first_leader, rules=rules, nil_seat=s)) if getattr(h, f"bid_{s}") == 0 \
+            else -1
+        assert getattr(d, f"dd_nil_{s}") == want
+    return held
+
+
 @JIT
 def test_nil_columns_and_rerunning_finishes_the_job(tmp_path):
     out = tmp_path / "r"
@@ -63,12 +75,7 @@ def test_nil_columns_and_rerunning_finishes_the_job(tmp_path):
     hands = read(out, "hands")
     rules = build_rules("classic")
     for h, d in zip(hands.itertuples(), cols.itertuples()):
-        held = [getattr(h, f"held_{s}") for s in range(4)]
-        assert d.dd_tricks_0 == dd.dd_tricks(held, h.first_leader, rules=rules)
-        for s in range(4):
-            want = int(dd.nil_makeable(held, h.first_leader, rules=rules, nil_seat=s)) if getattr(h, f"bid_{s}") == 0 \
-                else -1
-            assert getattr(d, f"dd_nil_{s}") == want
+        _columns_are_the_solvers(h, d, rules)
     # a file lost and one cut short: a rerun solves those two again and gives the same columns
     first, second = sorted((out / "dd").iterdir())[:2]
     first.unlink()
@@ -76,6 +83,26 @@ def test_nil_columns_and_rerunning_finishes_the_job(tmp_path):
     res = CliRunner().invoke(cli, ["dd", str(out)])
     assert res.exit_code == 0 and "(10 solved now" in res.output  # the two shards of 5 hands
     assert read(out, "dd").equals(cols)
+    assert CliRunner().invoke(cli, ["verify", str(out)]).exit_code == 0
+
+
+@JIT
+@pytest.mark.parametrize("deck", ["joker_deuce_ace", "joker_deuce_deuce"])
+def test_the_deuce_decks_are_solved_as_dealt(tmp_path, deck):
+    """A small run of each deuce deck: the columns (the hands renamed into the rank space in the compiled loop) are
+    the public functions' answers hand by hand (which take the deck's ids, tests/.../test_dd_deuce.py), and a
+    promoted 2 read as the low card it is in joker_ace changes some hand's tricks."""
+    out = tmp_path / "r"
+    simulate(out, f"deck={deck}", hands=10, seed=7)
+    res = CliRunner().invoke(cli, ["dd", str(out), "--threads", "2"])
+    assert res.exit_code == 0, res.output
+    cols, hands = read(out, "dd"), read(out, "hands")
+    rules, plain = build_rules("cardems", [f"deck={deck}"]), build_rules("cardems", ["deck=joker_ace"])
+    differ = 0
+    for h, d in zip(hands.itertuples(), cols.itertuples()):
+        held = _columns_are_the_solvers(h, d, rules)
+        differ += d.dd_tricks_0 != dd.dd_tricks(held, h.first_leader, rules=plain)
+    assert differ > 0
     assert CliRunner().invoke(cli, ["verify", str(out)]).exit_code == 0
 
 

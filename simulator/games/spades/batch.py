@@ -1,15 +1,17 @@
 """Driving the Spades batch kernel: units in, named columns and Arrow tables out.
 
 ``compute(cfg, game_ids, workers)`` plays the games (hands mode: single hands)
-``game_ids`` and returns the run's tables for them. Games mode cannot know how
-many hands a game takes, so rows are allocated per call (``GAME_ROWS`` a game,
-at most ``CALL_ROWS``); when a call's rows run out the kernel stops at that
-game and the next call continues from it, with the same streams and so the same
-result (docs/performance.md P7).
+``game_ids`` and returns the run's tables for them. In hands mode a game is one
+hand, so its row is known before it is played: the rows are allocated once and
+each worker thread writes its part of them in place (``parts.py``). Games mode
+cannot know how many hands a game takes, so rows are allocated per call
+(``GAME_ROWS`` a game, at most ``CALL_ROWS``); when a call's rows run out the
+kernel stops at that game and the next call continues from it, with the same
+streams and so the same result (docs/performance.md P7); the threads' and the
+calls' blocks are then joined.
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -17,10 +19,10 @@ import numpy as np
 from tricksim.simulator.family import PolicyFault
 from tricksim.simulator.games.spades import kernel
 from tricksim.simulator.games.spades.tables import games_table, hands_table
+from tricksim.simulator.parts import in_parts
 
 GAME_ROWS = 32          # rows allocated per game in games mode (about 14 used; untouched pages cost nothing)
-CALL_ROWS = 1 << 20     # most rows one kernel call fills: bounds its arrays whatever the shard size
-MIN_SPLIT = 256         # fewest games worth a thread of their own
+CALL_ROWS = 1 << 20     # most rows one games-mode kernel call fills: bounds its arrays whatever the shard size
 
 
 class HandColumns(NamedTuple):
@@ -106,20 +108,31 @@ def compute(cfg, game_ids: np.ndarray, workers: int = 1) -> dict:
 
 
 def play_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray, workers: int = 1) -> Blocks:
-    """The kernel's blocks for the games ``game_ids`` (in that order, in consecutive rows)."""
-    if workers > 1 and game_ids.size >= 2 * MIN_SPLIT:
-        # the kernel releases the GIL: each thread plays a contiguous part, in the order of game_ids
-        parts = np.array_split(game_ids, min(workers, game_ids.size // MIN_SPLIT))
-        with ThreadPoolExecutor(max_workers=len(parts)) as pool:
-            return _joined(list(pool.map(lambda part: play_blocks(cfg, pol, part), parts)), cfg.record_plays)
-    games_mode = cfg.mode == "games"
-    hand_limit = cfg.hand_limit if games_mode else 1
+    """The kernel's blocks for the games ``game_ids`` (in that order, in consecutive rows), on ``workers`` threads."""
+    n = game_ids.size
+    if cfg.mode != "games":  # one row a game: every thread writes its games' rows of one allocation
+        blocks = _allocated(cfg, n, n)
+        in_parts(n, workers, lambda lo, hi: _kernel_call(cfg, pol, game_ids[lo:hi], blocks, lo, 1))
+        return blocks
+    parts = {}  # games mode: each thread's blocks by its first game, joined in that order
+
+    def games_part(lo, hi):
+        parts[lo] = _games_blocks(cfg, pol, game_ids[lo:hi])
+
+    in_parts(n, workers, games_part)
+    return _joined([parts[lo] for lo in sorted(parts)], cfg.record_plays)
+
+
+def _games_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray) -> Blocks:
+    """Games mode: the blocks of the games ``game_ids`` on this thread, in as many kernel calls as their rows take."""
+    hand_limit = cfg.hand_limit
     calls = []
     done = 0
     while not calls or done < game_ids.size:  # one call, unless the games outrun the rows allocated
         rest = game_ids[done:]
         rows = max(min(rest.size * min(GAME_ROWS, hand_limit), CALL_ROWS), hand_limit)  # the next game always fits
-        b = _kernel_call(cfg, pol, rest, rows, hand_limit)
+        b = _allocated(cfg, rows, rest.size)
+        _kernel_call(cfg, pol, rest, b, 0, hand_limit)
         overflowed = np.flatnonzero(b.games[2] == kernel.END_OVERFLOW)
         played = int(overflowed[0]) if overflowed.size else rest.size
         used = int(b.games[0, :played].sum())
@@ -130,25 +143,30 @@ def play_blocks(cfg, pol: SeatFunctions, game_ids: np.ndarray, workers: int = 1)
 
 
 def _joined(parts: list[Blocks], record_plays: bool) -> Blocks:
-    """The blocks of consecutive kernel calls as one."""
+    """The blocks of consecutive kernel calls as one (games mode)."""
     joined = [np.concatenate([p[k] for p in parts], axis=1) for k in (0, 1, 2, 3)]
     plays = np.concatenate([p.plays for p in parts]) if record_plays else parts[0].plays
     return Blocks(*joined, plays, np.concatenate([p.games for p in parts], axis=1))
 
 
-def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_limit: int) -> Blocks:
-    """One kernel call with room for ``rows`` hands; raises PolicyFault when a strategy broke the rules."""
+def _allocated(cfg, rows: int, n_games: int) -> Blocks:
+    """The kernel's arrays for ``rows`` hands of ``n_games`` games (np.empty: every row kept is written by the
+    kernel; the games' records zeroed)."""
+    return Blocks(ids=np.empty((4, rows), np.int64), cards=np.empty((8, rows), np.int64),
+                  counts=np.empty((12, rows), np.int8), scores=np.empty((12, rows), np.int32),
+                  plays=np.empty((rows if cfg.record_plays else 1, cfg.rules.seats * cfg.rules.tricks), np.int8),
+                  games=np.zeros((7, n_games), np.int64))
+
+
+def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, b: Blocks, first: int, hand_limit: int) -> None:
+    """One kernel call writing the games ``game_ids`` into ``b`` from row and game column ``first``; raises
+    PolicyFault when a strategy broke the rules."""
     n_games = game_ids.shape[0]
-    # np.empty: every row the caller keeps is written by the kernel
-    b = Blocks(ids=np.empty((4, rows), np.int64), cards=np.empty((8, rows), np.int64),
-               counts=np.empty((12, rows), np.int8), scores=np.empty((12, rows), np.int32),
-               plays=np.empty((rows if cfg.record_plays else 1, cfg.rules.seats * cfg.rules.tricks), np.int8),
-               games=np.zeros((7, n_games), np.int64))
     faults = np.zeros((4, n_games), np.int64)  # code, hand_no, seat, value
     kernel.kernel_for(pol.kind, cfg.rules.seats)(
         cfg.rules.to_kernel(), pol.blind_nil, pol.bid, pol.exchange, pol.play, pol.params, pol.kind, cfg.rules.seats,
-        kernel.deck_template(cfg.rules), np.int64(cfg.seed), game_ids, np.int64(hand_limit), cfg.mode == "games",
-        cfg.record_plays, b.ids, b.cards, b.counts, b.scores, b.plays, b.games, faults)
+        kernel.deck_template(cfg.rules), np.int64(cfg.seed), game_ids, np.int64(first), np.int64(hand_limit),
+        cfg.mode == "games", cfg.record_plays, b.ids, b.cards, b.counts, b.scores, b.plays, b.games, faults)
     bad = np.flatnonzero(faults[0])
     if bad.size:
         i = bad[0]
@@ -157,4 +175,3 @@ def _kernel_call(cfg, pol: SeatFunctions, game_ids: np.ndarray, rows: int, hand_
                 kernel.ERR_PLAY: f"illegal card {value}", kernel.ERR_DRAW: f"an illegal draw ({value})"}[int(code)]
         raise PolicyFault(f"strategy {cfg.seats[seat].short_spec!r} at seat {seat} made {what} "
                           f"in game {int(game_ids[i])}, hand {hand_no}")
-    return b

@@ -47,10 +47,19 @@ from numba.core.extending import intrinsic, overload
 
 from tricksim.simulator.bits import _pdep_compiles, highest_bit, lowest_bit, popcount
 from tricksim.simulator.borrow import borrowed
-from tricksim.simulator.errors import RulesError
-from tricksim.simulator.games.spades import phases
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beating, beats, card_rank, card_suit
-from tricksim.simulator.games.spades.decks import DECKS, JOKER_ACE, RANK_SPACE
+from tricksim.simulator.games.spades import decks, phases
+from tricksim.simulator.games.spades.cards import (
+    SPADES,
+    SUIT_MASKS,
+    beating,
+    beats,
+    card_rank,
+    card_suit,
+    ranked_card,
+    ranked_mask,
+    renames,
+)
+from tricksim.simulator.games.spades.decks import RANK_SPACE
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS, team_hand
 
 # ------------------------------------------------------------------ pext / pdep
@@ -212,7 +221,7 @@ STAMP_LIMIT = 1 << 24
 SPADE_MASK = SUIT_MASKS[SPADES]
 # the fields phases.legal_leads and legal_follows read; deck RANK_SPACE: the solver plays cards of the rank space,
 # whose suit tables are those of cards.py (decks.py): the standard and joker_ace decks' cards as they are, a deuce
-# deck's once renamed (cards.ranked_mask: pimc does), which its public functions refuse (check_deck)
+# deck's once renamed (cards.ranked_mask: the public functions below (``position``) and pimc do)
 _LeadRules = namedtuple("_LeadRules", ["first_lead", "breaking", "deck"])
 
 
@@ -541,22 +550,20 @@ def _forced_spades(ws):
 
 @njit(cache=True)
 def _nil_lost(ws, nil_seat):
-    """When the Nil seat surely wins a trick whatever is played: the card that rests on, else -1. Each of its
-    spades above every spade of the opponents wins the trick it is played to (a spade beats any other suit)
-    unless its partner plays a higher spade to that trick, so the partner needs a spade of its own above the
-    lowest of them for each; with fewer, one of them wins."""
+    """When the Nil seat surely wins a trick whatever is played: the card that rests on, else -1. Every spade of
+    the Nil seat is played to some trick by the hand's end, and a spade loses only to a higher spade played to the
+    same trick (a spade beats any other suit), so its spades that lose go one to one to higher spades of the other
+    seats (distinct tricks, distinct cards), whoever holds them. When, for some spade c of the Nil seat, it holds
+    more spades from c up than the others hold above c, one of those wins a trick (Hall's condition:
+    ``_uncovered``). It rests on the spades from c up; the highest such c is taken (the widest table entry)."""
     mine = ws[W_H + nil_seat] & SPADE_MASK
-    p1, p2, p3, o1, o2, o3 = _roles(ws, nil_seat)
-    opp = (o1 | o2 | o3) & SPADE_MASK
-    if opp != 0:
-        mine &= ~((np.int64(2) << highest_bit(opp)) - 1)
     if mine == 0:
         return -1
-    low = mine & -mine
-    cover = (p1 | p2 | p3) & SPADE_MASK & ~((low << 1) - 1)
-    if popcount(cover) < popcount(mine):
-        return low
-    return -1
+    others = np.int64(0)
+    for j in range(1, _seats(ws)):
+        others |= ws[W_H + _after(ws, nil_seat, j)]
+    card = _uncovered(mine, others & SPADE_MASK)
+    return card if card != 0 else -1
 
 
 @njit(cache=True)
@@ -610,8 +617,8 @@ def _nil_safe(ws, nil_seat):
     by card (``_matched``: its i-th highest card of the suit above the Nil seat's i-th highest; those cards of the
     partner are its covers) (a trick of the suit: the Nil seat plays its highest, the partner its highest, leading
     it when it leads the suit; void in the suit led, the Nil seat throws its highest live card and the partner,
-    void too, its highest card of that suit; a card of the Nil seat leaving alone keeps the rest covered), and one
-    of:
+    void too, its highest card of that suit; a card of the Nil seat leaving alone keeps the rest covered) or, in a
+    side suit, keeps dead cards for the suit's tricks (below), and one of:
 
     * the Nil seat holds no spade, or only spades are left to the others;
     * in every other suit it holds as many cards as each other seat (a trick of the suit keeps that, no other
@@ -622,13 +629,23 @@ def _nil_safe(ws, nil_seat):
       many as the partner's in excess of its own where the partner holds more: when the partner holds a side
       suit the Nil seat lacks, the Nil seat holds a side card. The partner's strategy keeps the covers: a spade
       led, the Nil seat plays its highest and the partner its highest; a side suit led that the Nil seat holds, as
-      above, and the partner, void in it (the Nil seat's cards of it are dead: no covers), throws a card that
+      above, and the partner, void in it (the Nil seat's cards of it are dead or kept: no covers), throws a card that
       covers nothing (it holds as many cards as the Nil seat, one of which is a dead card that needs none); a side
       suit led that both lack, the partner ruffs with its highest spade and the Nil seat throws its highest spade
       under it; a side suit led that only the partner holds, the partner follows and the Nil seat throws a side
       card (one is left: above), never a spade. On lead, the partner leads a cover of a side suit, or a card of
-      a side suit without covers (the Nil seat's cards of it, if any, are dead), or, holding only spades, a
+      a side suit without covers (the Nil seat's cards of it, if any, are dead or kept), or, holding only spades, a
       spade cover. Once the Nil seat's spades are gone the first case holds.
+
+    Dead cards kept for a side suit's tricks: when the Nil seat holds as many dead cards of a side suit as any
+    other seat holds cards of it (``_longest_other``), its live cards there need no cover. Only another seat leads
+    the suit, and each trick of it takes a card from every seat that holds the suit, so at most that many tricks of
+    it come while the others hold any; the Nil seat plays a dead card to each (the card led beats it), and once the
+    others are void in the suit no trick of it comes. The Nil seat never throws a dead card of such a suit while it
+    holds a live card (void in the suit led it throws a live card, as above; in the third case the side card it
+    throws is a live one when it holds one); with no live card left the suit needs nothing. Its cards of such a suit
+    need no cover, so the counts above that leave the partner a card covering nothing still hold (a partner void
+    in the suit while the Nil seat follows it throws such a card). Spades are left out (a spade may have to ruff).
 
     Every condition on lengths is read from the table's key (the suit lengths of every hand)."""
     me = ws[W_H + nil_seat]
@@ -670,27 +687,46 @@ def _nil_safe(ws, nil_seat):
             rel |= np.int64(1) << top  # a cover for every card: the Nil seat's top card and above decide
         elif _matched(live, pa & sm):
             rel |= low if live != mine else mine & -mine  # no dead card: the Nil seat's lowest and above decide
+        elif s != SPADES and popcount(mine & (low - 1)) >= _longest_other(ws, nil_seat, sm):
+            rel |= low  # a dead card for each trick of the suit: the others' lowest card and above decide
         else:
             return -1
     return rel
 
 
 @njit(inline="always", cache=True)
-def _matched(mine, pa):
-    """Whether ``pa`` (the partner's cards of a suit) covers ``mine`` (the Nil seat's cards of it) card by card: its
-    i-th highest above the Nil seat's i-th highest for every i (Hall's condition on these nested sets: for each
-    card of ``mine``, ``pa`` holds at least as many cards above it as ``mine`` holds from it up). The Nil seat's
-    highest and the partner's highest leave together (a trick of the suit, both void and throwing the suit, a
-    spade ruffed over), the rest stays covered card by card; the Nil seat's cards leaving alone only help."""
+def _longest_other(ws, nil_seat, sm):
+    """The most cards of the suit ``sm`` any seat but the Nil seat holds: the tricks of that suit still to come at
+    most (each takes a card from every seat that holds the suit)."""
+    n = 0
+    for q in (1, 2, 3):
+        n = max(n, popcount(ws[W_H + ((nil_seat + q) & 3)] & sm))
+    return n
+
+
+@njit(inline="always", cache=True)
+def _uncovered(mine, above):
+    """The highest card c of ``mine`` (as its bit) for which ``above`` holds fewer cards above c than ``mine`` holds
+    from c up, else 0: with no such card, ``above``'s i-th highest is above ``mine``'s i-th highest for every i
+    (Hall's condition on these nested sets), so ``mine``'s cards can be matched one to one to higher cards."""
     x = mine
     n = 0
     while x != 0:
         t = highest_bit(x)
         n += 1
-        if popcount(pa & ~((np.int64(2) << t) - 1)) < n:
-            return False
+        if popcount(above & ~((np.int64(2) << t) - 1)) < n:
+            return np.int64(1) << t
         x ^= np.int64(1) << t
-    return True
+    return np.int64(0)
+
+
+@njit(inline="always", cache=True)
+def _matched(mine, pa):
+    """Whether ``pa`` (the partner's cards of a suit) covers ``mine`` (the Nil seat's cards of it) card by card: its
+    i-th highest above the Nil seat's i-th highest for every i (``_uncovered``). The Nil seat's
+    highest and the partner's highest leave together (a trick of the suit, both void and throwing the suit, a
+    spade ruffed over), the rest stays covered card by card; the Nil seat's cards leaving alone only help."""
+    return _uncovered(mine, pa) == 0
 
 
 @njit(cache=True)
@@ -2167,22 +2203,14 @@ def _kernel_rules(rules):
         rules = SpadesRules()
     if hasattr(rules, "to_kernel"):
         rules = rules.to_kernel()
-    check_deck(rules)
     return rules
 
 
-def check_deck(rules) -> None:
-    """The solver plays the spades of cards.py (jokers above the ace): the standard and joker_ace decks. The
-    deuce decks (another spade order) are refused (RulesError)."""
-    if rules.deck > JOKER_ACE:
-        raise RulesError(f"the double-dummy solver does not play deck={DECKS[rules.deck]}: allowed deck="
-                         + " | ".join(DECKS[:JOKER_ACE + 1]))
-
-
 def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None, seats=(4,)) -> np.ndarray:
-    """Validate a position (arguments as ``dd_tricks``; ``seats``: the table sizes allowed, the hands' count
-    deciding: three hands for the questions of a seat alone at three seats); return its ``pos`` array (``P_*``
-    layout) for the compiled entry points. Raises ValueError, naming what is wrong."""
+    """Validate a position (arguments as ``dd_tricks``, the cards in the rules' deck: its suits and order; ``seats``:
+    the table sizes allowed, the hands' count deciding: three hands for the questions of a seat alone at three
+    seats); return its ``pos`` array (``P_*`` layout) for the compiled entry points, its cards in the rank space the
+    solver plays (a deuce deck's renamed, decks.py). Raises ValueError, naming what is wrong."""
     rules = _kernel_rules(rules)
     hands = [int(h) for h in hands]
     trick = [int(c) for c in trick]
@@ -2218,11 +2246,12 @@ def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None, s
                              f"(seat {(leader + k) % n_seats} on move holds {n}, {k} card(s) played to the trick)")
     if n == 0:
         raise ValueError("no cards left to play")
+    suit_of, suit_masks = decks.SUIT_OF[rules.deck], decks.SUIT_MASKS[rules.deck]
     if k > 0:
-        led = int(card_suit(trick[0]))
+        led = int(suit_of[trick[0]])
         for j in range(1, k):
             s = (leader + j) % n_seats
-            if int(card_suit(trick[j])) != led and hands[s] & int(SUIT_MASKS[led]):
+            if int(suit_of[trick[j]]) != led and hands[s] & int(suit_masks[led]):
                 raise ValueError(f"seat {s} did not follow suit to the trick although it holds that suit")
     if trick_no is None:
         trick_no = (17 if n_seats == 3 else 13) - popcount(hands[leader]) - (1 if k else 0)
@@ -2231,6 +2260,9 @@ def position(hands, leader, trick=(), broken=False, rules=None, trick_no=None, s
         raise ValueError(f"first trick with first_lead=two_of_clubs: the leader (seat {leader}) must hold the 2C")
     if first and k > 0 and trick[0] != 0:
         raise ValueError("first trick with first_lead=two_of_clubs: the 2C must open it")
+    if renames(rules.deck):
+        hands = [int(ranked_mask(h, rules.deck)) for h in hands]
+        trick = [int(ranked_card(c, rules.deck)) for c in trick]
     pos = np.zeros(P_SIZE, dtype=np.int64)
     pos[P_HANDS:P_HANDS + n_seats] = hands
     pos[P_TRIO] = 1 if n_seats == 3 else 0
@@ -2266,8 +2298,8 @@ def dd_tricks(hands, leader, trick=(), broken=False, rules=None, *, trick_no=Non
 
 def card_values(hands, leader, trick=(), broken=False, rules=None, out=None, *, score: ScoreState | None = None,
                 trick_no=None, solver=None) -> np.ndarray:
-    """The value of each card of the seat on move, indexed by card id (54 entries; -1 for cards it
-    cannot play, or ``NO_VALUE`` with ``score``).
+    """The value of each card of the seat on move, indexed by card id (54 entries, the ids of the rules' deck; -1
+    for cards it cannot play, or ``NO_VALUE`` with ``score``).
 
     Without ``score``: the tricks the side on move takes from now (the trick in progress included)
     after playing the card, as DDS's ``SolveBoard`` gives them. With ``score``: the side on move's
@@ -2278,11 +2310,14 @@ def card_values(hands, leader, trick=(), broken=False, rules=None, out=None, *, 
         out = np.empty(54, dtype=np.int64)
     if out.dtype != np.int64 or out.shape != (54,) or not out.flags.c_contiguous:
         raise ValueError("out: a C-contiguous int64 array of 54 entries")
+    ranked = np.empty(64, dtype=np.int64) if renames(rules.deck) else out  # by rank-space id, named back below
     if score is None:
-        card_values_nb(solver.tt, solver.ws, pos, out)
+        card_values_nb(solver.tt, solver.ws, pos, ranked)
     else:
         _setup_score(solver, rules, pos, score)
-        score_card_values_nb(solver.tt, solver.ws, pos, out)
+        score_card_values_nb(solver.tt, solver.ws, pos, ranked)
+    if ranked is not out:
+        out[:] = ranked[decks.TO_RANKED[rules.deck, :54]]
     return out
 
 

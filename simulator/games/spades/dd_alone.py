@@ -10,7 +10,8 @@ tricks against the others together playing to give it one. One search answers bo
 Null-window alpha-beta on that question, iterated on ``thr`` by bisection, with a table of bounds on the
 tricks to come at trick starts (exact positions: every hand, the leader, broken) and cards touching in rank
 (no live card between them, the trick's included) played as one move. Trick order: seat + 1 mod n. Legal
-cards from ``phases.legal_leads`` / ``legal_follows``, as ``dd.py``; the decks ``dd.py`` plays (``check_deck``).
+cards from ``phases.legal_leads`` / ``legal_follows``, as ``dd.py``, in the rank space (decks.py): a deuce deck's
+hands renamed (``cards.ranked_mask``) before the search.
 Recursive, so compiled per process (Numba caches no recursive function): a few seconds on the first call.
 """
 from __future__ import annotations
@@ -22,8 +23,8 @@ from numba import njit
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.spades import phases
-from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit
-from tricksim.simulator.games.spades.dd import check_deck, run_reps
+from tricksim.simulator.games.spades.cards import SPADES, SUIT_MASKS, beats, card_suit, ranked_mask, renames
+from tricksim.simulator.games.spades.dd import run_reps
 from tricksim.simulator.games.spades.decks import RANK_SPACE
 
 TT_BITS = 18
@@ -142,14 +143,14 @@ class AloneSolver:
 
     def __init__(self, rules, tt_bits: int = TT_BITS):
         self.k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
-        check_deck(self.k)
         self.keys = np.full((1 << tt_bits, 5), -1, np.int64)
         self.lb = np.zeros(1 << tt_bits, np.int64)
         self.ub = np.zeros(1 << tt_bits, np.int64)
 
     def _value(self, hands, leader, broken, counted, maxers, first) -> int:
         self.keys[:] = -1
-        h = np.ascontiguousarray(hands, dtype=np.int64).copy()
+        deck = self.k.deck
+        h = np.array([ranked_mask(x, deck) if renames(deck) else x for x in hands], dtype=np.int64)
         return int(value_nb(h, len(h), int(leader), int(broken), int(counted), int(maxers), int(self.k.breaking),
                             int(self.k.forced_spade_lead_breaks), int(first), self.keys, self.lb, self.ub))
 

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.compiling import announced
+from tricksim.simulator.games.spades.cards import ranked_mask, renames
 from tricksim.simulator.games.spades.dd import (
     P_FIRST,
     P_HANDS,
@@ -34,7 +35,6 @@ from tricksim.simulator.games.spades.dd import (
     Solver,
     alone_nil_nb,
     alone_tricks_nb,
-    check_deck,
     nil_setup_nb,
     set_rules_nb,
     table_value_nb,
@@ -46,12 +46,14 @@ _LOADED: list = []  # the solver has been called once in this process
 
 
 @njit(cache=True, nogil=True)
-def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
-    """Rows of ``held`` (n x 4 masks): team 0's double-dummy tricks, and the Nil question for Nil seats."""
+def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil, deck):
+    """Rows of ``held`` (n x 4 masks of the deck with code ``deck``): team 0's double-dummy tricks, and the Nil
+    question for Nil seats."""
     pos = np.zeros(P_SIZE, np.int64)
+    ranked = renames(deck)  # the solver plays the rank space: a deuce deck's cards renamed
     for i in range(held.shape[0]):
         for s in range(4):
-            pos[P_HANDS + s] = held[i, s]
+            pos[P_HANDS + s] = ranked_mask(held[i, s], deck) if ranked else held[i, s]
         pos[P_LEADER] = leaders[i]
         pos[P_FIRST] = first
         tricks[i] = tricks_nb(tt, ws, pos)
@@ -65,15 +67,16 @@ def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil):
 
 
 @njit(cache=True, nogil=True)
-def _solve_alone(tt, ws, held, leaders, first, nil_bid, tricks, nil):
-    """Rows of ``held`` (n x seats masks, 4 or 3 seats), each seat alone: its tricks against the others, and the
-    Nil question for Nil seats (1 made, 0 not, -1 no Nil bid)."""
+def _solve_alone(tt, ws, held, leaders, first, nil_bid, tricks, nil, deck):
+    """Rows of ``held`` (n x seats masks of the deck with code ``deck``, 4 or 3 seats), each seat alone: its tricks
+    against the others, and the Nil question for Nil seats (1 made, 0 not, -1 no Nil bid)."""
     pos = np.zeros(P_SIZE, np.int64)
     seats = held.shape[1]
     pos[P_TRIO] = 1 if seats == 3 else 0
+    ranked = renames(deck)  # the solver plays the rank space: a deuce deck's cards renamed
     for i in range(held.shape[0]):
         for s in range(seats):
-            pos[P_HANDS + s] = held[i, s]
+            pos[P_HANDS + s] = ranked_mask(held[i, s], deck) if ranked else held[i, s]
         pos[P_LEADER] = leaders[i]
         pos[P_FIRST] = first if (held[i, leaders[i]] & 1) != 0 else 0
         for s in range(seats):
@@ -127,7 +130,6 @@ def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
     """Teams (``alone`` False): team 0's tricks (n,) and the Nil question (n, 4); each seat alone at four or three
     seats: each seat's tricks (n, seats) and its Nil (n, seats)."""
     k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
-    check_deck(k)
     held = np.ascontiguousarray(held, dtype=np.int64)
     leaders = np.ascontiguousarray(leaders, dtype=np.int64)
     nil_bid = np.ascontiguousarray(nil_bid, dtype=np.int64)
@@ -144,7 +146,8 @@ def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
         set_rules_nb(solver.ws, int(k.breaking), int(k.forced_spade_lead_breaks))
         t, m = np.zeros((b - a, width) if alone else b - a, np.int64), np.zeros((b - a, width), np.int64)
         solve = _solve_alone if alone else _solve_hands
-        solve(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m)
+        solve(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m,
+              np.int64(k.deck))
         tricks[a:b], nil[a:b] = t, m
 
     if threads == 1:

@@ -339,7 +339,7 @@ def kernel_signature(policy_kind: int, n_seats: int = 4):
         types.IntegerLiteral(n_seats),   # n_seats (rules.seats)
         types.int64[::1],                # deck template
         types.int64, types.int64[::1],   # seed, game ids
-        types.int64,                     # hand_limit
+        types.int64, types.int64,        # first, hand_limit
         types.boolean, types.boolean,    # games_mode, record_plays
         _I64_2D, _I64_2D, types.int8[:, ::1], types.int32[:, ::1], types.int8[:, ::1],  # ids, cards, counts, scores, plays
         _I64_2D, _I64_2D,                # games (7, n_games), errors (4, n_games)
@@ -382,12 +382,14 @@ def _compile_kind(policy_kind: int, n_seats: int) -> None:
 # policies, whose divisors (the seat count, constants) are never 0; fewer instructions a hand (P83)
 @njit(cache=True, nogil=True, error_model="numpy")
 def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy_kind, n_seats, deck_tpl, seed, game_ids,
-                   hand_limit, games_mode, record_plays, ids, cards, counts, scores, plays, games, errors):
+                   first, hand_limit, games_mode, record_plays, ids, cards, counts, scores, plays, games, errors):
     """Play the games ``game_ids`` (any ids, in any order); call it through ``kernel_for``.
 
-    The hands go to consecutive rows of the column arrays from row 0, game
-    after game. In hands mode every game is one hand from a fresh score
-    (hand_limit = 1). ``games[:, i]`` gets (hands, winner, end code, total of
+    The hands go to consecutive rows of the column arrays from row ``first``, game
+    after game, and game i's record to ``games[:, first + i]`` (threads sharing
+    the arrays each write their own part: batch.play_blocks; ``errors`` is the
+    call's own). In hands mode every game is one hand from a fresh score
+    (hand_limit = 1). ``games[:, first + i]`` gets (hands, winner, end code, total of
     each side: 2 teams, or each player in cutthroat; ``scores`` likewise has 4
     rows each of points, bags and totals). ``n_seats`` (``rules.seats``) is a
     compile-time constant (``kernel_signature``). When the rows run out during a game,
@@ -414,7 +416,7 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
         deck_mask |= np.int64(1) << c
     n_sides = phases.sides(rules)  # totals and bags: one entry a side (2 teams, or each player alone)
     points[2] = points[3] = 0  # never written with partnerships: the kernel's unused score rows stay 0
-    first_row = 0  # of the game being played
+    first_row = first  # of the game being played
     for i in range(n_games):
         game_id = game_ids[i]
         for k in range(4):
@@ -444,17 +446,18 @@ def simulate_block(rules, blind_fns, bid_fns, exch_fns, play_fns, params, policy
                     end = e
                     break
         if end == END_OVERFLOW:
-            for j in range(i, n_games):
+            for j in range(first + i, first + n_games):
                 games[0, j] = 0
                 games[2, j] = END_OVERFLOW
             break
         if games_mode and end == END_LIMIT:
             winner = phases.leader(totals, n_sides)
-        games[0, i] = n_hands
-        games[1, i] = winner
-        games[2, i] = end
+        column = first + i
+        games[0, column] = n_hands
+        games[1, column] = winner
+        games[2, column] = end
         for k in range(n_sides):
-            games[3 + k, i] = totals[k]
+            games[3 + k, column] = totals[k]
         for e in range(4):
             errors[e, i] = error[e]
         first_row += n_hands

@@ -1,8 +1,6 @@
 """Driving the Tarot batch kernel: deal ids in, the ``deals`` table out (as ``games/spades/batch.py``)."""
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from tricksim.simulator.family import PolicyFault
@@ -10,8 +8,8 @@ from tricksim.simulator.games.tarot import kernel, layout
 from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, name
 from tricksim.simulator.games.tarot.policy import N_SEATS
 from tricksim.simulator.games.tarot.tables import deals_table
+from tricksim.simulator.parts import in_parts
 
-MIN_SPLIT = 256  # fewest deals worth a thread of their own
 FAULTS = {kernel.ERR_BID: "an illegal bid {}", kernel.ERR_DISCARD: "an illegal discard {}",
           kernel.ERR_POIGNEE: "an illegal poignée {}", kernel.ERR_PLAY: "an illegal card {}",
           kernel.ERR_CALL: "an illegal call {}"}
@@ -57,12 +55,7 @@ def _play(cfg, deal_ids: np.ndarray, decks: np.ndarray, workers: int) -> dict:
             cfg.record_plays, words[lo:hi], codes[lo:hi], ints[lo:hi], plays[lo:hi] if cfg.record_plays else plays,
             errors[lo:hi])
 
-    if workers > 1 and n >= 2 * MIN_SPLIT:
-        bounds = np.linspace(0, n, min(workers, n // MIN_SPLIT) + 1).astype(int)
-        with ThreadPoolExecutor(max_workers=len(bounds) - 1) as pool:
-            list(pool.map(lambda i: part(bounds[i], bounds[i + 1]), range(len(bounds) - 1)))
-    else:
-        part(0, n)
+    in_parts(n, workers, part)
     bad = np.flatnonzero(errors[:, 0])
     if bad.size:
         code, deal_id, seat, value = errors[bad[0]]

@@ -36,7 +36,8 @@ PARAMS = (
     # --- card play
     Param("ruff_risk", 4.0, "a player not shown void may ruff a suit once fewer than this many of its cards are "
           "unseen", lo=0, hi=14),
-    Param("draw_min", 6.0, "the taker draws trumps only with at least this many trumps", lo=0, hi=22),
+    Param("draw_min", 0.0, "the taker draws trumps only with at least this many trumps (0: however few, once it "
+          "holds the master and as many as are out; 6 until the tenth pass of issue #29)", lo=0, hi=22),
     Param("draw_margin", 0.0, "the taker draws trumps (with a master trump) when it holds at least this many more "
           "trumps than are out (0: at least as many)", lo=-21, hi=21),
     Param("king_lead_unseen", 3.0, "cash a king (master) in a suit nobody has cut only while at least this many "
@@ -47,9 +48,9 @@ PARAMS = (
     Param("excuse_late", 24.0, "with at most this many cards left, the Excuse goes on the first trick the other "
           "side wins (24, every hand size: on the first such trick, measured best; 2 cards left: always played)",
           lo=2, hi=24),
-    Param("hunt_petit", 3.0, "a defender leads its highest trump to hunt the Petit with at least this many trumps "
+    Param("hunt_petit", 22.0, "a defender leads its highest trump to hunt the Petit with at least this many trumps "
           "(22 = never; three players only: at four and five it never hunts)", lo=0, hi=22),
-    Param("secure_value", 1.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
+    Param("secure_value", 2.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
           hi=200),
     Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1,
           switch=True),

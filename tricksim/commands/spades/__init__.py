@@ -202,7 +202,7 @@ def atlas(games, variants, players, seed, hand_limit, out, threads, engine, sche
     \b
     Examples:
       tricksim atlas spades --games 500 --out data/atlas-small
-      tricksim atlas spades --variants cardems,cardems+jokers=true+joker_removes=2c2d --games 2000
+      tricksim atlas spades --variants zone,zone+jokers=true+joker_removes=2c2d --games 2000
       tricksim atlas spades --games 2000 --engine dask --scheduler tcp://10.0.0.5:8786
     """
     from tricksim import api

@@ -23,10 +23,13 @@ GAME = "spades"
 
 #: the flag variants the atlas plays besides every preset (``PRESET+flag=value``)
 FLAG_VARIANTS = (
-    "cardems+jokers=true",            # Joker Spades: big and little joker the two highest spades
+    # Joker Spades (big and little joker the two highest spades): a variant of source 002, whose preset is zone
+    # (RULES.md 1.6; table 1.7 lists jokers as a variant under zone only)
+    "zone+jokers=true",
     "classic+mercy=-200",             # a mercy rule: a team at -200 or below loses
     "zone+nil=false",                 # the "No Nil" variant of the cardgames.zone table
-    # issue #28's variants (TricksterBots' Spades), on the cardems base as the presets suicide, whiz and mirror
+    # issue #28's variants (TricksterBots' Spades, not source 002), on the cardems base as the presets suicide, whiz
+    # and mirror
     "cardems+deck=joker_deuce_ace",   # Joker-Joker-Deuce-Ace: BJ LJ 2♠ A♠ ...
     "cardems+deck=joker_deuce_deuce",  # Joker-Joker-Deuce-Deuce: BJ LJ 2♠ 2♦ A♠ ...
     "cardems+big_bid_threshold=10",   # ten for two hundred: a team contract of 10 or more made scores 200

@@ -9,12 +9,12 @@ plays a hand the kernel's way.
 from __future__ import annotations
 
 import math
-from functools import cache
 
 import numpy as np
-import pyarrow as pa
 import pytest
 import reference_spades as ref
+from cli_exit import run_main
+from variant_runs import VariantRuns
 
 from tricksim.simulator import engine
 from tricksim.simulator.errors import RulesError
@@ -175,51 +175,20 @@ STRATEGY_PARAMS = tuple(pytest.param(s, marks=pytest.mark.slow) if s == "simple"
 QUICK = tuple(s for s in STRATEGIES if s != "simple")
 
 
-def _seats(strategy):
-    if strategy == "mixed":
-        return tuple(parse_spec(s) for s in ("heuristic", "simple", RANDOM))
-    return tuple(parse_spec(strategy) for _ in range(3))
-
-
-@cache
-def _run(name, strategy, mode):
-    preset, overrides = RUNS[name]
-    rules = build_rules(preset, list(overrides))
-    seed = 300 + list(RUNS).index(name) * 10 + STRATEGIES.index(strategy) * 2 + (mode == "games")
-    count, limit = (200, 1) if mode == "hands" else (8, 40)
-    cfg = engine.RunConfig(rules=rules, seats=_seats(strategy), seed=seed, mode=mode, count=count, hand_limit=limit,
-                           record_plays=True, shard_size=3 if strategy == "mixed" else None)
-    tables = engine.run_to_tables(cfg)
-    return rules, seed, limit, count, tables["hands"], tables.get("games")
-
-
-def _replay(name, strategy, mode, hands=None, games=None):
-    rules, seed, limit, count, h, g = _run(name, strategy, mode)
-    return ref.replay(rules, seed, mode, limit, h if hands is None else hands, g if games is None else games,
-                      count=count)
-
-
-@cache
-def _replayed(name, strategy, mode):
-    """The reference's replay of an unchanged run: what it exercised (once a session)."""
-    return _replay(name, strategy, mode)
+VARIANT = VariantRuns(RUNS, STRATEGIES, seats=3, mixed_seats=("heuristic", "simple", RANDOM), seed_base=300,
+                      counts={"hands": (200, 1), "games": (8, 40)})
 
 
 @pytest.mark.parametrize("name", list(RUNS))
 @pytest.mark.parametrize("strategy", STRATEGY_PARAMS)
 @pytest.mark.parametrize("mode", ["hands", "games"])
 def test_runs_replay(name, strategy, mode):
-    stats = _replayed(name, strategy, mode)
+    stats = VARIANT.replayed(name, strategy, mode)
     assert stats["players_alone"] == 3 * stats["hands"]
 
 
 def test_runs_exercise_the_rules():
-    total = {}
-    for name in RUNS:
-        for strategy in QUICK:
-            for mode in ("hands", "games"):
-                for k, v in _replayed(name, strategy, mode).items():
-                    total[k] = total.get(k, 0) + v
+    total = VARIANT.exercised(QUICK)
     for what in ("nil_made", "nil_failed", "blind_nil_bids", "sets", "bag_penalties", "zero_bids", "whiz_bids",
                  "jokers_played", "two_of_diamonds_as_spade", "end_target", "big_bids_made", "forced_spade_leads",
                  "spade_leads_before_broken"):
@@ -227,7 +196,7 @@ def test_runs_exercise_the_rules():
 
 
 def test_run_columns_are_three_seats():
-    _rules, _seed, _limit, _count, hands, games = _run("cutthroat3", "heuristic", "games")
+    _rules, _seed, _limit, _count, hands, games = VARIANT.run("cutthroat3", "heuristic", "games")
     names = set(hands.column_names)
     assert {"dealt_2", "bid_2", "tricks_2", "score_2", "bags_2", "total_2", "strategy_2"} <= names
     assert not {"dealt_3", "bid_3", "tricks_3", "score_3", "strategy_3"} & names
@@ -239,26 +208,15 @@ def test_run_columns_are_three_seats():
 
 
 # ----------------------------------------------------------------- corruption: the reference refuses each
-def _rows(name="cutthroat3", strategy="heuristic", mode="hands"):
-    return _run(name, strategy, mode)[4].to_pylist()
-
-
-def _caught(match, rows, name="cutthroat3", strategy="heuristic", mode="hands", game_rows=None):
-    hands = pa.Table.from_pylist(rows, schema=_run(name, strategy, mode)[4].schema)
-    games = None if game_rows is None else pa.Table.from_pylist(game_rows, schema=_run(name, strategy, mode)[5].schema)
-    with pytest.raises(ref.ReplayError, match=match):
-        _replay(name, strategy, mode, hands, games)
-
-
 def test_detects_a_card_of_the_removed_two():
-    rows = _rows()
+    rows = VARIANT.rows()
     r = rows[3]
     r["dealt_0"] = (r["dealt_0"] & ~(r["dealt_0"] & -r["dealt_0"])) | 1  # the 2♣ dealt in place of a card
-    _caught(r"hand 3.*dealt_0", rows)
+    VARIANT.caught(r"hand 3.*dealt_0", rows)
 
 
 def test_detects_a_renege():
-    rows = _rows()
+    rows = VARIANT.rows()
     for i, r in enumerate(rows):
         plays = r["plays"]
         led, seat = plays[0], (r["first_leader"] + 1) % 3
@@ -269,53 +227,53 @@ def test_detects_a_renege():
             if other:
                 j = plays.index(other[0])
                 plays[1], plays[j] = plays[j], plays[1]
-                _caught(rf"hand {i} .*trick 0, card 1 .*illegal", rows)
+                VARIANT.caught(rf"hand {i} .*trick 0, card 1 .*illegal", rows)
                 return
     raise AssertionError("no hand to renege in")
 
 
 def test_detects_a_trick_given_to_the_wrong_seat():
-    rows = _rows()
+    rows = VARIANT.rows()
     r = rows[5]
     r["tricks_0"], r["tricks_1"] = r["tricks_0"] + 1, r["tricks_1"] - 1
-    _caught(r"hand 5.*tricks_0", rows)
+    VARIANT.caught(r"hand 5.*tricks_0", rows)
 
 
 def test_detects_a_bid_above_seventeen():
-    rows = _rows()
+    rows = VARIANT.rows()
     rows[2]["bid_1"] = 18
-    _caught(r"hand 2.*bid_1=18.*a bid must be Nil or 1..17", rows)
+    VARIANT.caught(r"hand 2.*bid_1=18.*a bid must be Nil or 1..17", rows)
 
 
 def test_detects_a_wrong_dealer_rotation():
-    rows = _run("cutthroat3", "heuristic", "games")[4].to_pylist()
-    games = _run("cutthroat3", "heuristic", "games")[5].to_pylist()
+    rows = VARIANT.run("cutthroat3", "heuristic", "games")[4].to_pylist()
+    games = VARIANT.run("cutthroat3", "heuristic", "games")[5].to_pylist()
     second = next(r for r in rows if r["hand_no"] == 1)
     second["dealer"] = (second["dealer"] + 1) % 3  # the seat after the right dealer deals
-    _caught(r"dealer = ", rows, strategy="heuristic", mode="games", game_rows=games)
+    VARIANT.caught(r"dealer = ", rows, strategy="heuristic", mode="games", game_rows=games)
 
 
 def test_detects_a_wrong_score_and_total():
-    rows = _rows(mode="games", strategy="heuristic")
-    games = _run("cutthroat3", "heuristic", "games")[5].to_pylist()
+    rows = VARIANT.rows(mode="games", strategy="heuristic")
+    games = VARIANT.run("cutthroat3", "heuristic", "games")[5].to_pylist()
     rows[0]["score_2"] += 10
-    _caught(r"score_2", rows, strategy="heuristic", mode="games", game_rows=games)
-    rows = _rows(mode="games", strategy="heuristic")
+    VARIANT.caught(r"score_2", rows, strategy="heuristic", mode="games", game_rows=games)
+    rows = VARIANT.rows(mode="games", strategy="heuristic")
     games[0]["total_2"] += 1
-    _caught(r"total_2", rows, strategy="heuristic", mode="games", game_rows=games)
+    VARIANT.caught(r"total_2", rows, strategy="heuristic", mode="games", game_rows=games)
 
 
 def test_detects_a_fourth_seat_column():
     with pytest.raises(ref.ReplayError, match="column dealt_3 in a row of 3 players"):
-        rows = _rows()
+        rows = VARIANT.rows()
         for r in rows:
             r["dealt_3"] = 0
-        ref.replay(CUT3, _run("cutthroat3", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
+        ref.replay(CUT3, VARIANT.run("cutthroat3", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
 
 
 # ----------------------------------------------------------------- the step API plays the kernel's hands
 def test_step_api_matches_the_kernel():
-    rules, seed, _limit, _count, hands, _games = _run("cutthroat3", "heuristic", "hands")
+    rules, seed, _limit, _count, hands, _games = VARIANT.run("cutthroat3", "heuristic", "hands")
     policy = parse_spec("heuristic")
     for row in hands.to_pylist()[:10]:
         st = SpadesState(rules, seed=seed, game_id=row["game_id"])
@@ -360,13 +318,8 @@ def test_heuristic_beats_random_in_duplicate():
 
 # ----------------------------------------------------------------- the command line on a three-player run
 def test_cli_summary_per_seat_and_one_line_refusals(tmp_path, capsys):
-    from tricksim.cli import main
-
     def run(*args):
-        with pytest.raises(SystemExit) as e:
-            main(list(args))
-        out = capsys.readouterr()
-        return e.value.code, out.out, out.err
+        return run_main(list(args), capsys)
 
     out = tmp_path / "run"
     code, text, _ = run("simulate", "spades", "--preset", "cutthroat3", "--hands", "60", "--seed", "3",

@@ -457,10 +457,11 @@ def test_the_nil_safe_test_with_a_partner_ruffing_over_against_the_reference(pos
     assert fired > least_fired
 
 
-def _nil_question_against_the_reference(rng, deal, cards: int, positions: int, fires) -> None:
+def _nil_question_against_the_reference(rng, deal, cards: int, positions: int, fires, static=dd._nil_safe) -> None:
     """The Nil question on ``positions`` endings of ``cards`` cards a seat from ``deal`` (hands, leader, seat), the
-    play rules taken in turn, against the exhaustive reference: both answers occur, and ``_nil_safe`` decides
-    some of the roots where ``fires`` (hands, seat) holds (the case under test)."""
+    play rules taken in turn, against the exhaustive reference: both answers occur, and ``static`` (a static test of
+    dd.py: ``_nil_safe`` or ``_nil_lost``) decides some of the roots where ``fires`` (hands, seat) holds (the case
+    under test)."""
     ws = np.zeros(dd.WS_SIZE, np.int64)
     made = fired = 0
     for i in range(positions):
@@ -473,7 +474,7 @@ def _nil_question_against_the_reference(rng, deal, cards: int, positions: int, f
         assert dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=seat) == want, (hands, leader, broken, seat)
         made += want
         ws[dd.W_H:dd.W_H + 4] = hands
-        fired += fires(hands, seat) and dd._nil_safe(ws, seat) >= 0
+        fired += fires(hands, seat) and static(ws, seat) >= 0
     assert 0 < made < positions
     assert fired > 0
 
@@ -528,18 +529,15 @@ def short_of_covers(hands, seat) -> bool:
     return False
 
 
-@JIT
-@pytest.mark.parametrize("positions, least_fired", [(300, 30), pytest.param(1200, 100, marks=pytest.mark.slow)])
-def test_the_nil_safe_test_with_covers_card_by_card_against_the_reference(positions, least_fired):
-    """``_nil_safe``'s covers card by card (the partner's i-th highest card of a suit above the Nil seat's i-th
-    highest, not all above its top card): where it says safe and some suit is short of covers above the top, the
-    exhaustive reference finds the Nil made under each play rule, there and in a position of the same table entry."""
-    rng = random.Random(52)
+def _safe_fired_against_the_reference(rng: random.Random, make_ending, selects, positions: int) -> int:
+    """Of ``positions`` endings of 2-5 cards by ``make_ending`` that ``selects`` keeps, those ``_nil_safe`` calls safe
+    are checked against the exhaustive reference (the Nil made there and in a position of the same table entry,
+    under the i-th rule set); returns how many fired."""
     ws = np.zeros(dd.WS_SIZE, np.int64)
     fired = 0
     for i in range(positions):
-        hands, leader, seat = matched_nil(rng, rng.randint(2, 5))
-        if not short_of_covers(hands, seat):
+        hands, leader, seat = make_ending(rng, rng.randint(2, 5))
+        if not selects(hands, seat):
             continue
         rel = _nil_safe(ws, hands, seat)
         if rel < 0:
@@ -549,7 +547,16 @@ def test_the_nil_safe_test_with_covers_card_by_card_against_the_reference(positi
         broken = rng.random() < 0.5
         rr = ref.Rules(breaking=breaking, forced_breaks=forced)
         _made_here_and_in_its_partition(rng, hands, leader, broken, rr, seat, rel)
-    assert fired > least_fired
+    return fired
+
+
+@JIT
+@pytest.mark.parametrize("positions, least_fired", [(300, 30), pytest.param(1200, 100, marks=pytest.mark.slow)])
+def test_the_nil_safe_test_with_covers_card_by_card_against_the_reference(positions, least_fired):
+    """``_nil_safe``'s covers card by card (the partner's i-th highest card of a suit above the Nil seat's i-th
+    highest, not all above its top card): where it says safe and some suit is short of covers above the top, the
+    exhaustive reference finds the Nil made under each play rule, there and in a position of the same table entry."""
+    assert _safe_fired_against_the_reference(random.Random(52), matched_nil, short_of_covers, positions) > least_fired
 
 
 @JIT
@@ -560,6 +567,78 @@ def test_the_nil_question_with_covers_card_by_card_against_the_reference(cards, 
     covers above the Nil seat's top card of a suit. Counting only the partner's cards above the Nil seat's lowest
     live card of a suit (as many as its live cards), not card by card, makes this fail."""
     _nil_question_against_the_reference(random.Random(61 + cards), matched_nil, cards, positions, short_of_covers)
+
+
+def reserved_nil(rng: random.Random, n: int):
+    """An ending of n cards a seat where the Nil seat holds, in one side suit, low cards below every card of it the
+    others hold and one or two high cards its partner does not cover; one defender holds one card of that suit more
+    than the Nil seat's low cards, or fewer, and the others now and then one or two; the Nil seat's other cards are
+    low side cards or now and then a spade, most with a partner's card of the suit one to three ranks above: the
+    positions of ``_nil_safe``'s dead cards kept for the tricks of a suit, on both sides of its count."""
+    seat = rng.randrange(4)
+    suit = rng.randrange(3)
+    ranks = list(range(13 * suit, 13 * suit + 13))
+    d = rng.randint(1, n - 1)
+    low = sorted(rng.sample(ranks[:6], d))
+    high = rng.sample(ranks[9:], rng.randint(1, min(2, n - d)))
+    mine = low + high
+    free = set(range(52)) - set(ranks)
+    partner = []
+    while len(mine) < n:
+        c = rng.choice(sorted(free - {c for c in free if c % 13 >= 10}))
+        free.discard(c)
+        mine.append(c)
+        cover = c + rng.randint(1, 3)
+        if rng.random() < 0.85 and cover in free and cover // 13 == c // 13:
+            free.discard(cover)
+            partner.append(cover)
+    middle = [c for c in ranks[low[-1] % 13 + 1:] if c not in high]
+    rng.shuffle(middle)
+    k = min(len(middle), rng.randint(1, d + 1))
+    theirs, middle = middle[:k], middle[k:]
+    hands, leader, seat = nil_ending(rng, seat, n, mine, partner, sorted(free) + middle[:rng.randint(0, 2)])
+    defender = (seat + rng.choice((1, 3))) & 3
+    side = [c for c in range(52) if hands[defender] >> c & 1 and c // 13 != suit]
+    theirs = theirs[:len(side)]
+    hands[defender] += sum(1 << c for c in theirs) - sum(1 << c for c in rng.sample(side, len(theirs)))
+    return hands, leader, seat
+
+
+def short_of_matching(hands, seat) -> bool:
+    """In some side suit the Nil seat's partner does not cover, card by card, the Nil seat's cards above the
+    others' lowest card of it: ``_nil_safe`` safe there rests on the Nil seat's dead cards of that suit."""
+    others = hands[(seat + 1) & 3] | hands[(seat + 2) & 3] | hands[(seat + 3) & 3]
+    for s in range(3):
+        sm = ((1 << 13) - 1) << (13 * s)
+        mine, theirs, partner = hands[seat] & sm, others & sm, hands[seat ^ 2] & sm
+        live = sorted((c for c in range(52) if mine >> c & 1 and theirs and (1 << c) > (theirs & -theirs)),
+                      reverse=True)
+        above = [sum(1 for p in range(52) if partner >> p & 1 and p > c) for c in live]
+        if any(a < i + 1 for i, a in enumerate(above)):
+            return True
+    return False
+
+
+@JIT
+@pytest.mark.parametrize("positions, least_fired", [(300, 40), pytest.param(1200, 150, marks=pytest.mark.slow)])
+def test_the_nil_safe_test_with_dead_cards_kept_for_a_suit_against_the_reference(positions, least_fired):
+    """``_nil_safe``'s dead cards kept for a suit (a side suit whose cards above the others' lowest the partner does
+    not cover: safe when the Nil seat holds, below every card of it the others hold, as many cards as any other
+    seat holds of it): where it says safe and some side suit is short of covers, the exhaustive reference finds the
+    Nil made under each play rule, there and in a position of the same table entry. Counting the dead cards against
+    the others' cards of the suit less one, or the Nil seat's whole length of it, makes this fail."""
+    assert _safe_fired_against_the_reference(random.Random(71), reserved_nil, short_of_matching, positions) > least_fired
+
+
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 40), (6, 50), pytest.param(5, 200, marks=pytest.mark.slow),
+                                              pytest.param(7, 60, marks=pytest.mark.slow)])
+def test_the_nil_question_with_dead_cards_kept_for_a_suit_against_the_reference(cards, positions):
+    """The Nil question on endings of 5 to 7 cards a seat where the Nil seat keeps low cards of a side suit for its
+    tricks (its high cards there uncovered), against the exhaustive reference: both answers occur, and the safe test
+    decides some roots short of covers in a side suit. Counting the Nil seat's low cards against the others' cards
+    of the suit less one, or its cards of the suit instead of its dead ones, makes this fail."""
+    _nil_question_against_the_reference(random.Random(81 + cards), reserved_nil, cards, positions, short_of_matching)
 
 
 @JIT
@@ -607,6 +686,64 @@ def test_the_nil_broken_test_against_the_reference(positions, least_fired):
         other = same_partition(rng, hands, rel)
         assert not ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, broken, seat, rel)
     assert fired > least_fired
+
+
+def spade_nil(rng: random.Random, n: int):
+    """An ending of n cards a seat where the Nil seat holds two to four spades of the upper two thirds (the rest of
+    its hand and the other hands dealt at random, partner included): the positions where the others' higher spades,
+    whoever holds them, are too few for the Nil seat's spades or only just enough."""
+    seat = rng.randrange(4)
+    mine = rng.sample(range(43, 52), rng.randint(2, min(4, n)))
+    mine += rng.sample([c for c in range(52) if c not in mine], n - len(mine))
+    return nil_ending(rng, seat, n, mine, [], [c for c in range(52) if c not in mine])
+
+
+def beyond_top_spades(hands, seat) -> bool:
+    """``_nil_lost``'s first case does not see the spades lost: the Nil seat's spades above every spade of the
+    defenders are no more than its partner's spades above the lowest of them (its matching case must fire)."""
+    sp = [h >> 39 for h in hands]
+    opp = sp[(seat + 1) & 3] | sp[(seat + 3) & 3]
+    top = sp[seat] & ~((1 << opp.bit_length()) - 1)
+    return top == 0 or (sp[seat ^ 2] & ~((top & -top) - 1)).bit_count() >= top.bit_count()
+
+
+@JIT
+@pytest.mark.parametrize("positions, least_fired", [(300, 40), pytest.param(1200, 150, marks=pytest.mark.slow)])
+def test_the_nil_lost_test_with_spades_matched_against_the_reference(positions, least_fired):
+    """``dd._nil_lost`` matches the Nil seat's spades to the other seats' higher spades (each of its spades that
+    loses meets a higher one in its trick, whoever holds it): where it says lost and the Nil seat's spades above
+    every spade of the defenders do not outnumber its partner's covers (the first case), the exhaustive reference
+    finds the Nil not makeable under each play rule, there and in a position of the same table entry, whoever
+    leads. Firing also when the others hold exactly as many spades above c, or counting only the partner's higher
+    spades (not the defenders', which a defender may have to play), makes this fail."""
+    rng = random.Random(91)
+    ws = np.zeros(dd.WS_SIZE, np.int64)
+    fired = 0
+    for i in range(positions):
+        hands, leader, seat = spade_nil(rng, rng.randint(2, 5))
+        leader = rng.randrange(4)
+        ws[dd.W_H:dd.W_H + 4] = hands
+        rel = int(dd._nil_lost(ws, seat))
+        if rel < 0 or not beyond_top_spades(hands, seat):
+            continue
+        fired += 1
+        _, breaking, forced = RULE_SETS[i % 3]
+        broken = rng.random() < 0.5
+        rr = ref.Rules(breaking=breaking, forced_breaks=forced)
+        assert not ref.nil_makeable(hands, leader, (), broken, rr, nil_seat=seat), (hands, leader, broken, seat)
+        other = same_partition(rng, hands, rel)
+        assert not ref.nil_makeable(other, leader, (), broken, rr, nil_seat=seat), (other, leader, broken, seat, rel)
+    assert fired > least_fired
+
+
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 40), (6, 30), pytest.param(7, 40, marks=pytest.mark.slow)])
+def test_the_nil_question_with_spades_matched_against_the_reference(cards, positions):
+    """The Nil question on endings of 5 to 7 cards a seat where the Nil seat holds upper spades, against the
+    exhaustive reference: both answers occur, and ``_nil_lost``'s matching decides some roots its first case does
+    not."""
+    _nil_question_against_the_reference(random.Random(92 + cards), spade_nil, cards, positions, beyond_top_spades,
+                                        dd._nil_lost)
 
 
 def test_a_nil_that_already_failed_is_not_makeable():

@@ -157,16 +157,6 @@ def test_deal_laws(deck):
 
 
 # ----------------------------------------------------------------- the players
-@pytest.mark.parametrize("deck", JOKER_DECKS[1:])
-def test_the_solver_refuses_the_deuce_decks(deck):
-    from tricksim.simulator.games.spades import dd
-
-    rules = build_rules("cardems", [f"deck={deck}"])
-    hands = [mask("AS"), mask("KS"), mask("QS"), mask("JS")]
-    with pytest.raises(RulesError, match=rf"does not play deck={deck}: allowed deck=standard \| joker_ace$"):
-        dd.position(hands, 0, rules=rules)
-
-
 @pytest.mark.parametrize("deck", JOKER_DECKS)
 def test_simple_counts_the_top_spades_of_the_deck(deck):
     """A hand with the deck's three top spades and nothing else of note: three tricks for them whatever the joker

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
 from types import SimpleNamespace
 
 import numpy as np
-import pyarrow as pa
 import pytest
 import reference_spades as ref
+from cli_exit import run_main
+from variant_runs import VariantRuns
 
 from tricksim.simulator import engine
 from tricksim.simulator.errors import IllegalAction, RulesError
@@ -105,50 +105,20 @@ STRATEGY_PARAMS = tuple(pytest.param(s, marks=pytest.mark.slow) if s == "simple"
 QUICK = tuple(s for s in STRATEGIES if s != "simple")
 
 
-def _seats(strategy):
-    if strategy == "mixed":
-        return (parse_spec("heuristic"), parse_spec(RANDOM))
-    return tuple(parse_spec(strategy) for _ in range(2))
-
-
-@cache
-def _run(name, strategy, mode):
-    preset, overrides = RUNS[name]
-    rules = build_rules(preset, list(overrides))
-    seed = 700 + list(RUNS).index(name) * 10 + STRATEGIES.index(strategy) * 2 + (mode == "games")
-    count, limit = (150, 1) if mode == "hands" else (6, 40)
-    cfg = engine.RunConfig(rules=rules, seats=_seats(strategy), seed=seed, mode=mode, count=count, hand_limit=limit,
-                           record_plays=True, shard_size=3 if strategy == "mixed" else None)
-    tables = engine.run_to_tables(cfg)
-    return rules, seed, limit, count, tables["hands"], tables.get("games")
-
-
-def _replay(name, strategy, mode, hands=None, games=None):
-    rules, seed, limit, count, h, g = _run(name, strategy, mode)
-    return ref.replay(rules, seed, mode, limit, h if hands is None else hands, g if games is None else games,
-                      count=count)
-
-
-@cache
-def _replayed(name, strategy, mode):
-    return _replay(name, strategy, mode)
+VARIANT = VariantRuns(RUNS, STRATEGIES, seats=2, mixed_seats=("heuristic", RANDOM), seed_base=700,
+                      counts={"hands": (150, 1), "games": (6, 40)})
 
 
 @pytest.mark.parametrize("name", list(RUNS))
 @pytest.mark.parametrize("strategy", STRATEGY_PARAMS)
 @pytest.mark.parametrize("mode", ["hands", "games"])
 def test_runs_replay(name, strategy, mode):
-    stats = _replayed(name, strategy, mode)
+    stats = VARIANT.replayed(name, strategy, mode)
     assert stats["players_alone"] == 2 * stats["hands"] and stats["draw_turns"] == 26 * stats["hands"]
 
 
 def test_runs_exercise_the_rules():
-    total = {}
-    for name in RUNS:
-        for strategy in QUICK:
-            for mode in ("hands", "games"):
-                for k, v in _replayed(name, strategy, mode).items():
-                    total[k] = total.get(k, 0) + v
+    total = VARIANT.exercised(QUICK)
     for what in ("nil_failed", "sets", "bag_penalties", "zero_bids", "whiz_bids", "jokers_played",
                  "end_target", "forced_spade_leads", "spade_leads_before_broken", "draw_kept_top"):
         assert total.get(what, 0) > 0, what
@@ -159,7 +129,7 @@ def test_runs_exercise_the_rules():
 def test_draw_choices_of_the_players(strategy):
     """What each player keeps, from the reference's derivation of the hands: random keeps the card shown half the
     time; simple and heuristic keep spades (more than the 13 / 52 of a card taken blind) and discard low cards."""
-    stats = _replayed("twohanded", strategy, "hands")
+    stats = VARIANT.replayed("twohanded", strategy, "hands")
     kept_top = stats["draw_kept_top"] / stats["draw_turns"]
     spade_share = stats["draw_spades_kept"] / (stats["draw_spades_kept"] + stats["draw_spades_discarded"])
     if strategy == RANDOM:
@@ -169,7 +139,7 @@ def test_draw_choices_of_the_players(strategy):
 
 
 def test_run_columns_are_two_seats():
-    _rules, _seed, _limit, _count, hands, games = _run("twohanded", "heuristic", "games")
+    _rules, _seed, _limit, _count, hands, games = VARIANT.run("twohanded", "heuristic", "games")
     names = set(hands.column_names)
     assert {"drawn", "dealt_1", "bid_1", "tricks_1", "score_1", "bags_1", "total_1", "strategy_1"} <= names
     assert not {"dealt_2", "bid_2", "tricks_2", "score_2", "strategy_2"} & names
@@ -202,74 +172,63 @@ def test_spades_drawn_follow_the_hypergeometric_law():
 
 
 # ----------------------------------------------------------------- corruption: the reference refuses each
-def _rows(name="twohanded", strategy="heuristic", mode="hands"):
-    return _run(name, strategy, mode)[4].to_pylist()
-
-
-def _caught(match, rows, name="twohanded", strategy="heuristic", mode="hands", game_rows=None):
-    hands = pa.Table.from_pylist(rows, schema=_run(name, strategy, mode)[4].schema)
-    games = None if game_rows is None else pa.Table.from_pylist(game_rows, schema=_run(name, strategy, mode)[5].schema)
-    with pytest.raises(ref.ReplayError, match=match):
-        _replay(name, strategy, mode, hands, games)
-
-
 def test_detects_a_flipped_draw_decision():
-    rows = _rows()
+    rows = VARIANT.rows()
     rows[4]["drawn"] ^= 1 << 7  # turn 7: the other card of the pair kept
-    _caught(r"hand 4.*dealt_", rows)
+    VARIANT.caught(r"hand 4.*dealt_", rows)
 
 
 def test_detects_a_draw_record_beyond_the_turns():
-    rows = _rows()
+    rows = VARIANT.rows()
     rows[2]["drawn"] |= 1 << 26
-    _caught(r"bits beyond the 26 turns", rows)
+    VARIANT.caught(r"bits beyond the 26 turns", rows)
 
 
 def test_detects_a_discarded_card_in_a_hand():
-    rows = _rows()
+    rows = VARIANT.rows()
     r = rows[3]
-    hands, discards = ref.draw_hands(TWO, _run("twohanded", "heuristic", "hands")[1], r["game_id"], 0, r["dealer"],
-                                     r["drawn"])
+    hands, discards = ref.draw_hands(TWO, VARIANT.run("twohanded", "heuristic", "hands")[1], r["game_id"], 0,
+                                     r["dealer"], r["drawn"])
     out, back = min(hands[0]), min(discards[0])  # seat 0 swaps a kept card for one it discarded
     r["dealt_0"] = ref.mask_from(hands[0] - {out} | {back})
-    _caught(r"hand 3.*dealt_0", rows)
+    VARIANT.caught(r"hand 3.*dealt_0", rows)
 
 
 def test_detects_a_discarded_card_played():
-    rows = _rows()
+    rows = VARIANT.rows()
     r = rows[6]
-    _hands, discards = ref.draw_hands(TWO, _run("twohanded", "heuristic", "hands")[1], r["game_id"], 0, r["dealer"],
-                                      r["drawn"])
+    _hands, discards = ref.draw_hands(TWO, VARIANT.run("twohanded", "heuristic", "hands")[1], r["game_id"], 0,
+                                      r["dealer"], r["drawn"])
     leader = r["first_leader"]
     r["plays"][0] = min(discards[leader])  # the first lead: a card the leader discarded in the draw
-    _caught(r"hand 6.*trick 0, card 0 .*illegal: seat .* does not hold it", rows)
+    VARIANT.caught(r"hand 6.*trick 0, card 0 .*illegal: seat .* does not hold it", rows)
 
 
 def test_detects_a_missing_draw_record():
-    rows = _rows()
+    rows = VARIANT.rows()
     for r in rows:
         del r["drawn"]
     with pytest.raises(ref.ReplayError, match="without its draw record"):
-        ref.replay(TWO, _run("twohanded", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
+        ref.replay(TWO, VARIANT.run("twohanded", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
 
 
 def test_detects_a_wrong_dealer_rotation_and_score():
-    rows = _run("twohanded", "heuristic", "games")[4].to_pylist()
-    games = _run("twohanded", "heuristic", "games")[5].to_pylist()
+    rows = VARIANT.run("twohanded", "heuristic", "games")[4].to_pylist()
+    games = VARIANT.run("twohanded", "heuristic", "games")[5].to_pylist()
     second = next(r for r in rows if r["hand_no"] == 1)
     second["dealer"] ^= 1  # the same player deals twice
-    _caught(r"dealer = ", rows, strategy="heuristic", mode="games", game_rows=games)
-    rows = _run("twohanded", "heuristic", "games")[4].to_pylist()
+    VARIANT.caught(r"dealer = ", rows, strategy="heuristic", mode="games", game_rows=games)
+    rows = VARIANT.run("twohanded", "heuristic", "games")[4].to_pylist()
     rows[0]["score_1"] += 10
-    _caught(r"score_1", rows, strategy="heuristic", mode="games", game_rows=games)
+    VARIANT.caught(r"score_1", rows, strategy="heuristic", mode="games", game_rows=games)
 
 
 def test_detects_a_third_seat_column():
-    rows = _rows()
+    rows = VARIANT.rows()
     for r in rows:
         r["dealt_2"] = 0
     with pytest.raises(ref.ReplayError, match="column dealt_2 in a row of 2 players"):
-        ref.replay(TWO, _run("twohanded", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
+        ref.replay(TWO, VARIANT.run("twohanded", "heuristic", "hands")[1], "hands", 1, rows, count=len(rows))
 
 
 # ----------------------------------------------------------------- the draw: information hygiene, illegal answers
@@ -367,13 +326,8 @@ def test_three_strategies_refused():
 
 # ----------------------------------------------------------------- the command line
 def test_cli_summary_and_one_line_refusals(tmp_path, capsys):
-    from tricksim.cli import main
-
     def run(*args):
-        with pytest.raises(SystemExit) as e:
-            main(list(args))
-        out = capsys.readouterr()
-        return e.value.code, out.out, out.err
+        return run_main(list(args), capsys)
 
     out = tmp_path / "run"
     code, text, _ = run("simulate", "spades", "--preset", "twohanded", "--hands", "60", "--seed", "3",
@@ -417,8 +371,8 @@ def _row_of(state) -> dict:
 def test_step_api_plays_the_kernels_hands(name, strategy):
     """Hands mode: each hand of the kernel's run (the draw record, the hands after the draw, bids, every card,
     the score) played again through the step API, each decision asked of the seat's strategy."""
-    rules, seed, _limit, _count, hands, _games = _run(name, strategy, "hands")
-    seats = _seats(strategy)
+    rules, seed, _limit, _count, hands, _games = VARIANT.run(name, strategy, "hands")
+    seats = VARIANT.seats(strategy)
     for want in hands.to_pylist()[:60]:
         got = _row_of(_play_out(SpadesState(rules, seed=seed, game_id=want["game_id"]), seats))
         assert got == {k: want[k] for k in got}, want["game_id"]
@@ -428,8 +382,8 @@ def test_step_api_plays_the_kernels_hands(name, strategy):
 @pytest.mark.parametrize("strategy", STRATEGY_PARAMS)
 def test_step_api_plays_the_kernels_games(name, strategy):
     """Games mode: whole games, hand after hand (``next_hand``: the dealer alternates, the score carries)."""
-    rules, seed, limit, _count, hands, games = _run(name, strategy, "games")
-    seats, rows, row = _seats(strategy), hands.to_pylist(), 0
+    rules, seed, limit, _count, hands, games = VARIANT.run(name, strategy, "games")
+    seats, rows, row = VARIANT.seats(strategy), hands.to_pylist(), 0
     for g, game in enumerate(games.to_pylist()):
         state = SpadesState(rules, seed=seed, game_id=g)
         while state is not None and state.hand_no < limit:

@@ -4,17 +4,13 @@ resume after a real kill, a rule-breaking strategy, and invariants of random pla
 Whole-run legality and every derived column are checked by the reference replay
 (tests/simulator/games/tarot/test_tarot_reference.py); these tests cover what the replay cannot see.
 """
-import os
-import signal
-import subprocess
-import sys
-import time
 from math import comb
 from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from killed_run import kill_and_resume
 from numba import njit
 
 from tricksim.simulator.engine import RunConfig, RunError, run, run_to_tables
@@ -143,20 +139,7 @@ def test_resume_after_kill_9(tmp_path):
     """A real process killed once a few shards are on disk, then --resume: exactly the rows of a clean run."""
     args = ["--deals", "100000", "--shard-size", "5000", "--seed", "3", "--strategy", "random", "--quiet",
             "--threads", "1", "--record-plays"]
-    full = tmp_path / "full"
-    subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "tarot", *args, "--out", str(full)], check=True)
-    out = tmp_path / "killed"
-    p = subprocess.Popen([sys.executable, "-m", "tricksim.cli", "simulate", "tarot", *args, "--out", str(out)])
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list((out / "deals").glob("*.parquet"))) < 2:
-        time.sleep(0.005)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    done = len(list((out / "deals").glob("*.parquet")))
-    assert 2 <= done < 20, "the kill came too late to test anything"
-    r = subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "tarot", *args, "--out", str(out),
-                        "--resume"], check=False, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    out, full = kill_and_resume(tmp_path, "tarot", args, "deals", most=20, poll=0.005)
     assert not list(Path(out).rglob("*.tmp"))
     read = lambda d: pq.read_table(Path(d) / "deals").sort_by("deal_id")  # noqa: E731
     assert read(out).equals(read(full))

@@ -13,12 +13,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 import reference_tarot as ref
+from tarot_runs import announce_triple_poignee, run_deals, seat0_oudlers_law
 
 from tricksim.simulator.games.tarot import batch, phases
-from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT, cards_in
+from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, cards_in
 from tricksim.simulator.games.tarot.policy import V_CALLED, V_PARTNER, V_TAKER_HALF
 from tricksim.simulator.games.tarot.rules import PRESETS, TarotRules, build_rules
-from tricksim.simulator.games.tarot.state import POIGNEE_0, Phase, TarotState
+from tricksim.simulator.games.tarot.state import Phase, TarotState
 from tricksim.strategies.registry import parse_spec
 
 KING = 13
@@ -29,9 +30,7 @@ def Five(**flags) -> TarotRules:
 
 
 def run5(strategy: str, n: int, seed: int = 7, record_plays: bool = True, rules=None):
-    spec = parse_spec(strategy, "tarot")
-    cfg = SimpleNamespace(rules=rules or Five(), seats=[spec] * 5, seed=seed, record_plays=record_plays)
-    return batch.compute(cfg, np.arange(n, dtype=np.int64), workers=1)["deals"]
+    return run_deals(rules or Five(), strategy, n, seed, record_plays)
 
 
 def test_fft5_is_five_seats_with_the_call_flags():
@@ -133,12 +132,8 @@ def test_oudlers_per_hand_and_petit_sec_follow_the_exact_laws():
     so the deal is void with probability 5 C(56,14) / C(78,15) = 5 * 15/78 * C(56,14)/C(77,14)."""
     n = 20_000
     t = run5("random", n, seed=3, record_plays=False)
-    lo, hi = t.column("dealt_lo_0").to_numpy(), t.column("dealt_hi_0").to_numpy()
-    oudlers = np.array([len({PETIT, FIRST_TRUMP + 20, EXCUSE} & set(cards_in(a, b))) for a, b in zip(lo, hi)])
-    exact = np.array([comb(3, k) * comb(75, 15 - k) / comb(78, 15) for k in range(4)])
+    exact, chi2 = seat0_oudlers_law(t, 15)
     assert abs(exact[0] - 63 * 62 * 61 / (78 * 77 * 76)) < 1e-12 and abs(exact[3] - 15 * 14 * 13 / (78 * 77 * 76)) < 1e-12
-    observed = np.bincount(oudlers, minlength=4)
-    chi2 = float(((observed - n * exact) ** 2 / (n * exact)).sum())
     assert chi2 < 16.27  # the 0.1% point of chi-square with 3 degrees of freedom
     p_sec = 5 * comb(56, 14) / comb(78, 15)
     assert abs(p_sec - 5 * 15 / 78 * comb(56, 14) / comb(77, 14)) < 1e-15
@@ -181,14 +176,7 @@ def test_a_chosen_five_player_deal_scored_by_hand():
     assert (st.called, st.partner) == (13, 1)
     view = st.observation(2).view
     assert view[V_CALLED] == 13 and view[V_PARTNER] == -1  # the call is public, its holder is not
-    st.apply(84)  # no Chelem
-    assert st.phase == Phase.POIGNEE and st.legal_actions() == [POIGNEE_0 + k for k in range(4)]
-    st.apply(POIGNEE_0 + 3)
-    shown = 0
-    while st.phase == Phase.SHOW:
-        st.apply(st.legal_actions()[0])
-        shown += 1
-    assert shown == 13
+    assert announce_triple_poignee(st) == 13
     for t, lead in enumerate(range(FIRST_TRUMP + 20, FIRST_TRUMP + 5, -1)):
         assert st.current_player() == 0
         st.apply(lead)

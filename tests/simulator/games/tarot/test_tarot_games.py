@@ -7,6 +7,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from killed_run import kill_and_resume
 
 from tricksim.cli import cli
 from tricksim.simulator.engine import RunConfig, run, run_to_tables
@@ -173,28 +174,9 @@ def test_bad_games_options_are_one_line_errors(tmp_path, args, message):
 def test_resume_after_kill_9(tmp_path):
     """A games run (to a target, so the games' lengths vary) killed once a few shards are on disk, then
     --resume: exactly the games and the deals of a clean run."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     args = ["--games", "6000", "--shard-size", "300", "--seed", "3", "--strategy", "random", "--quiet",
             "--threads", "1", "--rule", "game_target=400", "--record-plays"]
-    full = tmp_path / "full"
-    subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "tarot", *args, "--out", str(full)], check=True)
-    out = tmp_path / "killed"
-    p = subprocess.Popen([sys.executable, "-m", "tricksim.cli", "simulate", "tarot", *args, "--out", str(out)])
-    deadline = time.time() + 120
-    while time.time() < deadline and len(list((out / "games").glob("*.parquet"))) < 2:
-        time.sleep(0.005)
-    os.kill(p.pid, signal.SIGKILL)
-    p.wait()
-    done = len(list((out / "games").glob("*.parquet")))
-    assert 2 <= done < 20, "the kill came too late to test anything"
-    r = subprocess.run([sys.executable, "-m", "tricksim.cli", "simulate", "tarot", *args, "--out", str(out),
-                        "--resume"], check=False, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    out, full = kill_and_resume(tmp_path, "tarot", args, "games", most=20, poll=0.005)
     assert not list(Path(out).rglob("*.tmp"))
     for table in ("games", "deals"):
         assert pq.read_table(out / table).equals(pq.read_table(full / table)), table

@@ -6,18 +6,14 @@ written from the rules text), score a chosen deal worked by hand, and check the 
 """
 from __future__ import annotations
 
-from math import comb
-from types import SimpleNamespace
-
-import numpy as np
 import pyarrow.parquet as pq
 import pytest
 import reference_tarot as ref
+from tarot_runs import announce_triple_poignee, run_deals, seat0_oudlers_law
 
-from tricksim.simulator.games.tarot import batch
 from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, PETIT, cards_in
 from tricksim.simulator.games.tarot.rules import TarotRules
-from tricksim.simulator.games.tarot.state import POIGNEE_0, Phase, TarotState
+from tricksim.simulator.games.tarot.state import TarotState
 from tricksim.strategies.registry import parse_spec
 
 
@@ -27,9 +23,7 @@ def Three() -> TarotRules:
 
 
 def run3(strategy: str, n: int, seed: int = 7, record_plays: bool = True):
-    spec = parse_spec(strategy, "tarot")
-    cfg = SimpleNamespace(rules=Three(), seats=[spec] * 3, seed=seed, record_plays=record_plays)
-    return batch.compute(cfg, np.arange(n, dtype=np.int64), workers=1)["deals"]
+    return run_deals(Three(), strategy, n, seed, record_plays)
 
 
 def test_the_deals_table_has_three_seats_and_zero_sum_scores():
@@ -75,12 +69,8 @@ def test_the_number_of_oudlers_in_a_hand_follows_the_hypergeometric_law():
     by hand P(0) = 54*53*52 / (78*77*76) = 0.3260, P(3) = 24*23*22 / (78*77*76) = 0.0266."""
     n = 20_000
     t = run3("random", n, seed=3, record_plays=False)
-    lo, hi = t.column("dealt_lo_0").to_numpy(), t.column("dealt_hi_0").to_numpy()
-    oudlers = np.array([len({PETIT, FIRST_TRUMP + 20, EXCUSE} & set(cards_in(a, b))) for a, b in zip(lo, hi)])
-    exact = np.array([comb(3, k) * comb(75, 24 - k) / comb(78, 24) for k in range(4)])
+    exact, chi2 = seat0_oudlers_law(t, 24)
     assert abs(exact[0] - 54 * 53 * 52 / (78 * 77 * 76)) < 1e-12 and abs(exact[3] - 24 * 23 * 22 / (78 * 77 * 76)) < 1e-12
-    observed = np.bincount(oudlers, minlength=4)
-    chi2 = float(((observed - n * exact) ** 2 / (n * exact)).sum())
     assert chi2 < 16.27  # the 0.1% point of chi-square with 3 degrees of freedom
 
 
@@ -111,14 +101,7 @@ def test_a_chosen_three_player_deal_scored_by_hand():
     st.apply(78)
     st.apply(78)
     assert (st.taker, st.contract) == (0, 3)
-    st.apply(84)  # no Chelem
-    assert st.phase == Phase.POIGNEE and st.legal_actions() == [POIGNEE_0 + k for k in range(4)]
-    st.apply(POIGNEE_0 + 3)
-    shown = 0
-    while st.phase == Phase.SHOW:
-        st.apply(st.legal_actions()[0])
-        shown += 1
-    assert shown == 18
+    assert announce_triple_poignee(st) == 18
     leads = [FIRST_TRUMP + n for n in range(20, 0, -1)] + [13, 27, PETIT, EXCUSE]
     for lead in leads:
         assert st.current_player() == 0
