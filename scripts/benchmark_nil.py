@@ -12,7 +12,10 @@ median ratio per (position, seat) and the medians.
 code before a change) and exits 1 on any difference. ``--against FILE`` loads another copy of ``dd.py`` (say
 ``git show main:simulator/games/spades/dd.py > /tmp/dd_main.py``) as a second module and asks it every Nil
 question right after this one, each from an empty table, for a side-by-side figure in one process (nodes, which
-do not depend on the load, and CPU; made and failed Nils apart); it exits 1 when an answer differs.
+do not depend on the load, and CPU; made and failed Nils apart); it exits 1 when an answer differs. ``--top N``
+lists the N questions of the largest ratio to their trick solve by nodes (position index, seat, answer, nodes; the
+other copy's nodes beside them with ``--against``): "hand 37 seat 2" in docs/performance.md is position 37 of
+``--run``'s list.
 
     python scripts/benchmark_nil.py --deals 40 --endings 200 --save /tmp/nil-before.json
 """
@@ -96,6 +99,25 @@ def ratio_summary(cpu, nodes, trick_of, made) -> str:
             f"{nodes[made].sum():,}); CPU {sum(cpu):.2f} s")
 
 
+def top_questions(n, todo, answers, nil_nodes, trick_nodes, other_nodes=None) -> str:
+    """The ``n`` questions of the largest ratio of their nodes to the trick solve's of their position, one a line."""
+    rows = []
+    for i, ((_, _, _, seats), row) in enumerate(zip(todo, answers)):
+        for s, v in zip(seats, row):
+            rows.append((i, s, v, trick_nodes[i]))
+    q = sorted(range(len(rows)), key=lambda j: -nil_nodes[j] / max(rows[j][3], 1))[:n]
+    lines = [f"the {len(q)} questions of the largest ratio by nodes (position, seat, answer: Nil nodes / trick solve "
+             f"nodes = ratio{'; the other copy' if other_nodes is not None else ''}):"]
+    for j in q:
+        i, s, v, tn = rows[j]
+        line = (f"  position {i} seat {s}, {'made' if v else 'failed'}: {nil_nodes[j]:,} / {tn:,} = "
+                f"{nil_nodes[j] / max(tn, 1):.1f}")
+        if other_nodes is not None:
+            line += f"; {other_nodes[j]:,} = {other_nodes[j] / max(tn, 1):.1f}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=20, help="random full deals, each with its 4 leaders")
@@ -108,6 +130,7 @@ def main() -> None:
     ap.add_argument("--save", help="write the answers to this JSON file")
     ap.add_argument("--check", help="compare the answers with those of this JSON file")
     ap.add_argument("--against", help="another copy of dd.py: ask it every Nil question too, side by side")
+    ap.add_argument("--top", type=int, default=0, help="list this many questions of the largest ratio by nodes")
     a = ap.parse_args()
     other = load_other(a.against) if a.against else None
     rules = build_rules(a.preset)
@@ -187,6 +210,8 @@ def main() -> None:
               f"{int(np.median(plain_nodes[:n_nil_full])):,}, sum {sum(plain_nodes[:n_nil_full]):,}; CPU total "
               f"{sum(plain_t):.2f} s; answers that differ from with them: {differ} of {len(plain_t)}")
     print(f"CPU total: trick solves {sum(trick_t):.2f} s, Nil questions {sum(nil_t):.2f} s")
+    if a.top:
+        print(top_questions(a.top, todo, answers, nil_nodes, trick_nodes, [x[1] for x in side] if side else None))
     if other is not None:
         trick_of = [(t, n) for t, n, seats in zip(trick_t, trick_nodes, (q[3] for q in todo)) for _ in seats]
         made = np.array([x for r in answers for x in r], bool)

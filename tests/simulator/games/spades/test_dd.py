@@ -11,6 +11,7 @@ reference's rules).
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import re
@@ -943,6 +944,24 @@ def test_benchmark_script_runs():
     assert "ratio" in done.stdout and "python scripts/benchmark_dd.py" in done.stdout
 
 
+def test_benchmark_nil_lists_the_questions_of_the_largest_ratio():
+    """``benchmark_nil.py --top``: the questions ordered by their nodes over the trick solve's of their position (the
+    position's index in the list asked, the seat, the answer), the other copy's nodes beside them."""
+    spec = importlib.util.spec_from_file_location("benchmark_nil", ROOT / "scripts" / "benchmark_nil.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    todo = [(None, 0, False, [1, 3]), (None, 2, False, [0])]  # position 0 asks seats 1 and 3, position 1 seat 0
+    answers = [[1, 0], [1]]
+    nil_nodes = [500, 90, 2_000]  # per question, in the order asked
+    trick_nodes = [100, 1_000]  # per position
+    out = bench.top_questions(2, todo, answers, nil_nodes, trick_nodes, [400, 90, 3_000]).splitlines()
+    assert out[1:] == ["  position 0 seat 1, made: 500 / 100 = 5.0; 400 = 4.0",   # 5.0 > 2.0 > 0.9
+                       "  position 1 seat 0, made: 2,000 / 1,000 = 2.0; 3,000 = 3.0"]
+    assert "the 2 questions" in out[0]
+    out = bench.top_questions(5, todo, answers, nil_nodes, trick_nodes).splitlines()
+    assert out[-1] == "  position 0 seat 3, failed: 90 / 100 = 0.9" and len(out) == 4
+
+
 @pytest.mark.slow
 @pytest.mark.needs_jit("the benchmark compiles a second copy of the solver and times both")
 def test_benchmark_nil_against_catches_a_changed_answer(tmp_path):
@@ -953,8 +972,11 @@ def test_benchmark_nil_against_catches_a_changed_answer(tmp_path):
     flipped.write_text(src + "\n\n_nil_makeable = nil_makeable\n\n\ndef nil_makeable(*args, **kw):\n"
                        "    return not _nil_makeable(*args, **kw)\n")
     done = subprocess.run([sys.executable, "scripts/benchmark_nil.py", "--deals", "1", "--endings", "2",
-                           "--against", str(flipped)], cwd=ROOT, capture_output=True, text=True, check=False)
+                           "--against", str(flipped), "--top", "3"], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
     assert done.returncode == 1, done.stderr
     assert f"answers that differ from {flipped}: 24 of 24" in done.stdout  # 4 leaders + 2 endings, 4 seats each
     assert "this dd.py: ratio to the trick solve by nodes" in done.stdout
     assert f"{flipped}: ratio to the trick solve by nodes" in done.stdout
+    assert "the 3 questions of the largest ratio by nodes" in done.stdout
+    assert len(re.findall(r"^  position \d seat \d, (made|failed): .* = .*; .* = ", done.stdout, re.M)) == 3
