@@ -567,13 +567,16 @@ def test_long_taker_draws_trumps_with_the_master_before_cashing_its_king():
     assert play(0, cards("T21 T19 T18 T16 T14 T11 T8 T5 T1 RS 2H 5C"), v) == card("RS")
 
 
+def trumps_played_but(out, mine) -> list[int]:
+    """Every trump played but those ``out`` and the taker's own (``mine``), trump numbers 1 to 21."""
+    return [FIRST_TRUMP + n - 1 for n in range(1, 22) if n not in out + mine]
+
+
 def test_short_taker_draws_the_last_trumps_with_the_master_before_cashing_its_king():
     # late in the deal the taker holds four trumps, the 20 master (the Monde played), against the three out (2, 7,
     # 12): it holds as many as are out, however few, so it draws them with the 20 before the king of spades can be
     # ruffed; the player before the tenth pass (draw_min 6) cashed the king
-    out = (2, 7, 12)
-    mine = (20, 15, 9, 5)
-    played = [FIRST_TRUMP + n - 1 for n in range(1, 22) if n not in out + mine]
+    played = trumps_played_but(out=(2, 7, 12), mine=(20, 15, 9, 5))
     hand = cards("T20 T15 T9 T5 RS 4S 2H 5H")
     v = play_view(0, taker=0, played=played, trick_no=9)
     assert play(0, hand, v) == card("T20")
@@ -1023,9 +1026,7 @@ def test_taker_short_in_trumps_leads_into_a_defenders_void():
 def test_taker_long_in_trumps_keeps_to_its_longest_suit():
     # the same hand with four trumps against the three out (21, 20, 2; the rest played): more trumps than are out, so
     # no forcing: the low club from the longest suit. No draw either: the 21 and the 20 are out, above its 14
-    out = (21, 20, 2)
-    mine = (14, 12, 8, 3)
-    played = [FIRST_TRUMP + n - 1 for n in range(1, 22) if n not in out + mine]
+    played = trumps_played_but(out=(21, 20, 2), mine=(14, 12, 8, 3))
     hand = cards("T3 T8 T12 T14 3C 4C 6C 8C 9C 2D")
     v = play_view(0, taker=0, played=played, voids={2: DIAMONDS_VOID}, trick_no=8)
     assert play(0, hand, v) == card("3C")
