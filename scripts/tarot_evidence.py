@@ -398,6 +398,12 @@ TUNING_LOG = (
       "[+0.35, +0.46]; at five +0.01 / +0.01 / +0.00"), ("dropped: the 25 % target still costs points at four players "
       "(from 72 0.20 a deal, 0.29 before the pass; from 70 0.66, 0.78 before)"),
      "+0.25 [+0.21, +0.29] / -0.20 [-0.25, -0.15] / +0.01 [-0.01, +0.03] (Prise from 72, n=100,000)"),
+    (("existing parameters again with the pass's play, against it (seed 1019): draw_margin -1: -0.42 / -0.16 / +0.02; "
+      "+1: +0.00 / -0.13 [-0.18, -0.08] / -0.09; king_lead_unseen 4: -0.94 / -0.11 / +0.02; 1: +0.43 / +0.01 [-0.03, "
+      "+0.04] / +0.08; 2: seed 1018 +0.35 [+0.30, +0.39] / -0.01 [-0.03, +0.02] / +0.05 [+0.02, +0.08]"),
+     ("not shipped: king_lead_unseen 2 (or 1) gains at three and five players but nothing at four, the pass's aim (the "
+      "next to confirm)"),
+     "+0.35 [+0.30, +0.40] / +0.00 [-0.02, +0.03] / +0.07 [+0.04, +0.10] (king_lead_unseen 2, seed 1019, n=100,000)"),
 )
 PIMC_START = "<!-- tarot-pimc:start -->"  # the section of scripts/tarot_pimc_evidence.py
 
