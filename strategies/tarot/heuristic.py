@@ -49,7 +49,8 @@ no master trump is spent on a trick of a lone low card (``secure_value`` 2). The
 oracle on the taker's tricks 4 to the end): the taker leading low leads first a suit a defender still holding trumps
 has shown void in, when it holds no more trumps than are out (``force_defenders`` 0; pimc led into such a void in
 about half the positions where the heuristic led elsewhere): +1.85 / +0.86 / +1.28 a deal at three / four / five
-players; then ``secure_value`` 5 (a knight's worth; +0.00 / +0.18 / +0.28 more); ``excuse_save`` gave its parameter
+players (its lowest card a low one; a jack too, a knight or more not: +0.15 / +0.04 / +0.11 more, seeds 1018 to
+1020); then ``secure_value`` 5 (a knight's worth; +0.00 / +0.18 / +0.28 more); ``excuse_save`` gave its parameter
 slot (``EXCUSE_SAVE``: it mattered only with ``excuse_late`` below the hand size). With them the Prise from 72 still
 loses 0.20 a deal at four players, from 70 0.66.
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
@@ -142,7 +143,8 @@ Play
     out; else a low card of its longest suit that no defender has shown void in, suits with a king
     last (to establish it; the shortest suit measured 1 point a deal worse at four players); but a suit a defender
     still holding trumps has shown void in first, when the taker holds no more trumps than the ``force_defenders``
-    margin allows (by default: no more than are out), to make that defender spend a trump on a low card.
+    margin allows (by default: no more than are out), to make that defender spend a trump on a low card (a jack at
+    most).
     A defender leading: forces the taker to ruff with a low card of a suit the taker has shown void
     in (``force_taker``); at three players only (``HUNT_MAX_SEATS``: at four and five every form of the hunt
     measured lost) hunts the Petit while it is out by leading its highest trump when it holds
@@ -855,8 +857,9 @@ def lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, min_unseen):
 @njit(cache=True)
 def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long, void_first=False):
     """A low card of a suit: a suit no opponent has shown void in first (``void_first``: a suit an opponent still
-    holding trumps has shown void in first, unless its lowest card is an honour: it is made to ruff); the shortest
-    (``prefer_long``: the longest) among them, keeping suits with a king for last; -1 when no suit card is legal."""
+    holding trumps has shown void in first, unless its lowest card is a knight or more: it is made to ruff); the
+    shortest (``prefer_long``: the longest) among them, keeping suits with a king for last; -1 when no suit card is
+    legal."""
     best_suit = -1
     best_key = np.int64(1 << 40)
     for s in range(4):
@@ -873,8 +876,8 @@ def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long, void_first=
             if (opp >> p) & 1 == 1:
                 v = view[V_VOIDS + p]
                 if bit_set(v, s) and not bit_set(v, OUT_OF_TRUMPS):
-                    # a void to force: its lowest card given to a ruff (an honour is not)
-                    force = void_first and lowest_bit(legal_s & suit_bits(s)) % SUIT_CARDS < RANK_JACK
+                    # a void to force: its lowest card given to a ruff (a jack may be, a knight or more is not)
+                    force = void_first and lowest_bit(legal_s & suit_bits(s)) % SUIT_CARDS < RANK_KNIGHT
                     key += -1000 if force else 1000
         if key < best_key:
             best_key = key

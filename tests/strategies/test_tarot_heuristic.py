@@ -1018,9 +1018,10 @@ def test_taker_short_in_trumps_leads_into_a_defenders_void():
     # the defender shown out of trumps too: a diamond led is no ruff, only a discard, so the longest suit
     v = play_view(0, taker=0, voids={2: DIAMONDS_VOID | OUT_OF_TRUMPS}, trick_no=8)
     assert play(0, hand, v) == card("3C")
-    # the only diamond an honour (the jack): it is not given to a ruff
+    # the only diamond a knight (2.5 points): it is not given to a ruff; a jack (1.5) is
     v = play_view(0, taker=0, voids={2: DIAMONDS_VOID}, trick_no=8)
-    assert play(0, cards("T3 T8 T12 3C 4C 6C 8C 9C VD 5H"), v) == card("3C")
+    assert play(0, cards("T3 T8 T12 3C 4C 6C 8C 9C CD 5H"), v) == card("3C")
+    assert play(0, cards("T3 T8 T12 3C 4C 6C 8C 9C VD 5H"), v) == card("VD")
 
 
 def test_taker_long_in_trumps_keeps_to_its_longest_suit():
