@@ -52,7 +52,7 @@ about half the positions where the heuristic led elsewhere): +1.85 / +0.86 / +1.
 players (its lowest card a low one; a jack too, a knight or more not: +0.15 / +0.04 / +0.11 more, seeds 1018 to
 1020); then ``secure_value`` 5 (a knight's worth; +0.00 / +0.18 / +0.28 more); ``excuse_save`` gave its parameter
 slot (``EXCUSE_SAVE``: it mattered only with ``excuse_late`` below the hand size). With them the Prise from 72 still
-loses 0.20 a deal at four players, from 70 0.66.
+loses 0.19 a deal at four players, from 70 0.65.
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
 taker keeping it until 6 (-0.35 at four). All figures n=100,000 deals, in docs/tarot-evidence.md's log.
 
