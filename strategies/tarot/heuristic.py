@@ -44,7 +44,15 @@ dealer from 3 points fewer gained +0.06 / +0.04 (seeds 1011 / 1012; all passed 2
 leaves four players where they are. The tenth pass (seed 1013): the taker draws trumps with a master once it holds as
 many as are out, however few (``draw_min`` 0, was 6: the last trumps out drawn, its long suit and kings are safe;
 +0.88 / +0.61 / +0.20 a deal at three / four / five players against ``draw_min`` 6); with it the Prise from 72 still
-lost 0.29 a deal at four players, from 70 0.78.
+lost 0.29 a deal at four players, from 70 0.78. The eleventh: defenders never hunt the Petit (``hunt_petit`` 22) and
+no master trump is spent on a trick of a lone low card (``secure_value`` 2). The twelfth (seeds 1018 and 1019, pimc as
+oracle on the taker's tricks 4 to the end): the taker leading low leads first a suit a defender still holding trumps
+has shown void in, when it holds no more trumps than are out (``force_defenders`` 0; pimc led into such a void in
+about half the positions where the heuristic led elsewhere): +1.85 / +0.86 / +1.28 a deal at three / four / five
+players (its lowest card a low one; a jack too, a knight or more not: +0.15 / +0.04 / +0.11 more, seeds 1018 to
+1020); then ``secure_value`` 5 (a knight's worth; +0.00 / +0.18 / +0.28 more); ``excuse_save`` gave its parameter
+slot (``EXCUSE_SAVE``: it mattered only with ``excuse_late`` below the hand size). With them the Prise from 72 still
+loses 0.19 a deal at four players, from 70 0.65.
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
 taker keeping it until 6 (-0.35 at four). All figures n=100,000 deals, in docs/tarot-evidence.md's log.
 
@@ -115,7 +123,7 @@ Play
     (``RUFF_HIGH_MAX_SEATS``). Else play the cheapest card (low when the other side will win), never the Petit while
     another card is legal.
     The Excuse: played on a trick the other side wins when the card it saves is worth at least
-    ``excuse_save`` half-points, or is the Petit, or once at most ``excuse_late`` cards are left (by default
+    ``EXCUSE_SAVE`` half-points, or is the Petit, or once at most ``excuse_late`` cards are left (by default
     every hand size: the first trick the other side wins and this seat cannot);
     always before the last trick (except the taker's announced Chelem, where it is led last); where it may
     not be led (``excuse_lead=forbidden``), on the first trick followed once at most ``excuse_late`` + 1
@@ -133,7 +141,10 @@ Play
     measured worse: it hands the defence cheap tricks to charge); then kings and other masters in
     suits no defender has shown void in, while at least ``king_lead_unseen`` cards of the suit are
     out; else a low card of its longest suit that no defender has shown void in, suits with a king
-    last (to establish it; the shortest suit measured 1 point a deal worse at four players).
+    last (to establish it; the shortest suit measured 1 point a deal worse at four players); but a suit a defender
+    still holding trumps has shown void in first, when the taker holds no more trumps than the ``force_defenders``
+    margin allows (by default: no more than are out), to make that defender spend a trump on a low card (a jack at
+    most).
     A defender leading: forces the taker to ruff with a low card of a suit the taker has shown void
     in (``force_taker``); at three players only (``HUNT_MAX_SEATS``: at four and five every form of the hunt
     measured lost) hunts the Petit while it is out by leading its highest trump when it holds
@@ -244,6 +255,10 @@ PETIT_KEEP_FIVE = 0.75
 # trumps with its highest trump; at three and four players only (at five it lost)
 RUFF_HIGH_POINTS = 3
 RUFF_HIGH_MAX_SEATS = 4
+# the Excuse goes on a trick the other side wins when the card it saves is worth at least this many half-points (a
+# knight); with excuse_late at the hand size (the default) it goes on the first such trick anyway (a parameter until
+# the twelfth pass of issue #29 took its slot)
+EXCUSE_SAVE = 5
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -271,7 +286,7 @@ P_RUFF_RISK = _INDEX["ruff_risk"]
 P_DRAW_MIN = _INDEX["draw_min"]
 P_DRAW_MARGIN = _INDEX["draw_margin"]
 P_KING_LEAD = _INDEX["king_lead_unseen"]
-P_EXCUSE_SAVE = _INDEX["excuse_save"]
+P_FORCE_DEFENDERS = _INDEX["force_defenders"]
 P_EXCUSE_LATE = _INDEX["excuse_late"]
 P_HUNT_PETIT = _INDEX["hunt_petit"]
 P_SECURE_VALUE = _INDEX["secure_value"]
@@ -840,9 +855,11 @@ def lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, min_unseen):
 
 
 @njit(cache=True)
-def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long):
-    """A low card of a suit: a suit no opponent has shown void in first; the shortest (``prefer_long``: the
-    longest) among them, keeping suits with a king for last; -1 when no suit card is legal."""
+def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long, void_first=False):
+    """A low card of a suit: a suit no opponent has shown void in first (``void_first``: a suit an opponent still
+    holding trumps has shown void in first, unless its lowest card is a knight or more: it is made to ruff); the
+    shortest (``prefer_long``: the longest) among them, keeping suits with a king for last; -1 when no suit card is
+    legal."""
     best_suit = -1
     best_key = np.int64(1 << 40)
     for s in range(4):
@@ -859,7 +876,9 @@ def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long):
             if (opp >> p) & 1 == 1:
                 v = view[V_VOIDS + p]
                 if bit_set(v, s) and not bit_set(v, OUT_OF_TRUMPS):
-                    key += 1000
+                    # a void to force: its lowest card given to a ruff (a jack may be, a knight or more is not)
+                    force = void_first and lowest_bit(legal_s & suit_bits(s)) % SUIT_CARDS < RANK_KNIGHT
+                    key += -1000 if force else 1000
         if key < best_key:
             best_key = key
             best_suit = s
@@ -922,7 +941,8 @@ def taker_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, 
     if c >= 0:
         return c
     # a low card of its longest suit, suits with a king last (to establish it; the shortest measured worse)
-    c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True)
+    c = lead_low(suits, legal_s, unseen_s, view, seat, opp, True,
+                 popcount(others_t) - n_mine >= params[P_FORCE_DEFENDERS])
     if c >= 0:
         return c
     return lowest_trump(legal_t, keep_petit)
@@ -1063,7 +1083,7 @@ def decide(seat, suits, trumps, legal_s, legal_t, view, params):
             return c
     d = dump_card(suits, legal_s, legal_t & ~EXCUSE_T, keep_petit)
     # the other side takes this trick: the Excuse saves the card we would give
-    if excuse_ok and not ally_wins and (d < 0 or d == PETIT or HALF_POINTS[d] >= params[P_EXCUSE_SAVE]
+    if excuse_ok and not ally_wins and (d < 0 or d == PETIT or HALF_POINTS[d] >= EXCUSE_SAVE
                                         or cards_left <= params[P_EXCUSE_LATE]):
         return np.int64(EXCUSE)
     if excuse_ok and d == PETIT:

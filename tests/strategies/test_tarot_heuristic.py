@@ -567,13 +567,16 @@ def test_long_taker_draws_trumps_with_the_master_before_cashing_its_king():
     assert play(0, cards("T21 T19 T18 T16 T14 T11 T8 T5 T1 RS 2H 5C"), v) == card("RS")
 
 
+def trumps_played_but(out, mine) -> list[int]:
+    """Every trump played but those ``out`` and the taker's own (``mine``), trump numbers 1 to 21."""
+    return [FIRST_TRUMP + n - 1 for n in range(1, 22) if n not in out + mine]
+
+
 def test_short_taker_draws_the_last_trumps_with_the_master_before_cashing_its_king():
     # late in the deal the taker holds four trumps, the 20 master (the Monde played), against the three out (2, 7,
     # 12): it holds as many as are out, however few, so it draws them with the 20 before the king of spades can be
     # ruffed; the player before the tenth pass (draw_min 6) cashed the king
-    out = (2, 7, 12)
-    mine = (20, 15, 9, 5)
-    played = [FIRST_TRUMP + n - 1 for n in range(1, 22) if n not in out + mine]
+    played = trumps_played_but(out=(2, 7, 12), mine=(20, 15, 9, 5))
     hand = cards("T20 T15 T9 T5 RS 4S 2H 5H")
     v = play_view(0, taker=0, played=played, trick_no=9)
     assert play(0, hand, v) == card("T20")
@@ -582,15 +585,19 @@ def test_short_taker_draws_the_last_trumps_with_the_master_before_cashing_its_ki
 
 def test_taker_keeps_its_master_trump_off_a_trick_of_a_lone_low_card():
     # the taker (seat 0), void in hearts, ruffs the 2 of hearts led by seat 3, the Monde played: the 20 is its master.
-    # Two hearts are out (3, 4), fewer than ruff_risk: the defenders after it may ruff over a low trump. The trick
-    # holds 1 half-point, under secure_value 2 (the default since issue #29's eleventh pass): a master is worth more
-    # than a low card, so the lowest trump (the 5); with secure_value 1 (the player before) the 20 wins it surely.
-    # Two low cards (2 half-points) are worth the 20.
+    # Three hearts are out (3, 4 and the knight), fewer than ruff_risk: the defenders after it may ruff over a low
+    # trump. The trick holds 1 half-point, under secure_value 5 (the default since issue #29's twelfth pass; 2 since
+    # the eleventh): a master is worth more than a low card, so the lowest trump (the 5); with secure_value 1 (the
+    # player before the eleventh pass) the 20 wins it surely. Two low cards (2 half-points) are worth the 20 with
+    # secure_value 2 only; a knight and a low card (6 half-points) are worth it.
     hand = cards("T20 T8 T5 3S 4S RS")
-    played = cards("T21 AH 5H 6H 7H 8H 9H 10H VH CH DH RH")
+    played = cards("T21 AH 5H 6H 7H 8H 9H 10H VH DH RH")
     assert play(0, hand, play_view(0, taker=0, trick=cards("2H"), played=played)) == card("T5")
     assert play(0, hand, play_view(0, taker=0, trick=cards("2H"), played=played), params(secure_value=1)) == card("T20")
-    assert play(0, hand, play_view(0, taker=0, trick=cards("2H 3H"), played=played)) == card("T20")
+    assert play(0, hand, play_view(0, taker=0, trick=cards("2H 3H"), played=played)) == card("T5")
+    assert play(0, hand, play_view(0, taker=0, trick=cards("2H 3H"), played=played), params(secure_value=2)) \
+        == card("T20")
+    assert play(0, hand, play_view(0, taker=0, trick=cards("CH 2H"), played=played)) == card("T20")
 
 
 def test_taker_leads_low_from_its_longest_suit():
@@ -914,7 +921,7 @@ def test_the_taker_counts_the_chien_it_discarded():
 def test_excuse_goes_on_the_first_trick_the_other_side_wins():
     # trick 3, six cards left: the taker (seat 3) led the king of hearts, which this defender (seat 0) cannot beat.
     # The Excuse goes now and the 4 of hearts is kept (excuse_late 24: the first such trick); with the old
-    # excuse_late 3 the 4 (half a point, below excuse_save) was given and the Excuse kept for later
+    # excuse_late 3 the 4 (half a point, below EXCUSE_SAVE) was given and the Excuse kept for later
     hand = cards("EX 4H 7C 9C T5 T8")
     v = play_view(0, taker=3, trick=cards("RH"), trick_no=2)
     assert play(0, hand, v) == EXCUSE
@@ -992,3 +999,36 @@ def test_taker_ruffs_high_a_trick_worth_a_jack_or_more():
     # a low heart led (half a point, below a jack's): the lowest trump, the high ones kept
     v = play_view(2, taker=2, trick=cards("4H"), voids={3: HEARTS_VOID})
     assert play(2, hand, v) == card("T4")
+
+
+# ------------------------------------------------------------------ issue #29, the twelfth pass
+DIAMONDS_VOID = 1 << SUITS.index("D")  # V_VOIDS: a seat shown void in diamonds
+OUT_OF_TRUMPS = 1 << 4                  # V_VOIDS: a seat shown out of trumps
+
+
+def test_taker_short_in_trumps_leads_into_a_defenders_void():
+    # trick 9, the taker (seat 0) leads with 3 trumps against the 18 out (no draw: fewer than are out; no king or
+    # master to cash). A defender (seat 2) has shown it holds no diamond but may hold trumps: the taker leads its low
+    # diamond to make it ruff (force_defenders 0: it holds no more trumps than are out), not a low club from its
+    # longest suit (the player before the twelfth pass: force_defenders 22)
+    hand = cards("T3 T8 T12 3C 4C 6C 8C 9C 2D 5D")
+    v = play_view(0, taker=0, voids={2: DIAMONDS_VOID}, trick_no=8)
+    assert play(0, hand, v) == card("2D")
+    assert play(0, hand, v, params(force_defenders=22)) == card("3C")
+    # the defender shown out of trumps too: a diamond led is no ruff, only a discard, so the longest suit
+    v = play_view(0, taker=0, voids={2: DIAMONDS_VOID | OUT_OF_TRUMPS}, trick_no=8)
+    assert play(0, hand, v) == card("3C")
+    # the only diamond a knight (2.5 points): it is not given to a ruff; a jack (1.5) is
+    v = play_view(0, taker=0, voids={2: DIAMONDS_VOID}, trick_no=8)
+    assert play(0, cards("T3 T8 T12 3C 4C 6C 8C 9C CD 5H"), v) == card("3C")
+    assert play(0, cards("T3 T8 T12 3C 4C 6C 8C 9C VD 5H"), v) == card("VD")
+
+
+def test_taker_long_in_trumps_keeps_to_its_longest_suit():
+    # the same hand with four trumps against the three out (21, 20, 2; the rest played): more trumps than are out, so
+    # no forcing: the low club from the longest suit. No draw either: the 21 and the 20 are out, above its 14
+    played = trumps_played_but(out=(21, 20, 2), mine=(14, 12, 8, 3))
+    hand = cards("T3 T8 T12 T14 3C 4C 6C 8C 9C 2D")
+    v = play_view(0, taker=0, played=played, voids={2: DIAMONDS_VOID}, trick_no=8)
+    assert play(0, hand, v) == card("3C")
+    assert play(0, hand, v, params(force_defenders=-1)) == card("2D")  # forcing with one trump more than are out

@@ -42,16 +42,17 @@ PARAMS = (
           "trumps than are out (0: at least as many)", lo=-21, hi=21),
     Param("king_lead_unseen", 3.0, "cash a king (master) in a suit nobody has cut only while at least this many "
           "of its cards are unseen", lo=0, hi=14),
-    Param("excuse_save", 5.0, "play the Excuse on a lost trick when the card it saves is worth at least this many "
-          "half-points (9 king, 7 queen, 5 knight, 3 jack; only matters with excuse_late below the hand size)", lo=0,
-          hi=100),
+    Param("force_defenders", 0.0, "the taker (its partner too, five players) leading low (no trump to draw with, "
+          "no master to cash) leads first a suit a defender has shown void in (not out of trumps), making it ruff, "
+          "when the trumps out outnumber its own by at least this many (22 = never: its longest suit whatever the "
+          "voids, as before the twelfth pass of issue #29)", lo=-22, hi=22),
     Param("excuse_late", 24.0, "with at most this many cards left, the Excuse goes on the first trick the other "
           "side wins (24, every hand size: on the first such trick, measured best; 2 cards left: always played)",
           lo=2, hi=24),
     Param("hunt_petit", 22.0, "a defender leads its highest trump to hunt the Petit with at least this many trumps "
           "(22 = never; three players only: at four and five it never hunts)", lo=0, hi=22),
-    Param("secure_value", 2.0, "half-points a trick must hold before a master trump is spent to win it", lo=0,
-          hi=200),
+    Param("secure_value", 5.0, "half-points a trick must hold before a master trump is spent to win it (5: a "
+          "knight's; 2 until the twelfth pass of issue #29, 1 before the eleventh)", lo=0, hi=200),
     Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1,
           switch=True),
     Param("defender_cash", 0.0, "a defender leads its kings (masters) in suits the taker has not cut (1 = on; "
