@@ -34,6 +34,7 @@ from tricksim.analysis.games.spades.atlas import no_edge
 from tricksim.analysis.games.spades.cutthroat import luck_baseline
 from tricksim.analysis.games.spades.outcomes import NUMBER_WORDS
 from tricksim.analysis.stats import fmt_estimate
+from tricksim.jobs.spades.atlas import JOKER_VARIANT as JOKERS, parse_variant
 
 GAMES = ("spades", "tarot")
 # spades: deals a variant, about 5 minutes for every preset at every table size and the flag variants on 2 busy cores
@@ -43,7 +44,6 @@ GAMES = ("spades", "tarot")
 # a variant's rotation, about 3 minutes at 10,000 on 2 busy cores (docs/performance.md, the Tarot atlas)
 DEFAULT_GAMES = {"spades": 50_000, "tarot": 20_000}
 DEFAULT_SEED = 2026
-JOKERS = "zone+jokers=true"  # Joker Spades as the atlas plays it (FLAG_VARIANTS): source 002's variant, on zone
 DEFAULT_DOC = {"spades": ROOT / "docs" / "atlas.md", "tarot": ROOT / "docs" / "atlas-tarot.md"}
 
 
@@ -139,8 +139,9 @@ def reading(variants, runs: Path) -> list[str]:
             f"whoever played it) runs from {fmt_estimate(luck[0].figures['same_cards'])} in `{luck[0].name}` to "
             f"{fmt_estimate(top)} in `{luck[-1].name}`"
             + (": between these two players the cards rarely outweigh the play." if top.hi < 0.25 else "."))
-    if "zone" in by and JOKERS in by:
-        a, j = by["zone"], by[JOKERS]
+    joker_base = parse_variant(JOKERS)[0]  # the preset the joker variant is played on
+    if joker_base in by and JOKERS in by:
+        a, j = by[joker_base], by[JOKERS]
         lines.append(
             f"* **Jokers.** With the two jokers as top spades (`{JOKERS}`, source 002's variant on its preset) "
             f"contracts are made "
@@ -158,8 +159,8 @@ def reading(variants, runs: Path) -> list[str]:
         lines.append(
             "* **Deuce decks.** With the 2♠ (and in Joker-Joker-Deuce-Deuce the 2♦) promoted under the jokers, "
             "contracts are made " + ", ".join(f"{fmt_estimate(by[n].figures['contract'])} in `{n}`" for n in deuces)
-            + f" against {fmt_estimate(j.figures['contract'])} with the jokers alone (`{JOKERS}`: zone, whose bags "
-            "reset after the penalty where cardems' carry over), and games last "
+            + f" against {fmt_estimate(j.figures['contract'])} with the jokers alone (`{JOKERS}`: {joker_base}, "
+            "whose bags reset after the penalty where cardems' carry over), and games last "
             + ", ".join(f"{fmt_estimate(by[n].figures['length'])}" for n in deuces)
             + f" hands against {fmt_estimate(j.figures['length'])}; {j.strong} wins "
             + ", ".join(f"{fmt_estimate(by[n].figures['strong_win'])}" for n in deuces)

@@ -21,11 +21,13 @@ from tricksim.jobs.spades.cutthroat import rotation_runs, tables, with_field
 
 GAME = "spades"
 
+#: Joker Spades (big and little joker the two highest spades): a variant of source 002, whose preset is zone
+#: (RULES.md 1.6; table 1.7 lists jokers as a variant under zone only)
+JOKER_VARIANT = "zone+jokers=true"
+
 #: the flag variants the atlas plays besides every preset (``PRESET+flag=value``)
 FLAG_VARIANTS = (
-    # Joker Spades (big and little joker the two highest spades): a variant of source 002, whose preset is zone
-    # (RULES.md 1.6; table 1.7 lists jokers as a variant under zone only)
-    "zone+jokers=true",
+    JOKER_VARIANT,
     "classic+mercy=-200",             # a mercy rule: a team at -200 or below loses
     "zone+nil=false",                 # the "No Nil" variant of the cardgames.zone table
     # issue #28's variants (TricksterBots' Spades, not source 002), on the cardems base as the presets suicide, whiz
