@@ -301,6 +301,32 @@ def sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, on
     return -1
 
 
+@njit(cache=True)
+def new_piles(seat, suits, trumps, view):
+    """``hidden_piles`` in fresh arrays: (n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s,
+    free_s, free_t), the arguments ``sample_deal`` takes."""
+    pile_seat = np.zeros(MAX_PILES, np.int64)
+    need = np.zeros(MAX_PILES, np.int64)
+    known_s = np.zeros(MAX_PILES, np.int64)
+    known_t = np.zeros(MAX_PILES, np.int64)
+    allow_s = np.zeros(MAX_PILES, np.int64)
+    allow_t = np.zeros(MAX_PILES, np.int64)
+    only_s = np.zeros(1, np.int64)
+    n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
+                                           allow_t, only_s)
+    return n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t
+
+
+@njit(cache=True)
+def sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht):
+    """Every seat's hand of a sampled deal into ``hs``/``ht``: the searching seat's own, the other seats' piles."""
+    hs[seat] = suits
+    ht[seat] = trumps
+    for q in range(n_piles - 1):
+        hs[pile_seat[q]] = out_s[q]
+        ht[pile_seat[q]] = out_t[q]
+
+
 # ------------------------------------------------------------------ play-outs on one deal
 @njit(cache=True)
 def rebuild(view0, rules, suits, trumps, tally, trick_winner):
@@ -466,15 +492,8 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
     if n_cand < 2:
         return h_card
     local = _private_stream(rng, params)
-    pile_seat = np.zeros(MAX_PILES, np.int64)
-    need = np.zeros(MAX_PILES, np.int64)
-    known_s = np.zeros(MAX_PILES, np.int64)
-    known_t = np.zeros(MAX_PILES, np.int64)
-    allow_s = np.zeros(MAX_PILES, np.int64)
-    allow_t = np.zeros(MAX_PILES, np.int64)
-    only_s = np.zeros(1, np.int64)
-    n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
-                                           allow_t, only_s)
+    n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
+        seat, suits, trumps, view)
     if n_piles < 0:
         return h_card
     n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_PLAYOUTS]) // n_cand))
@@ -494,11 +513,7 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
         if met < 0:
             break
         exact += met
-        hs[seat] = suits
-        ht[seat] = trumps
-        for q in range(n_piles - 1):
-            hs[pile_seat[q]] = out_s[q]
-            ht[pile_seat[q]] = out_t[q]
+        sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht)
         draws = np.empty(1, np.uint64)
         draws[0] = next_u64(local)
         card_values(seat, hs, ht, out_s[n_piles - 1], out_t[n_piles - 1], legal_s, legal_t, view, hp, draws, out)
@@ -677,15 +692,8 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
         return h_choice
     hp = _heuristic_params()
     local = _private_stream(rng, params)
-    pile_seat = np.zeros(MAX_PILES, np.int64)
-    need = np.zeros(MAX_PILES, np.int64)
-    known_s = np.zeros(MAX_PILES, np.int64)
-    known_t = np.zeros(MAX_PILES, np.int64)
-    allow_s = np.zeros(MAX_PILES, np.int64)
-    allow_t = np.zeros(MAX_PILES, np.int64)
-    only_s = np.zeros(1, np.int64)
-    n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
-                                           allow_t, only_s)
+    n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
+        seat, suits, trumps, view)
     if n_piles < 0:
         return h_choice
     n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_DEAL_PLAYOUTS]) // n_cand))
@@ -706,11 +714,7 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
                           taker, local, tries, out_s, out_t)
         if met < 0:
             break
-        hs[seat] = suits
-        ht[seat] = trumps
-        for q in range(n_piles - 1):
-            hs[pile_seat[q]] = out_s[q]
-            ht[pile_seat[q]] = out_t[q]
+        sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht)
         if stage != STAGE_DISCARD and rules.petit_sec_redeal and phases.petit_sec(ht, n):
             continue
         exact += met

@@ -154,11 +154,8 @@ def test_the_true_deal_and_every_sample_keep_to_what_the_table_showed(n):
     positions = exact = hidden_chien = revealed = ceilings = 0
     for st, seat in deal_positions(n, 30, seed=7, seats=seats, every=3):
         ob = st.observation(seat)
-        arrays = [np.zeros(pimc.MAX_PILES, np.int64) for _ in range(6)]
-        pile_seat, need, known_s, known_t, allow_s, allow_t = arrays
-        only_s = np.zeros(1, np.int64)
-        n_piles, free_s, free_t = pimc.hidden_piles(np.int64(seat), np.int64(ob.suits), np.int64(ob.trumps), ob.view,
-                                                   pile_seat, need, known_s, known_t, allow_s, allow_t, only_s)
+        n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = pimc.new_piles(
+            np.int64(seat), np.int64(ob.suits), np.int64(ob.trumps), ob.view)
         assert n_piles == n
         positions += 1
         # an under-trump seen: some seat may hold trumps, but not all of them (the ceiling inferred from the history)
@@ -206,11 +203,8 @@ def test_shown_voids_and_an_under_trump_bar_cards_from_a_seat():
     trump holds no trump above it: checked against the view's voids and the history by hand."""
     for st, seat in deal_positions(4, 30, seed=3, every=2):
         ob = st.observation(seat)
-        arrays = [np.zeros(pimc.MAX_PILES, np.int64) for _ in range(6)]
-        pile_seat, need, known_s, known_t, allow_s, allow_t = arrays
-        only_s = np.zeros(1, np.int64)
-        pimc.hidden_piles(np.int64(seat), np.int64(ob.suits), np.int64(ob.trumps), ob.view, pile_seat, need, known_s,
-                          known_t, allow_s, allow_t, only_s)
+        _, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, _, _ = pimc.new_piles(
+            np.int64(seat), np.int64(ob.suits), np.int64(ob.trumps), ob.view)
         for q in range(3):
             o = int(pile_seat[q])
             voids = int(ob.view[V_VOIDS + o])
