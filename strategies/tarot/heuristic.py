@@ -259,6 +259,10 @@ RUFF_HIGH_MAX_SEATS = 4
 # knight); with excuse_late at the hand size (the default) it goes on the first such trick anyway (a parameter until
 # the twelfth pass of issue #29 took its slot)
 EXCUSE_SAVE = 5
+# the trumps (the Petit included) for the Petit's full hand points, ``petit_guard``, moved per table size (3, 4, 5
+# players): at five players a thinly guarded Petit measured worse counted full (docs/tarot-evidence.md, the
+# thirteenth pass), so the guard there stays what it was before the pass
+PETIT_GUARD_SHIFT = np.array([0.0, 0.0, 2.0])
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -469,8 +473,9 @@ def is_master(card, unseen_s, unseen_t):
 
 # ------------------------------------------------------------------ bidding
 @njit(cache=True)
-def hand_points(suits, trumps, params):
-    """The classic hand-point count of a hand (see the module docstring)."""
+def hand_points(suits, trumps, params, guard_shift=0.0):
+    """The classic hand-point count of a hand (see the module docstring); ``guard_shift`` moves ``petit_guard`` (the
+    table size's ``PETIT_GUARD_SHIFT``)."""
     t = trumps & T_ONLY
     n = popcount(t)
     pts = params[P_TRUMP] * n + params[P_MAJOR] * popcount(t & MAJORS_T)
@@ -479,7 +484,7 @@ def hand_points(suits, trumps, params):
     if trumps & EXCUSE_T:
         pts += params[P_EXCUSE]
     if trumps & PETIT_T:
-        guard = params[P_PETIT_GUARD]
+        guard = params[P_PETIT_GUARD] + guard_shift
         if n >= guard:
             pts += params[P_PETIT]
         elif guard > 1.0:
@@ -513,8 +518,8 @@ def contract_for(points, params, n_seats):
 
 @njit(HAND_SIG, cache=True)
 def bid(seat, suits, trumps, view, params, rng):
-    points = hand_points(suits, trumps, params)
     n = view[V_RULES + R_SEATS]
+    points = hand_points(suits, trumps, params, PETIT_GUARD_SHIFT[n - 3])
     if n == 3:
         points *= BID_SCALE_THREE
     elif n == 5:
