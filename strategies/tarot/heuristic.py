@@ -52,7 +52,11 @@ about half the positions where the heuristic led elsewhere): +1.85 / +0.86 / +1.
 players (its lowest card a low one; a jack too, a knight or more not: +0.15 / +0.04 / +0.11 more, seeds 1018 to
 1020); then ``secure_value`` 5 (a knight's worth; +0.00 / +0.18 / +0.28 more); ``excuse_save`` gave its parameter
 slot (``EXCUSE_SAVE``: it mattered only with ``excuse_late`` below the hand size). With them the Prise from 72 still
-loses 0.19 a deal at four players, from 70 0.65.
+loses 0.19 a deal at four players, from 70 0.65. The thirteenth (seeds 1021 to 1024): the Petit counts its full hand
+points with 3 trumps (``petit_guard`` 3, was 5) at three and four players, the guard 5 at five (``PETIT_GUARD_SHIFT``:
+lower it lost 0.28 a deal there): +0.12 / +0.04 a deal at three / four players, all passed at four 35 % (37 % before);
+pimc's higher ruffs where a defender shown void may overtrump, its master knights led and its trumps led without a
+master, each made a rule, lost at four players; the Prise from 72 still loses 0.27 a deal there, from 70 0.70.
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
 taker keeping it until 6 (-0.35 at four). All figures n=100,000 deals, in docs/tarot-evidence.md's log.
 
@@ -60,7 +64,7 @@ Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
     (16 to 21) ``major_points`` more; the oudlers: the Monde ``monde_points``, the Excuse
     ``excuse_points``, the Petit ``petit_points`` when it holds with at least ``petit_guard``
-    trumps (proportionally less with fewer, nothing bare); honours ``king_points``,
+    trumps (2 more at five players, ``PETIT_GUARD_SHIFT``; proportionally less with fewer, nothing bare); honours ``king_points``,
     ``queen_points``, ``knight_points``, ``jack_points``, and ``king_queen_bonus`` more for a king
     with its queen; a five-card suit ``long_suit_points`` (0.4 of it more for each further card),
     a void ``void_points``, a singleton ``singleton_points``. The highest contract whose threshold
