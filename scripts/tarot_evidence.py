@@ -457,6 +457,12 @@ TUNING_LOG = (
       "-0.18], 70 -0.62 [-0.69, -0.55], all passed 30.5 % / 23.9 %"),
      "dropped: the 25 % target still costs points at four players (from 70 0.70 a deal)",
      "+0.26 [+0.22, +0.30] / -0.27 [-0.32, -0.22] / -0.00 [-0.02, +0.01] (Prise from 72, n=100,000)"),
+    (("bidding weights at four players with petit_guard 3, each lowered (fewer Prises; seed 1021): petit_points 17: "
+      "+0.16 [+0.10, +0.22]; knight_points 0.5: +0.13 [+0.08, +0.19]; queen_points 2.5: +0.13 [+0.08, +0.19]; "
+      "singleton_points 0: +0.07 [+0.02, +0.11]; jack_points 0: +0.07 [+0.03, +0.11]; king_queen_bonus 0.5: +0.05 "
+      "[+0.02, +0.08]; void_points 1: -0.00; raised, petit_points 21: -0.39 [-0.45, -0.33]"),
+     ("not shipped: each raises all passed at four players, away from the 25 % target (in duplicate the fewer Prises "
+      "the better there)"), "— / see the figures / — (n=100,000)"),
     (("king_lead_unseen 2 again: seed 1021 +0.28 [+0.24, +0.33] / +0.00 [-0.02, +0.03] / +0.03 [+0.00, +0.06], "
       "1022 +0.34 [+0.30, +0.39] / -0.00 [-0.03, +0.02] / +0.03 [+0.01, +0.06]"),
      "not shipped: nothing at four players, the pass's aim (as in the twelfth pass)",
@@ -671,7 +677,8 @@ THIRTEENTH_PASS = ("The thirteenth pass (seeds 1021 to 1024) classified the two 
                    "0.4 at three; the master knight led lost 0.21 at four; the trump led without a master, which pimc "
                    "chose in 38 % of the 783 suit leads with 7 to 9 trumps, lost 0.1 to 2 a deal. Every bidding "
                    "weight raised "
-                   "at four players lost, but the Petit counted full with 3 trumps (`petit_guard` 3, was 5): it gains "
+                   "at four players lost (and lowering one gained: fewer Prises), but the Petit counted full with 3 "
+                   "trumps (`petit_guard` 3, was 5): it gains "
                    "+0.12 a deal at three players and +0.04 [+0.02, +0.06] at four (seeds 1021 to 1024 pooled), loses "
                    "0.28 at five, where the guard stays 5 (`PETIT_GUARD_SHIFT`); dropped in the sixth pass, when the "
                    "defenders still hunted the Petit at three players. All passed at four players falls to 35.2 % "
