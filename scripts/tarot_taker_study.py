@@ -8,9 +8,14 @@ Writes one row a decision (CSV) and prints how the differing ones split by kind.
 
 The twelfth pass's study (docs/tarot-evidence.md, TWELFTH_PASS in scripts/tarot_evidence.py): seed 1018 with the
 heuristic before the pass (main at 2564056: pimc's play-outs play the default heuristic, so the player before needs
-its own tree), seed 1020 after it. Usage::
+its own tree), seed 1020 after it. The thirteenth pass (seed 1021, 12,000 decisions) classified the two patterns left
+(``classify``, also on a CSV written before: ``--classify``): the taker's ruffs of a suit trick where pimc trumps higher,
+by seats still to play after the taker, a defender after it shown void in the suit (still holding trumps: it may
+overtrump) and the trick's points; the leads where the heuristic leads low under its own master of the suit, by the
+master's rank, where pimc leads the master. Usage::
 
     nice python scripts/tarot_taker_study.py --seed 1018 --decisions 3000 --out /tmp/study.csv
+    python scripts/tarot_taker_study.py --classify /tmp/study.csv
 """
 from __future__ import annotations
 
@@ -73,6 +78,56 @@ def kind(c, legal, hand, view, unseen_t, leading):
     return tag
 
 
+def ruff_row(r):
+    """For a taker's decision following a trick (a CSV row): the suit led (4: trumps), the seats still to play after
+    the taker, and whether one of them has shown a void in the suit led while not out of trumps."""
+    trick = [int(c) for c in r["trick_cards"].split("/")]
+    n = int(r["nplayed"])
+    taker = next(s for s in range(4) if trick[s] < 0 and all(trick[(s - k) % 4] >= 0 for k in range(1, n + 1)))
+    first = trick[(taker - n) % 4]
+    if first == EXCUSE and n > 1:
+        first = trick[(taker - n + 1) % 4]
+    led = 4 if first >= FIRST_TRUMP else first // 14
+    voids = [int(v) for v in r["voids"].split("/")]  # the seats after the taker, in order
+    void_after = led < 4 and any((voids[i] >> led) & 1 and not (voids[i] >> 4) & 1 for i in range(3 - n))
+    return led, 3 - n, void_after
+
+
+def classify(rows):
+    """Print where pimc ruffs higher than the heuristic and where it leads the master the heuristic leads under."""
+    ruffs = []
+    for r in rows:
+        if r["leading"] in (True, "True") or not FIRST_TRUMP <= int(r["h"]) < EXCUSE:
+            continue
+        led, after, void_after = ruff_row(r)
+        if led < 4:
+            higher = FIRST_TRUMP <= int(r["p"]) < EXCUSE and int(r["p"]) > int(r["h"])
+            ruffs.append((after, void_after, int(r["pts"]), higher))
+    print(f"\nruffs of a suit trick: {len(ruffs)}, pimc trumps higher in {sum(x[3] for x in ruffs)}")
+    for name, key in (("seats after the taker", lambda x: x[0]), ("a defender after shown void (may overtrump)",
+                      lambda x: x[1]), ("trick half-points <= 1", lambda x: x[2] <= 1),
+                      ("void after, <= 1 half-point, two seats after", lambda x: x[1] and x[2] <= 1 and x[0] == 2)):
+        for k, group in sorted(Counter(key(x) for x in ruffs).items()):
+            hi = sum(x[3] for x in ruffs if key(x) == k)
+            print(f"  {name} {k}: {hi} of {group} higher ({hi / group:.0%})")
+    under = Counter()
+    master = Counter()
+    for r in rows:
+        h = int(r["h"])
+        if r["leading"] not in (True, "True") or h >= FIRST_TRUMP:
+            continue
+        s, hand, gone = h // 14, int(r["suits"]), int(r["played_s"]) | int(r["chien_s"])
+        top = max(c for c in range(s * 14, s * 14 + 14) if (hand >> c) & 1)
+        out = [c for c in range(s * 14, s * 14 + 14) if not (hand >> c) & 1 and not (gone >> c) & 1]
+        if top != h and not any(c > top for c in out):
+            under[top % 14] += 1
+            master[top % 14] += int(r["p"]) == top
+    print(f"\nleads low under the taker's own master of the suit: {sum(under.values())}, pimc leads the master in "
+          f"{sum(master.values())}")
+    for rank in sorted(under):
+        print(f"  master of rank {rank + 1} (11 jack, 12 knight, 13 queen, 14 king): {master[rank]} of {under[rank]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1018)
@@ -83,7 +138,13 @@ def main():
     ap.add_argument("--from-trick", type=int, default=4)
     ap.add_argument("--pimc", default="pimc:bids=0,discard=0,call=0")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--classify", type=Path, help="only classify the decisions of a CSV this script wrote")
     a = ap.parse_args()
+    if a.classify:
+        import pandas as pd
+
+        classify(pd.read_csv(a.classify).to_dict("records"))
+        return
     from tricksim.strategies.tarot import heuristic as H
     from tricksim.strategies.tarot import pimc
 
@@ -146,6 +207,7 @@ def main():
               f"{sum(1 for r in rows if r['leading'] == lead)}")
         for (hk, pk), n in Counter((r["h_kind"], r["p_kind"]) for r in sub).most_common(25):
             print(f"  {n:4d}  heuristic {hk:34s} pimc {pk}")
+    classify(rows)
     if a.out:
         import pandas as pd
 

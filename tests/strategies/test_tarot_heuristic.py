@@ -1032,3 +1032,24 @@ def test_taker_long_in_trumps_keeps_to_its_longest_suit():
     v = play_view(0, taker=0, played=played, voids={2: DIAMONDS_VOID}, trick_no=8)
     assert play(0, hand, v) == card("3C")
     assert play(0, hand, v, params(force_defenders=-1)) == card("2D")  # forcing with one trump more than are out
+
+
+# ------------------------------------------------------------------ issue #29, the thirteenth pass
+def test_petit_guarded_by_three_trumps_counts_full_but_at_five_players():
+    # four players: the Petit with two other trumps, the Excuse, the kings of hearts and spades, the queen of
+    # diamonds, suits of 4, 3, 3, 4 cards (no void, singleton or long suit). With petit_guard 3 the Petit counts its
+    # full 19: 3 trumps x 5 + 19 + Excuse 21 + kings 2 x 8.5 + queen 3.5 = 75.5, a Prise (74) below the Garde (77);
+    # with the guard 5 of the player before the thirteenth pass it counts 19 x (3 - 1) / (5 - 1) = 9.5: 66.0, a pass
+    hand = "T1 T7 T12 EX RH 2H 3H 4H RS 2S 3S DD 2D 3D 2C 3C 4C 5C"
+    s, t = words(cards(hand))
+    assert H.hand_points(s, t, PARAMS) == pytest.approx(3 * 5 + 19 + 21 + 2 * 8.5 + 3.5)
+    assert bid(hand) == 1
+    assert bid(hand, p=params(petit_guard=5)) == 0
+    # five players (15 cards): the guard is 2 trumps more (PETIT_GUARD_SHIFT), 5 as before the pass. The Petit with two
+    # other trumps and the Excuse, no honour, suits of 3, 3, 2, 3: 15 + 9.5 + 21 = 45.5, x 1.2 = 54.6, under the
+    # Prise at five (74 - 10 = 64): a pass; counted full (the guard 1 + 2 = 3), 55 x 1.2 = 66: a Prise (Garde 68)
+    five = hand_view()
+    five[V_RULES:] = build_rules("fft5").to_kernel()
+    s, t = words(cards("T1 T7 T12 EX 2H 3H 4H 2S 3S 4S 2D 3D 5C 6C 7C"))
+    assert int(H.bid(0, s, t, five, PARAMS, rng())) == 0
+    assert int(H.bid(0, s, t, five, params(petit_guard=1), rng())) == 1

@@ -8,7 +8,8 @@ PARAMS = (
     Param("monde_points", 22.0, "hand points of the Monde (trump 21) [classic 10]", lo=0, hi=100),
     Param("petit_points", 19.0, "hand points of the Petit with at least petit_guard trumps, proportionally less "
           "with fewer, none bare [classic 8]", lo=0, hi=100),
-    Param("petit_guard", 5.0, "trumps (the Petit included) for the Petit's full hand points", lo=1, hi=21),
+    Param("petit_guard", 3.0, "trumps (the Petit included) for the Petit's full hand points, 2 more at five "
+          "players (5 at every table size until the thirteenth pass of issue #29)", lo=1, hi=21),
     Param("excuse_points", 21.0, "hand points of the Excuse [classic 8]", lo=0, hi=100),
     Param("trump_points", 5.0, "hand points of each trump, oudlers included (the unit of the count) [classic 5]",
           lo=0, hi=100),
