@@ -25,8 +25,10 @@ mattered -- the top of each suit down to the lowest rank that decided a trick --
 owners: Ginsberg's partition search, DDS's "winning ranks"); cards touching in rank are one move;
 sure tricks (top trumps, cashable winners) cut the search short; moves are ordered by DDS's weights
 (Moves.cpp), with the lead that last cut off at the same depth as a killer move (a side that wants to
-lose a trick ducks instead); a trick solve's first guess is the result of playing the ordering's
-first moves out.
+lose a trick ducks instead); in the Nil question, at a trick's last card, once the card tried first
+needs a search, a later card after which the next trick's start is already decided for the side on move
+(a table entry, a Nil test) is tried before the rest (enhanced transposition cut-offs, ``_nil_etc``); a
+trick solve's first guess is the result of playing the ordering's first moves out.
 
 Everything runs in fixed-size ``int64`` arrays: ``tt`` (the table, reused across solves by a
 generation stamp) and ``ws`` (the position, move stacks, score tables). The ``*_nb`` functions are
@@ -191,10 +193,19 @@ W_NIL = 26       # Nil mode: the Nil seat + 1 (0: another mode)
 W_FLIP = 27      # W_FLIP + s: 1 when seat s's side is not its parity (0 everywhere for teams: a zeroed workspace
                  # plays teams); the side of seat s is (s & 1) ^ ws[W_FLIP + s] (_side), side 0 the one counted
 W_ALONE = 31     # the seat alone against the others + 1 (set_sides_nb), 0 for two teams of two
+# a frame of the search's stack
+F_K, F_SEAT, F_LED, F_WSEAT, F_WCARD, F_TM, F_BROKEN, F_ACC = 0, 1, 2, 3, 4, 5, 6, 7  # the node
+F_HAND, F_LIVE, F_P, F_STARTS = 8, 9, 10, 11  # the seat's hand, the cards in play, its runs
+F_N, F_I, F_REL, F_BEST, F_DEC = 12, 13, 14, 15, 16  # moves, the next one, cards of rank, best, trick winner
+F_NEED, F_K1, F_K2, F_A, F_B, F_R = 17, 18, 19, 20, 21, 22  # for the table, at a trick's start
+F_SKIP = 23      # cards not worth trying: small cards of a suit whose small card was tried
+F_ETC = 24       # 0: a Nil question's node at a trick's last card whose later cards _nil_etc has not looked at yet
+FS = 25
+ETC_FRAME = 60   # a spare frame (the search stays below 53, the playout at 62 and 63): _nil_etc's trick starts
 W_MOVES = 32     # W_MOVES + MOVE_SLOTS * depth + i: ordered moves
 MOVE_SLOTS = 17  # a hand's moves: one per run of touching cards, at most its cards (17 at three seats)
-W_FRAMES = W_MOVES + 64 * MOVE_SLOTS  # W_FRAMES + FS * depth: the search's stack (F_* fields)
-W_LEAF = W_FRAMES + 64 * 24  # score: index (into the sorted values) of the final value, per counter index
+W_FRAMES = W_MOVES + 64 * MOVE_SLOTS  # W_FRAMES + FS * depth: the search's stack (F_* fields, above)
+W_LEAF = W_FRAMES + 64 * FS  # score: index (into the sorted values) of the final value, per counter index
 W_MIN = W_LEAF + N_TAB       # smallest / largest final value index reachable from a counter index
 W_MAX = W_MIN + N_TAB
 W_VALS = W_MAX + N_TAB       # the sorted distinct final values
@@ -202,17 +213,11 @@ W_G = W_VALS + MAX_VALUES    # W_G + t: with W_MERGED, the value index when team
 W_KILL = W_G + 16     # W_KILL + depth: the lead that last cut the search off at that depth (-1: none)
 PLAYOUT_DEPTH = 62    # frames (and move slots) 62 and 63: the first-guess playout (the search stays below 53)
 W_TRIO = W_KILL + 64  # 1: three seats (tricks of three cards, seat 3 holds nothing), 0: four (a zeroed workspace)
-WS_SIZE = W_TRIO + 1
+W_ETC = W_TRIO + 1    # Nil question: cards _nil_etc moved first (statistics)
+WS_SIZE = W_ETC + 1
 
 NIL_SAFE_CARDS = 5  # the Nil question's safe test (_nil_safe) only with this many cards a hand or more (P49)
 NO_VALUE = -(1 << 62)  # card_values with a score: cards the seat on move cannot play
-# a frame of the search's stack
-F_K, F_SEAT, F_LED, F_WSEAT, F_WCARD, F_TM, F_BROKEN, F_ACC = 0, 1, 2, 3, 4, 5, 6, 7  # the node
-F_HAND, F_LIVE, F_P, F_STARTS = 8, 9, 10, 11  # the seat's hand, the cards in play, its runs
-F_N, F_I, F_REL, F_BEST, F_DEC = 12, 13, 14, 15, 16  # moves, the next one, cards of rank, best, trick winner
-F_NEED, F_K1, F_K2, F_A, F_B, F_R = 17, 18, 19, 20, 21, 22  # for the table, at a trick's start
-F_SKIP = 23      # cards not worth trying: small cards of a suit whose small card was tried
-FS = 24
 
 TT_WORDS = 6     # a slot: key 1 (lengths, leader, broken), key 2 (score counters) | stamp; mask, owners A & B, data
 NO_UB = 0xFFF
@@ -1429,6 +1434,91 @@ def _trick_top(ws, k, seat, led, win_seat, win_card):
 
 
 @njit(inline="always", cache=True)
+def _start(tt, ws, fb, thr, seat, hand, acc, broken, want):
+    """At a trick's start (frame ``fb``, ``seat`` to lead): (1 / 0 when the node is decided at once, its cards of
+    rank in ``F_REL``, else -1 with what the table needs in the frame; the table's best move, else -1). ``want``
+    1 or 0 (``_nil_etc``): only that answer is looked for (the Nil tests that can only give the other one are
+    skipped); -1: either (the search)."""
+    mode = ws[W_MODE]
+    bestc = -1
+    r = popcount(hand)
+    need = thr
+    if mode == MODE_TRICKS:
+        need = thr - acc
+        if need <= 0:
+            ws[fb + F_REL] = 0
+            return 1, -1
+        if need > r:
+            ws[fb + F_REL] = 0
+            return 0, -1
+    else:
+        if ws[W_MIN + acc] >= thr:
+            ws[fb + F_REL] = 0
+            return 1, -1
+        if ws[W_MAX + acc] < thr:
+            ws[fb + F_REL] = 0
+            return 0, -1
+        if ws[W_MERGED] != 0 and r > 1:
+            # no Nil: the value is g(team 0's tricks); the tricks each team takes in every line bound them
+            f0, rel0, f1, rel1 = _forced_spades(ws)
+            if f0 + f1 > 0:
+                c0 = acc % ws[W_STRIDE + 1]
+                lo = ws[W_G + c0 + f0]
+                hi = lo
+                for t in range(f0 + 1, r - f1 + 1):
+                    lo = min(lo, ws[W_G + c0 + t])
+                    hi = max(hi, ws[W_G + c0 + t])
+                if lo >= thr or hi < thr:
+                    ws[fb + F_REL] = rel0 | rel1
+                    return (1 if lo >= thr else 0), -1
+    if r == 1:
+        return _last_trick(ws, seat, acc, thr, fb + F_REL), -1
+    if mode != MODE_TRICKS and ws[W_NIL] != 0:
+        nil_seat = ws[W_NIL] - 1
+        v = 1 if ws[W_MIN + acc + ws[W_STRIDE + nil_seat]] >= thr else 0  # its value once the Nil seat has a trick
+        if want != 1 - v:
+            lost = _nil_lost(ws, nil_seat)
+            if lost < 0 and _side(ws, seat) != _side(ws, nil_seat):
+                lost = _nil_broken(ws, seat, broken, nil_seat)
+            if lost >= 0:  # the Nil seat must win a trick: the defence has what it wants
+                ws[fb + F_REL] = lost
+                return v, -1
+    if mode == MODE_TRICKS:
+        lo0, rel_lo, hi0, rel_hi = _sure_bounds(ws, seat, r, broken)
+        if lo0 >= need:
+            ws[fb + F_REL] = rel_lo
+            return 1, -1
+        if hi0 < need:
+            ws[fb + F_REL] = rel_hi
+            return 0, -1
+    R = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3]
+    A = pext(ws[W_H + 1] | ws[W_H + 3], R)
+    B = pext(ws[W_H + 2] | ws[W_H + 3], R)
+    k1 = _key(ws, seat, broken if ws[W_BREAKING] != 0 else 0)
+    k2 = acc if mode != MODE_TRICKS else 0
+    hit, M, best = _tt_probe(tt, ws, k1, k2, A, B, need)
+    if hit >= 0:
+        ws[W_HITS] += 1
+        ws[fb + F_REL] = pdep(M, R)
+        return hit, -1
+    if mode != MODE_TRICKS and ws[W_NIL] != 0 and seat != ws[W_NIL] - 1 and r >= NIL_SAFE_CARDS and \
+            want != (1 if _side(ws, ws[W_NIL] - 1) != 0 else 0):
+        safe = _nil_safe(ws, ws[W_NIL] - 1)
+        if safe >= 0:  # the Nil seat takes no trick: its side has what it wants
+            ws[fb + F_REL] = safe
+            return (1 if 1 - _side(ws, ws[W_NIL] - 1) >= thr else 0), -1
+    if best >= 0:
+        bestc = lowest_bit(pdep(np.int64(1) << best, R))
+    ws[fb + F_NEED] = need
+    ws[fb + F_K1] = k1
+    ws[fb + F_K2] = k2
+    ws[fb + F_A] = A
+    ws[fb + F_B] = B
+    ws[fb + F_R] = R
+    return -1, bestc
+
+
+@njit(inline="always", cache=True)
 def _enter(tt, ws, fb, depth, thr):
     """Arrive at the node of frame ``fb``: 1 / 0 when it is decided at once (its cards of rank in
     ``F_REL``), else -1 with its moves generated."""
@@ -1441,77 +1531,9 @@ def _enter(tt, ws, fb, depth, thr):
     hand = ws[W_H + seat]
     bestc = -1
     if k == 0:
-        r = popcount(hand)
-        need = thr
-        if mode == MODE_TRICKS:
-            need = thr - acc
-            if need <= 0:
-                ws[fb + F_REL] = 0
-                return 1
-            if need > r:
-                ws[fb + F_REL] = 0
-                return 0
-        else:
-            if ws[W_MIN + acc] >= thr:
-                ws[fb + F_REL] = 0
-                return 1
-            if ws[W_MAX + acc] < thr:
-                ws[fb + F_REL] = 0
-                return 0
-            if ws[W_MERGED] != 0 and r > 1:
-                # no Nil: the value is g(team 0's tricks); the tricks each team takes in every line bound them
-                f0, rel0, f1, rel1 = _forced_spades(ws)
-                if f0 + f1 > 0:
-                    c0 = acc % ws[W_STRIDE + 1]
-                    lo = ws[W_G + c0 + f0]
-                    hi = lo
-                    for t in range(f0 + 1, r - f1 + 1):
-                        lo = min(lo, ws[W_G + c0 + t])
-                        hi = max(hi, ws[W_G + c0 + t])
-                    if lo >= thr or hi < thr:
-                        ws[fb + F_REL] = rel0 | rel1
-                        return 1 if lo >= thr else 0
-        if r == 1:
-            return _last_trick(ws, seat, acc, thr, fb + F_REL)
-        if mode != MODE_TRICKS and ws[W_NIL] != 0:
-            nil_seat = ws[W_NIL] - 1
-            lost = _nil_lost(ws, nil_seat)
-            if lost < 0 and _side(ws, seat) != _side(ws, nil_seat):
-                lost = _nil_broken(ws, seat, broken, nil_seat)
-            if lost >= 0:  # the Nil seat must win a trick: the defence has what it wants
-                ws[fb + F_REL] = lost
-                return 1 if ws[W_MIN + acc + ws[W_STRIDE + nil_seat]] >= thr else 0  # its value once it has
-        if mode == MODE_TRICKS:
-            lo0, rel_lo, hi0, rel_hi = _sure_bounds(ws, seat, r, broken)
-            if lo0 >= need:
-                ws[fb + F_REL] = rel_lo
-                return 1
-            if hi0 < need:
-                ws[fb + F_REL] = rel_hi
-                return 0
-        R = ws[W_H] | ws[W_H + 1] | ws[W_H + 2] | ws[W_H + 3]
-        A = pext(ws[W_H + 1] | ws[W_H + 3], R)
-        B = pext(ws[W_H + 2] | ws[W_H + 3], R)
-        k1 = _key(ws, seat, broken if ws[W_BREAKING] != 0 else 0)
-        k2 = acc if mode != MODE_TRICKS else 0
-        hit, M, best = _tt_probe(tt, ws, k1, k2, A, B, need)
-        if hit >= 0:
-            ws[W_HITS] += 1
-            ws[fb + F_REL] = pdep(M, R)
-            return hit
-        if mode != MODE_TRICKS and ws[W_NIL] != 0 and seat != ws[W_NIL] - 1 and r >= NIL_SAFE_CARDS:
-            safe = _nil_safe(ws, ws[W_NIL] - 1)
-            if safe >= 0:  # the Nil seat takes no trick: its side has what it wants
-                ws[fb + F_REL] = safe
-                return 1 if 1 - _side(ws, ws[W_NIL] - 1) >= thr else 0
-        if best >= 0:
-            bestc = lowest_bit(pdep(np.int64(1) << best, R))
-        ws[fb + F_NEED] = need
-        ws[fb + F_K1] = k1
-        ws[fb + F_K2] = k2
-        ws[fb + F_A] = A
-        ws[fb + F_B] = B
-        ws[fb + F_R] = R
+        res, bestc = _start(tt, ws, fb, thr, seat, hand, acc, broken, -1)
+        if res >= 0:
+            return res
     elif k == 1 and mode == MODE_TRICKS and ws[W_ALONE] == 0:
         # second hand: when its side surely wins this trick and that one trick decides, stop here
         r = popcount(hand)
@@ -1546,7 +1568,46 @@ def _enter(tt, ws, fb, depth, thr):
     ws[fb + F_LIVE] = live
     ws[fb + F_P] = pext(hand, live)
     ws[fb + F_STARTS] = pext(_suit_starts(live), live)
+    ws[fb + F_ETC] = 0 if mode != MODE_TRICKS and ws[W_NIL] != 0 and k == _seats(ws) - 1 else 1
     return -1
+
+
+@njit(cache=True)
+def _nil_etc(tt, ws, fb, depth, thr, i):
+    """The Nil question, at a trick's last card whose ``i``-th card (the one tried now) leads to a next trick's start
+    not decided at once: True when a later card's next trick start is decided at once for the side on move (a
+    table entry, or one of the Nil tests); that card then takes the ``i``-th place, to be tried now (enhanced
+    transposition cut-offs: no search of this card before a cut-off already known). Only the order changes: the
+    ``i``-th card's child stays as it is (each later card's trick start is looked at in ``ETC_FRAME``)."""
+    seat = ws[fb + F_SEAT]
+    hand = ws[fb + F_HAND]
+    want = 1 if _side(ws, seat) == 0 else 0
+    base = W_MOVES + MOVE_SLOTS * depth
+    keep = W_FRAMES + FS * ETC_FRAME
+    now = ws[W_H + seat]
+    hits = ws[W_HITS]
+    skip = ws[fb + F_SKIP]
+    led = ws[fb + F_LED]
+    found = False
+    for j in range(i + 1, ws[fb + F_N]):
+        key = ws[base + j]
+        c = key & 63
+        if (skip >> c) & 1:
+            continue
+        ws[W_H + seat] = hand ^ (np.int64(1) << c)
+        nws = seat if beats(c, ws[fb + F_WCARD]) else ws[fb + F_WSEAT]  # the trick's winner (as _make)
+        broken = 1 if card_suit(c) == SPADES and led != SPADES else ws[fb + F_BROKEN]
+        res, _ = _start(tt, ws, keep, thr, nws, ws[W_H + nws], ws[fb + F_ACC] + ws[W_STRIDE + nws], broken, want)
+        if res == want:
+            for q in range(j, i, -1):
+                ws[base + q] = ws[base + q - 1]
+            ws[base + i] = key
+            ws[W_ETC] += 1
+            found = True
+            break
+    ws[W_H + seat] = now
+    ws[W_HITS] = hits
+    return found
 
 
 @njit(inline="always", cache=True)
@@ -1657,6 +1718,12 @@ def _search(tt, ws, k, seat, led, win_seat, win_card, tmask, broken, acc, thr, d
                 _make(ws, fb, ws[W_MOVES + MOVE_SLOTS * d + i] & 63)
                 d += 1
                 r = _enter(tt, ws, fb + FS, d, thr)
+                if r < 0 and ws[fb + F_ETC] == 0:
+                    ws[fb + F_ETC] = 1  # once a node
+                    if _nil_etc(tt, ws, fb, d - 1, thr, i):  # a later card is a known cut-off: it now, this one
+                        d -= 1  # after it (the child entered is dropped)
+                        ws[W_H + ws[fb + F_SEAT]] = ws[fb + F_HAND]
+                        ws[fb + F_I] = i
                 continue
             # every move tried without a cut-off
             r = 0 if _side(ws, ws[fb + F_SEAT]) == 0 else 1
@@ -1716,6 +1783,7 @@ def _new_solve(tt, ws, mode):
     ws[W_TRICKS] = 0
     ws[W_HITS] = 0
     ws[W_STORES] = 0
+    ws[W_ETC] = 0
 
 
 @njit(cache=True, nogil=True)

@@ -747,6 +747,32 @@ def test_the_nil_question_with_spades_matched_against_the_reference(cards, posit
                                         dd._nil_lost)
 
 
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 50), (6, 25), pytest.param(6, 150, marks=pytest.mark.slow)])
+def test_the_nil_questions_transposition_cut_offs_against_the_reference(cards, positions):
+    """The Nil question's enhanced transposition cut-offs (``_nil_etc``: at a trick's last card whose card tried
+    first leads to a position that needs a search, a later card whose next trick's start is decided at once for the
+    side on move is tried first) only order the moves: the Nil question on random endings of ``cards`` cards a
+    seat with 0-3 cards of the trick in progress, every seat asked, the play rules of the standard deck in turn,
+    one solver reused, against the exhaustive reference; both answers occur, and the cut-offs moved a card first
+    (``W_ETC``) in some of the questions."""
+    rng = random.Random(120 + cards)
+    solver = dd.Solver(tt_bits=14)
+    made = moved = asked = 0
+    for i in range(positions):
+        _, breaking, forced = RULE_SETS[i % 3]
+        hands, leader, trick, broken, rr, rules = ending(rng, cards, False, breaking, forced)
+        for seat in range(4):
+            want = ref.nil_makeable(hands, leader, trick, broken, rr, nil_seat=seat)
+            assert dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=seat, solver=solver) == want, (
+                hands, leader, trick, broken, seat)
+            made += want
+            asked += 1
+            moved += solver.ws[dd.W_ETC] > 0
+    assert 0 < made < asked
+    assert moved > 0
+
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
