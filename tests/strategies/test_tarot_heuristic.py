@@ -848,11 +848,13 @@ def test_excuse_spent_while_following_where_it_may_not_be_led():
     assert play(0, hand, rules_view(v, excuse_lead="allowed")) == card("DD")
 
 
-@pytest.mark.parametrize("seats,expected", [(3, (2, 3, 3, 4)), (4, (2, 2, 2, 2)), (5, (2, 3, 4, 4))])
+@pytest.mark.parametrize("seats,expected", [(3, (0, 1, 1, 2, 3, 3, 4)), (4, (0, 0, 0, 2, 2, 2, 2)),
+                                            (5, (2, 2, 2, 2, 3, 4, 4))])
 def test_bidding_thresholds_move_with_the_table_size(seats, expected):
-    # Prise 74, Garde 77, Garde sans 111, Garde contre 121 at four players; at three Garde sans 94 and Garde contre
-    # 107; at five Prise 64, Garde 68, Garde sans 90, Garde contre 100 (THRESHOLD_SHIFT)
-    got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (85.0, 95.0, 105.0, 108.0))
+    # Prise 74, Garde 77, Garde sans 111, Garde contre 121 at four players; at three Prise 70 (the thirteenth pass),
+    # Garde sans 94 and Garde contre 107; at five Prise 64, Garde 68, Garde sans 90, Garde contre 100
+    # (THRESHOLD_SHIFT)
+    got = tuple(int(H.contract_for(points, PARAMS, seats)) for points in (69.0, 70.0, 72.0, 85.0, 95.0, 105.0, 108.0))
     assert got == expected
 
 
