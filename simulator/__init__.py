@@ -32,9 +32,13 @@ def _source_hash() -> str:
     return h.hexdigest()[:16]
 
 
+# The code a run's data comes from, as this process imported it: the compile cache's key, and the ``source`` of
+# every run's plan (a resume, or a reuse of a kept run, made by other code is refused: its shards could differ).
+SOURCE_HASH = _source_hash()
+
 if "NUMBA_CACHE_DIR" not in os.environ:
     base = Path(os.environ.get("TRICKSIM_CACHE", Path.home() / ".cache" / "tricksim"))
-    os.environ["NUMBA_CACHE_DIR"] = str(base / f"numba-{_source_hash()}")
+    os.environ["NUMBA_CACHE_DIR"] = str(base / f"numba-{SOURCE_HASH}")
     numba_config = sys.modules.get("numba.core.config")
     if numba_config is not None:  # numba was imported first and has read its settings: tell it too
         numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

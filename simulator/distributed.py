@@ -219,10 +219,16 @@ def _committed_rows(out: Path, index: int, unit_table: str, run_id: str) -> int 
     return None
 
 
-def _shard_task(cfg, out: str, index: int, run_id: str) -> int:
+def _shard_task(cfg, out: str, index: int, run_id: str, source: str) -> int:
     """On a worker: compute shard ``index`` (one thread) and write it into ``out`` as run ``run_id``'s, unless
-    it is committed there already; returns its unit rows."""
+    it is committed there already; returns its unit rows. ``source``: the client's source hash, which the worker's
+    own code must have (a worker with other code would write other data into the run)."""
+    from tricksim.simulator import SOURCE_HASH
     from tricksim.simulator.engine import compute_shard, reuse_freed_memory
+
+    if source != SOURCE_HASH:
+        raise ValueError(f"a Dask worker runs other tricksim code (source {SOURCE_HASH}; this run's is {source}): "
+                         "install the same tricksim on the client and every worker")
 
     out, unit = Path(out), cfg.family.unit_table
     rows = _committed_rows(out, index, unit, run_id)
@@ -311,12 +317,12 @@ def _run(cfg, rd: RunDir, out, client, progress: bool | None, *, address: str, t
     try:
         n_workers = worker_count(client, address, timeout)
         path = str(Path(out).resolve())
-        tasks = {client.submit(_shard_task, cfg, path, i, rd.run_id, pure=False, key=f"shard-{i}-{t0}"): i
+        tasks = {client.submit(_shard_task, cfg, path, i, rd.run_id, rd.plan["source"], pure=False, key=f"shard-{i}-{t0}"): i
                  for i in todo}
         follow(client, tasks, shard_done, address=address, timeout=timeout, worker_wait=worker_wait)
     except RunError:
         raise
-    except ValueError as e:  # a strategy that broke the rules (PolicyFault), raised on the worker
+    except ValueError as e:  # a strategy that broke the rules (PolicyFault), or a worker with other code
         raise RunError(str(e)) from None
     finally:
         bar.close()

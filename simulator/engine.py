@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from tricksim.simulator import __version__
+from tricksim.simulator import SOURCE_HASH, __version__
 from tricksim.simulator.errors import RunError, option
 from tricksim.simulator.family import Family, FamilyError, PolicyFault, SeatPolicy, Tables, default_game, family
 from tricksim.simulator.rundir import RECORDS, RunDir
@@ -100,7 +100,7 @@ class RunConfig:
     def plan(self) -> dict:
         """Everything that determines the data: resume refuses a directory whose plan differs."""
         return {
-            "version": __version__, "game": self.game, "mode": self.mode, "count": self.count, "seed": self.seed,
+            "version": __version__, "source": SOURCE_HASH, "game": self.game, "mode": self.mode, "count": self.count, "seed": self.seed,
             "preset": self.preset, "rules": self.rules.to_dict(), "seats": [s.spec for s in self.seats],
             # for display only (a resume may change them): the user's alias, else only the non-default parameters
             "seat_labels": [getattr(s, "label", None) or s.short_spec for s in self.seats],

@@ -407,6 +407,18 @@ def _not_written_by_runs(path: Path) -> list[Path]:
     return foreign
 
 
+def plan_difference(old: dict, new: dict) -> tuple[str, str]:
+    """Why the run of plan ``old`` is not the run of plan ``new`` (they differ), as the end of a sentence that
+    names the run first, and what would finish it: other options, or the same options run by other code."""
+    diff = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k) and k not in DISPLAY_KEYS)
+    if diff == ["source"]:
+        made = (f"other tricksim code (source {old['source']}; this is {new['source']})" if old.get("source")
+                else f"a tricksim that did not record its source code (this is source {new['source']})")
+        return (f"was made by {made}, whose data could differ",
+                "finish it with the code that started it")
+    return f"was started with different options ({', '.join(diff)})", "rerun with the original options"
+
+
 class RunDir:
     """One run's output directory, for writing (fresh, overwrite or resume).
 
@@ -476,11 +488,8 @@ class RunDir:
         if self.upgrade is not None and isinstance(old, dict):
             old = self.upgrade(old)
         if not same_data(old, self.plan):
-            diff = sorted(k for k in set(self.plan) | set(old) if self.plan.get(k) != old.get(k)
-                          and k not in DISPLAY_KEYS)
-            raise RunDirError(
-                f"{option('resume')}: {self.path} was started with different options ({', '.join(diff)}); "
-                f"rerun with the original options or use {option('overwrite')}")
+            why, remedy = plan_difference(old, self.plan)
+            raise RunDirError(f"{option('resume')}: {self.path} {why}; {remedy} or use {option('overwrite')}")
         self.run_id = manifest["run_id"]
         self.previous_seconds = float(manifest.get("compute_seconds", 0.0))
         self.action = "resume"

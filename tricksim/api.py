@@ -200,7 +200,7 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
     A run already in ``out`` with the same plan is reused (and finished if it was interrupted), so a notebook
     cell can be run again for free; a different run there is only replaced with ``overwrite=True``.
     """
-    from tricksim.simulator.rundir import RunDirError, read_manifest
+    from tricksim.simulator.rundir import RunDirError, plan_difference, read_manifest
 
     out = _execute_args(out, False, overwrite, threads, progress, engine, scheduler)
     cfg = plan(game, preset=preset, rules=rules, seed=seed, seats=seats, teams=teams, hand_limit=hand_limit,
@@ -214,7 +214,8 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
             old = None
         same = isinstance(old, dict) and cfg.upgrade_plan(old) == cfg.plan()
         if not same:
-            raise TricksimError(f"{out} holds another run: pass overwrite=True to replace it, or another out")
+            why = f" (it {plan_difference(cfg.upgrade_plan(old), cfg.plan())[0]})" if isinstance(old, dict) else ""
+            raise TricksimError(f"{out} holds another run{why}: pass overwrite=True to replace it, or another out")
     written = None
     if not (same and read_manifest(out).get("status") == "complete"):
         written = execute(cfg, out, resume=same, overwrite=overwrite and out.exists(), threads=threads,

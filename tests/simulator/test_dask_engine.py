@@ -11,7 +11,8 @@ import distributed  # the test extra installs dask[distributed]
 import pyarrow.parquet as pq
 import pytest
 
-from tricksim.simulator.engine import RunConfig, run
+from tricksim.simulator import SOURCE_HASH, engine
+from tricksim.simulator.engine import RunConfig, RunError, run
 from tricksim.simulator.games.spades.rules import build_rules as spades_rules
 from tricksim.simulator.games.tarot.rules import build_rules as tarot_rules
 from tricksim.simulator.rundir import RECORDS
@@ -254,7 +255,22 @@ def test_a_late_attempt_at_a_committed_shard_writes_nothing(tmp_path):
     shard = out / "hands" / "part-000002.parquet"
     record = out / RECORDS / "part-000002.json"
     before = (shard.stat().st_ino, record.stat().st_ino)
-    assert _shard_task(cfg, str(out), 2, read_manifest(out)["run_id"]) == 500
+    assert _shard_task(cfg, str(out), 2, read_manifest(out)["run_id"], SOURCE_HASH) == 500
     assert (shard.stat().st_ino, record.stat().st_ino) == before, "the committed shard was written again"
     assert not list(out.rglob("*.tmp"))
     assert verify_run(out)[2] == []
+
+
+def test_a_worker_with_other_code_writes_nothing_into_the_run(cluster, tmp_path, monkeypatch):
+    """The workers are separate processes, maybe other installations: each shard task checks that the worker's
+    source hash is the run's, so a worker with other code fails the run in one line instead of writing its own
+    data into it (#26). Here the client pretends to be other code; the LocalCluster's workers are this tree."""
+    cfg = RunConfig(rules=spades_rules("classic"), seats=(parse_spec("random"),) * 4, seed=8, mode="hands",
+                    count=2000, shard_size=500)
+    monkeypatch.setattr(engine, "SOURCE_HASH", "0123456789abcdef")
+    out = tmp_path / "run"
+    with pytest.raises(RunError) as e:
+        run(cfg, out, progress=False, engine="dask", scheduler=cluster.scheduler_address)
+    assert str(e.value) == (f"a Dask worker runs other tricksim code (source {SOURCE_HASH}; this run's is "
+                            "0123456789abcdef): install the same tricksim on the client and every worker")
+    assert not list(out.glob("hands/*.parquet")), "a shard was written by the other code"

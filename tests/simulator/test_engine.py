@@ -338,3 +338,47 @@ def test_replayed_hands_are_the_rows_of_the_full_run():
     assert again.num_rows == len(ids)
     assert again.equals(full.take(ids))
     assert engine.replay_units(c, [], threads=1).num_rows == 0
+
+
+def test_a_run_made_by_other_code_is_neither_resumed_nor_reused(tmp_path, monkeypatch):
+    """A run records the source hash of the code that made it (the compile cache's key): a resume or a study's
+    reuse by other code would mix the shards of two programs, so the resume is refused in one line, leaving the
+    folder as it was, and a study job makes the run again (#26)."""
+    import json
+
+    from tricksim.jobs import run_kept
+    from tricksim.simulator import SOURCE_HASH
+
+    c = cfg(count=300, shard_size=100)
+    out = tmp_path / "run"
+    run(c, out, progress=False)
+    assert read_manifest(out)["plan"]["source"] == SOURCE_HASH
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["status"] = "running"
+    rundir.write_manifest_file(out, manifest)
+    (out / rundir.RECORDS / "part-000001.json").unlink()  # shard 1 unfinished
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in out.rglob("*"))
+
+    monkeypatch.setattr(engine, "SOURCE_HASH", "0123456789abcdef")  # this process is now other code
+    with pytest.raises(RunDirError) as e:
+        run(c, out, resume=True, progress=False)
+    assert str(e.value) == (f"resume=True: {out} was made by other tricksim code (source {SOURCE_HASH}; this is "
+                            "0123456789abcdef), whose data could differ; finish it with the code that started it "
+                            "or use overwrite=True")
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in out.rglob("*")) == before
+    with pytest.raises(RunDirError, match="started with different options \\(count, n_shards, source\\)"):
+        run(cfg(count=400, shard_size=100), out, resume=True, progress=False)
+
+    run_kept(c, out, threads=1)  # a study's kept run: made again by this code
+    assert read_manifest(out)["status"] == "complete" and read_manifest(out)["plan"]["source"] == "0123456789abcdef"
+    monkeypatch.undo()
+
+    # a run written before runs recorded their source: its code is unknown, so it is not resumed either
+    manifest = json.loads((out / "manifest.json").read_text())
+    for plan in (manifest, manifest["plan"]):
+        del plan["source"]
+    manifest["status"] = "running"
+    rundir.write_manifest_file(out, manifest)
+    with pytest.raises(RunDirError, match=f"was made by a tricksim that did not record its source code \\(this is "
+                                          f"source {SOURCE_HASH}\\), whose data could differ"):
+        run(c, out, resume=True, progress=False)

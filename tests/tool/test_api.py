@@ -41,7 +41,8 @@ def test_a_notebook_cell_run_again_reuses_the_run_and_refuses_another(tmp_path):
     stamp = (out / "manifest.json").stat().st_mtime_ns
     tricksim.simulate("spades", hands=2000, seed=3, out=out)  # the same run: nothing recomputed
     assert (out / "manifest.json").stat().st_mtime_ns == stamp
-    with pytest.raises(tricksim.TricksimError, match="holds another run: pass overwrite=True"):
+    with pytest.raises(tricksim.TricksimError,
+                       match=r"holds another run \(it was started with different options \(seed\)\): pass overwrite"):
         tricksim.simulate("spades", hands=2000, seed=4, out=out)
     assert tricksim.simulate("spades", hands=2000, seed=4, out=out, overwrite=True).manifest["seed"] == 4
 
@@ -71,3 +72,20 @@ def test_the_notebook_runs_end_to_end(tmp_path):
     assert "avoid's win rate" in res.stdout and (tmp_path / "nb" / "nil.png").stat().st_size > 5000
     assert (tmp_path / "nb" / "report" / "report.html").exists() and (tmp_path / "nb" / "sweep" / "sweep.csv").exists()
     assert (tmp_path / "nb" / "atlas" / "atlas.html").exists() and "paired win rate" in res.stdout
+
+
+def test_a_notebook_cell_does_not_reuse_a_run_made_by_other_code(tmp_path, monkeypatch):
+    """The run in ``out`` has the cell's options but was made by other code (here: this process pretends to be
+    other code): it is not taken as the cell's result (#26)."""
+    from tricksim.simulator import SOURCE_HASH, engine
+
+    out = tmp_path / "r"
+    tricksim.simulate("spades", hands=2000, seed=3, out=out)
+    monkeypatch.setattr(engine, "SOURCE_HASH", "0123456789abcdef")
+    with pytest.raises(tricksim.TricksimError) as e:
+        tricksim.simulate("spades", hands=2000, seed=3, out=out)
+    assert str(e.value) == (f"{out} holds another run (it was made by other tricksim code (source {SOURCE_HASH}; "
+                            "this is 0123456789abcdef), whose data could differ): pass overwrite=True to replace "
+                            "it, or another out")
+    assert tricksim.simulate("spades", hands=2000, seed=3, out=out, overwrite=True).manifest["source"] == \
+        "0123456789abcdef"
