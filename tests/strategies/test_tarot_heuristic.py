@@ -1055,3 +1055,18 @@ def test_petit_guarded_by_three_trumps_counts_full_but_at_five_players():
     s, t = words(cards("T1 T7 T12 EX 2H 3H 4H 2S 3S 4S 2D 3D 5C 6C 7C"))
     assert int(H.bid(0, s, t, five, PARAMS, rng())) == 0
     assert int(H.bid(0, s, t, five, params(petit_guard=1), rng())) == 1
+
+
+# ------------------------------------------------------------------ issue #29, the fourteenth pass
+def test_the_taker_cashes_a_king_while_two_cards_of_its_suit_are_out():
+    # four players, trick 5: the taker (seat 0) leads, with no master trump to draw with (the 7 to the 21 are out).
+    # Eleven hearts have been played, so two are out (the knight and the queen) and nobody has shown a void: the
+    # king of hearts is master, and with king_lead_unseen 2 it is cashed now (the two out may fall under it); with
+    # the 3 of the passes before, it waits, and the taker leads low in its longest suit, clubs: the 4
+    hand = cards("RH 4C 5C 6C T5 T6")
+    v = play_view(0, taker=0, played=cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H VH"))
+    assert play(0, hand, v) == card("RH")
+    assert play(0, hand, v, params(king_lead_unseen=3)) == card("4C")
+    # one heart out (the queen played too): below the 2, the king waits
+    v = play_view(0, taker=0, played=cards("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H VH DH"))
+    assert play(0, hand, v) == card("4C")

@@ -41,8 +41,8 @@ PARAMS = (
           "holds the master and as many as are out; 6 until the tenth pass of issue #29)", lo=0, hi=22),
     Param("draw_margin", 0.0, "the taker draws trumps (with a master trump) when it holds at least this many more "
           "trumps than are out (0: at least as many)", lo=-21, hi=21),
-    Param("king_lead_unseen", 3.0, "cash a king (master) in a suit nobody has cut only while at least this many "
-          "of its cards are unseen", lo=0, hi=14),
+    Param("king_lead_unseen", 2.0, "cash a king (master) in a suit nobody has cut only while at least this many "
+          "of its cards are unseen (3 until the fourteenth pass of issue #29)", lo=0, hi=14),
     Param("force_defenders", 0.0, "the taker (its partner too, five players) leading low (no trump to draw with, "
           "no master to cash) leads first a suit a defender has shown void in (not out of trumps), making it ruff, "
           "when the trumps out outnumber its own by at least this many (22 = never: its longest suit whatever the "
