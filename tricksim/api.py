@@ -197,8 +197,9 @@ def simulate(game: str | None = None, *, preset: str | None = None, rules=None, 
     """Simulate and return the run (:class:`tricksim.analysis.io.Run`: ``.hands()``, ``.games()``).
 
     The options are those of :func:`plan`. ``out`` defaults to ``data/<game>-<preset>-<mode><count>-seed<seed>``.
-    A run already in ``out`` with the same plan is reused (and finished if it was interrupted), so a notebook
-    cell can be run again for free; a different run there is only replaced with ``overwrite=True``.
+    A run already in ``out`` with the same plan (the options, and the source hash of the code) is reused (and
+    finished if it was interrupted), so a notebook cell can be run again for free; a different run there, or one
+    made by other code, is only replaced with ``overwrite=True``.
     """
     from tricksim.simulator.rundir import RunDirError, plan_difference, read_manifest
 
