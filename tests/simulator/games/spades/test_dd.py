@@ -773,6 +773,47 @@ def test_the_nil_questions_transposition_cut_offs_against_the_reference(cards, p
     assert moved > 0
 
 
+
+def test_the_nil_question_probes_its_own_length():
+    """The Nil question scans its own probe length (``W_NPROBE``, four times the solver's by default, at most the
+    table); trick solves keep the solver's ``probe``, and a workspace made by hand (``W_NPROBE`` 0, as pimc's) the
+    same in the Nil question too."""
+    assert dd.Solver(tt_bits=16).ws[dd.W_NPROBE] == 256
+    assert dd.Solver(tt_bits=16, probe=16, nil_probe=40).ws[dd.W_NPROBE] == 40
+    assert dd.Solver(tt_bits=8, probe=128).ws[dd.W_NPROBE] == 256  # the whole table
+    hands, leader, trick, broken, _, rules = ending(random.Random(3), 4, played=0)
+    solver = dd.Solver(tt_bits=12, probe=16)
+    dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=1, solver=solver)
+    assert solver.ws[dd.W_PLEN] == 64
+    dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver)
+    assert solver.ws[dd.W_PLEN] == 16
+    solver.ws[dd.W_NPROBE] = 0
+    dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=1, solver=solver)
+    assert solver.ws[dd.W_PLEN] == 16
+
+
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 40), pytest.param(6, 120, marks=pytest.mark.slow)])
+def test_the_nil_question_with_its_probe_over_the_whole_table_against_the_reference(cards, positions):
+    """The Nil question's probe length over a table of 256 slots (the whole table: every probe sequence wraps
+    round it, and a store replaces an entry of the table's) gives the exhaustive reference's answers: random endings
+    of ``cards`` cards a seat, 0-3 cards of the trick in progress, every seat asked, the standard deck's three play
+    rules in turn, one solver reused."""
+    rng = random.Random(160 + cards)
+    solver = dd.Solver(tt_bits=8, probe=64)
+    assert solver.ws[dd.W_NPROBE] == 256
+    made = asked = 0
+    for i in range(positions):
+        _, breaking, forced = RULE_SETS[i % 3]
+        hands, leader, trick, broken, rr, rules = ending(rng, cards, False, breaking, forced)
+        for seat in range(4):
+            want = ref.nil_makeable(hands, leader, trick, broken, rr, nil_seat=seat)
+            assert dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=seat, solver=solver) == want, (
+                hands, leader, trick, broken, seat)
+            made += want
+            asked += 1
+    assert 0 < made < asked
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
