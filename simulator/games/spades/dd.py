@@ -214,7 +214,9 @@ W_KILL = W_G + 16     # W_KILL + depth: the lead that last cut the search off at
 PLAYOUT_DEPTH = 62    # frames (and move slots) 62 and 63: the first-guess playout (the search stays below 53)
 W_TRIO = W_KILL + 64  # 1: three seats (tricks of three cards, seat 3 holds nothing), 0: four (a zeroed workspace)
 W_ETC = W_TRIO + 1    # Nil question: cards _nil_etc moved first (statistics)
-WS_SIZE = W_ETC + 1
+W_NPROBE = W_ETC + 1  # the Nil question's longest probe sequence (0: W_PROBE's, as a workspace made by hand has it)
+W_PLEN = W_ETC + 2    # the longest probe sequence of the solve under way (_new_solve: W_PROBE, or W_NPROBE)
+WS_SIZE = W_ETC + 3
 
 NIL_SAFE_CARDS = 5  # the Nil question's safe test (_nil_safe) only with this many cards a hand or more (P49)
 NO_VALUE = -(1 << 62)  # card_values with a score: cards the seat on move cannot play
@@ -366,7 +368,7 @@ def _tt_probe(tt, ws, k1, k2, A, B, need):
     k2s = k2 | (ws[W_STAMP] << 24)
     i = _hash(k1, k2, mask)
     best = -1
-    for _ in range(ws[W_PROBE]):
+    for _ in range(ws[W_PLEN]):
         t = tt[2 * i + 1]
         if (t >> 24) != (k2s >> 24):
             break
@@ -398,7 +400,7 @@ def _tt_store(tt, ws, k1, k2, A, B, M, lb, ub, best):
     ws[W_STORES] += 1
     full = True
     spot = -1
-    for _ in range(ws[W_PROBE]):
+    for _ in range(ws[W_PLEN]):
         t = tt[2 * i + 1]
         if (t >> 24) != (k2s >> 24):
             full = False
@@ -423,7 +425,7 @@ def _tt_store(tt, ws, k1, k2, A, B, M, lb, ub, best):
     if spot >= 0:
         i = spot
     elif full:  # the probe sequence is full: replace one of its entries (deterministically)
-        i = (home + ws[W_STORES] % ws[W_PROBE]) & mask
+        i = (home + ws[W_STORES] % ws[W_PLEN]) & mask
     tt[2 * i] = k1
     tt[2 * i + 1] = k2s
     o = vo + 4 * i
@@ -1779,6 +1781,10 @@ def _new_solve(tt, ws, mode):
         new_generation_nb(tt, ws)
     ws[W_CTX] = ctx
     ws[W_MODE] = mode
+    # the Nil question's own probe length: its proofs keep many entries of one key (the same suit lengths, other
+    # owners of the cards), which share a probe sequence, whatever the table's size
+    nil = mode != MODE_TRICKS and ws[W_NIL] != 0 and ws[W_NPROBE] > 0
+    ws[W_PLEN] = ws[W_NPROBE] if nil else ws[W_PROBE]
     ws[W_NODES] = 0
     ws[W_TRICKS] = 0
     ws[W_HITS] = 0
@@ -2239,17 +2245,19 @@ class ScoreState:
 class Solver:
     """A transposition table and a workspace, reused across solves (allocate once, solve many times).
 
-    ``tt_bits``: log2 of the table's slots (48 bytes each; 2**20 = 48 MiB). Not thread-safe: one
-    solver per thread.
+    ``tt_bits``: log2 of the table's slots (48 bytes each; 2**20 = 48 MiB). ``probe``: the longest probe
+    sequence (slots looked at from a key's own); ``nil_probe`` the same in the Nil question (default four times
+    ``probe``: docs/performance.md P116). Not thread-safe: one solver per thread.
     """
 
-    def __init__(self, tt_bits: int = 20, probe: int = 64):
+    def __init__(self, tt_bits: int = 20, probe: int = 64, nil_probe: int | None = None):
         if not 8 <= tt_bits <= 28:
             raise ValueError(f"tt_bits={tt_bits}: use 8..28")
         self.tt = np.zeros(TT_WORDS << tt_bits, dtype=np.int64)
         self.ws = np.zeros(WS_SIZE, dtype=np.int64)
         self.ws[W_TTMASK] = (1 << tt_bits) - 1
         self.ws[W_PROBE] = probe
+        self.ws[W_NPROBE] = min(4 * probe if nil_probe is None else nil_probe, 1 << tt_bits)
         self.ws[W_CTX] = -1  # the first solve starts generation 1 (0 marks empty slots)
 
     @property

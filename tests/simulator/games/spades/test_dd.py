@@ -756,8 +756,16 @@ def test_the_nil_questions_transposition_cut_offs_against_the_reference(cards, p
     seat with 0-3 cards of the trick in progress, every seat asked, the play rules of the standard deck in turn,
     one solver reused, against the exhaustive reference; both answers occur, and the cut-offs moved a card first
     (``W_ETC``) in some of the questions."""
-    rng = random.Random(120 + cards)
-    solver = dd.Solver(tt_bits=14)
+    made, asked, moved = nil_questions_against_the_reference(random.Random(120 + cards), cards, positions,
+                                                             dd.Solver(tt_bits=14))
+    assert 0 < made < asked
+    assert moved > 0
+
+
+def nil_questions_against_the_reference(rng, cards, positions, solver):
+    """The Nil question on random endings of ``cards`` cards a seat with 0-3 cards of the trick in progress, every
+    seat asked, the play rules of the standard deck in turn, ``solver`` reused, each answer asserted against the
+    exhaustive reference: (Nils made, questions, questions where ``_nil_etc`` moved a card first)."""
     made = moved = asked = 0
     for i in range(positions):
         _, breaking, forced = RULE_SETS[i % 3]
@@ -769,9 +777,38 @@ def test_the_nil_questions_transposition_cut_offs_against_the_reference(cards, p
             made += want
             asked += 1
             moved += solver.ws[dd.W_ETC] > 0
-    assert 0 < made < asked
-    assert moved > 0
+    return made, asked, moved
 
+
+def test_the_nil_question_probes_its_own_length():
+    """The Nil question scans its own probe length (``W_NPROBE``, four times the solver's by default, at most the
+    table); trick solves keep the solver's ``probe``, and a workspace made by hand (``W_NPROBE`` 0, as pimc's) the
+    same in the Nil question too."""
+    assert dd.Solver(tt_bits=16).ws[dd.W_NPROBE] == 256
+    assert dd.Solver(tt_bits=16, probe=16, nil_probe=40).ws[dd.W_NPROBE] == 40
+    assert dd.Solver(tt_bits=8, probe=128).ws[dd.W_NPROBE] == 256  # the whole table
+    hands, leader, trick, broken, _, rules = ending(random.Random(3), 4, played=0)
+    solver = dd.Solver(tt_bits=12, probe=16)
+    dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=1, solver=solver)
+    assert solver.ws[dd.W_PLEN] == 64
+    dd.dd_tricks(hands, leader, trick, broken, rules, solver=solver)
+    assert solver.ws[dd.W_PLEN] == 16
+    solver.ws[dd.W_NPROBE] = 0
+    dd.nil_makeable(hands, leader, trick, broken, rules, nil_seat=1, solver=solver)
+    assert solver.ws[dd.W_PLEN] == 16
+
+
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 40), pytest.param(6, 120, marks=pytest.mark.slow)])
+def test_the_nil_question_with_its_probe_over_the_whole_table_against_the_reference(cards, positions):
+    """The Nil question's probe length over a table of 256 slots (the whole table: every probe sequence wraps
+    round it, and a store replaces an entry of the table's) gives the exhaustive reference's answers: random endings
+    of ``cards`` cards a seat, 0-3 cards of the trick in progress, every seat asked, the standard deck's three play
+    rules in turn, one solver reused."""
+    solver = dd.Solver(tt_bits=8, probe=64)
+    assert solver.ws[dd.W_NPROBE] == 256
+    made, asked, _ = nil_questions_against_the_reference(random.Random(160 + cards), cards, positions, solver)
+    assert 0 < made < asked
 
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
