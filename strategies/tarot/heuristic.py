@@ -167,6 +167,7 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
+from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
@@ -200,6 +201,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_CHELEM,
     V_CHIEN_S,
     V_CHIEN_T,
+    V_DEALER,
     V_DISCARD_T,
     V_LED_SUIT,
     V_MIN_BID,
@@ -1117,3 +1119,62 @@ def play(seat, suits, trumps, legal_s, legal_t, view, params, rng):
     if has_card(legal_s, legal_t, c):
         return c
     return lowest_legal(legal_s, legal_t)  # never reached by design: a guard against a wrong choice
+
+
+# ------------------------------------------------------------------ play-outs: the rest of a deal, every decision the heuristic's
+@njit(cache=True)
+def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader, k,
+                led, win_seat, win_card, high, hp, rng):
+    """The tricks from card ``k`` of trick ``t`` (``leader`` led it; ``led`` .. ``high`` its state) to the end of
+    the deal, every card and poignée the heuristic's: the kernel's trick loop with the game's phases (the Chelem
+    play-outs here, ``pimc``'s)."""
+    n = rules.seats
+    last = phases.n_tricks(n)
+    while True:
+        while k < n:
+            s = phases.turn(view, leader, k, n)
+            if t == 0:
+                most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
+                if most > 0:
+                    shown = poignee(s, suits[s], trumps[s], view, hp, rng)
+                    level = phases.poignee_is_legal(rules, view, shown)
+                    if level < 0:
+                        level = 0
+                        shown = 0
+                    phases.apply_poignee(view, tally, s, level, shown)
+            legal_s, legal_t = phases.legal_cards(rules, suits[s], trumps[s], led, high, k == 0)
+            x = phases.only_card(legal_s, legal_t)
+            if x < 0:
+                x = play(s, suits[s], trumps[s], legal_s, legal_t, view, hp, rng)
+            led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, s, x, led, win_seat, win_card,
+                                                              high, n)
+            k += 1
+        leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
+        t += 1
+        if t >= last:
+            return
+        phases.start_trick(view, t, leader)
+        led, win_seat, win_card, high = -1, -1, -1, -1
+        k = 0
+
+
+@njit(cache=True)
+def play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, contract, discard_s, discard_t, announced,
+                     hp, rng):
+    """(seat ``seat``'s score for the deal, ``scoring.SLAM_*``) when the taker has announced Chelem or not
+    (``announced``) and the deal is played to its end, every card and poignée the heuristic's: the kernel's order
+    from the announcement (``kernel.play_deal``) with the game's phases. ``suits``/``trumps`` every hand after the
+    discard, ``chien`` the chien's two words, ``discard_s``/``_t`` the discard, ``tally`` as the bidding, the call
+    and the discard left it; the arrays are this play-out's own: they are changed."""
+    n = rules.seats
+    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
+    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
+    _chelem, leader = phases.declare_chelem(view, tally, trumps, view[V_DEALER], taker, announced, n)
+    trick_winner = np.full(phases.n_tricks(n), -1, np.int64)
+    phases.start_trick(view, 0, leader)
+    play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, 0, leader, 0,
+                -1, -1, -1, -1, hp, rng)
+    taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
+                                                            discard_t)
+    _target, _won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
+    return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER]), slam
