@@ -44,7 +44,6 @@ PAIRS = [
     ("heuristic", "heuristic:force_taker=0", "defenders leading the taker's void suits, against not"),
     ("heuristic", "heuristic:hunt_petit=3", ("defenders never hunting the Petit, against hunting it with high trumps "
      "holding 3 or more (three players, fft3: the only table size where they hunt)"), "fft3"),
-    ("heuristic", "heuristic:defender_cash=1", "defenders keeping their kings, against cashing them"),
     ("heuristic", "heuristic:secure_value=1", ("no master trump spent on a trick worth less than a knight, against "
      "spending it on any trick worth a half-point")),
     ("heuristic", "heuristic:force_defenders=22", ("the taker leading low into a suit a defender holding trumps has "

@@ -93,14 +93,21 @@ Discard (Prise, Garde)
     them (the lowest).
 
 Chelem
-    Announced (when ``chelem_losers`` >= 0) only when the hand after the discard has at most ``chelem_losers``
-    losers, the tricks the cards out (neither held nor in the shown chien or discard) may win: in each suit and in
-    trumps, its cards an outstanding card can beat, each at most once; in trumps at most the trumps out the top
-    run cannot draw, and at least those out beyond the taker's own (they may ruff). The Excuse, led to the last
-    trick, loses nothing. Measured in self-play with the announcement forced (docs/tarot-evidence.md): hands with
-    up to 3 losers made it 2 of 2, with 4 losers 4 of 11, with 5 to 8 losers 13 of 299 (300,000 deals, four
-    players); the break-even (600 p - 200 > 200 p') is p > 1/2. With up to 2 losers announced (seeds 1005 and 1006,
-    1,000,000 deals each, with the 1003 figure) 4 of 13 were made, with up to 1 loser 1 of 3: announced with none.
+    Decided by play-outs (``chelem_samples`` deals, the default; ``chelem_losers`` -1: never). Only a hand whose
+    loser count (below) is at most ``CHELEM_PLAYOUT_LOSERS`` is played out, so the rest cost nothing. The cards the
+    taker cannot see are dealt to the other hands and the hidden pile (``sampling``: the discard of a Prise or
+    Garde, the chien of a Garde sans or contre) consistently with its hand, the shown chien and the trumps
+    discarded, and each deal is played to its end twice with the heuristic at every seat (``play_from_chelem``):
+    Chelem announced (the taker leads, keeps the Excuse for the last trick) and not. With p the share of slams made
+    announced and q unannounced, announcing gains 600 p - 200 - 200 q a deal (scoring: +400 made, -200 failed, +200
+    an unannounced slam; the rest alike), so it announces when 3 p > 1 + q. ``chelem_samples`` 0 replays the player
+    before: announced with at most ``chelem_losers`` losers, the tricks the cards out (neither held nor in the
+    shown chien or discard) may win: in each suit and in trumps, its cards an outstanding card can beat, each at
+    most once; in trumps at most the trumps out the top run cannot draw, and at least those out beyond the taker's
+    own (they may ruff); the Excuse, led to the last trick, loses nothing. That count misjudged hands both ways
+    (with the announcement forced, hands with up to 3 losers made it 2 of 2, with 4 losers 4 of 11, with 5 to 8
+    losers 13 of 299, 300,000 deals at four players; announced with up to 2 losers 4 made of 13), and with 0
+    losers it announced on no hand in two million deals (docs/tarot-evidence.md).
 
 Poignée
     The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders too with
@@ -157,9 +164,9 @@ Play
     measured better at three players too), unless the taker is known (shown chien, poignée) to hold at least
     ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it);
     else a low card of its longest suit without a king. Kings are kept to capture the taker's cards,
-    not cashed (``defender_cash`` cashes them as the taker does; in head-to-head play that cost the
-    defence about a point a deal; cashing them only in the suits the taker is likely short in lost
-    too, docs/tarot-evidence.md).
+    not cashed (cashing them as the taker does, the ``defender_cash`` switch until the Chelem pass of issue #29
+    took its parameter slot, cost the defence about a point a deal in head-to-head play; cashing them only in the
+    suits the taker is likely short in lost too, docs/tarot-evidence.md).
 
 Every decision returns a card of the legal masks (a fallback picks the lowest legal card).
 """
@@ -192,6 +199,7 @@ from tricksim.simulator.games.tarot.phases import (
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
+    N_SEATS,
     R_CALL_FOUR_KINGS,
     R_CALL_OWN,
     R_EXCUSE_LEAD,
@@ -201,6 +209,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_CHELEM,
     V_CHIEN_S,
     V_CHIEN_T,
+    V_CONTRACT,
     V_DEALER,
     V_DISCARD_T,
     V_LED_SUIT,
@@ -223,7 +232,11 @@ from tricksim.simulator.games.tarot.policy import (
     V_VOIDS,
     V_WINNING_CARD,
     V_WINNING_SEAT,
+    rules_of,
 )
+from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
+from tricksim.simulator.rng import mix64, next_u64
+from tricksim.strategies.tarot.sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 ONE = np.int64(1)
@@ -271,6 +284,12 @@ EXCUSE_SAVE = 5
 # players): at five players a thinly guarded Petit measured worse counted full (docs/tarot-evidence.md, the
 # thirteenth pass), so the guard there stays what it was before the pass
 PETIT_GUARD_SHIFT = np.array([0.0, 0.0, 2.0])
+# Chelem by play-outs (``chelem_samples`` > 0): only a hand with at most this many losers (``chelem_losers``' count)
+# is played out, so that the heuristic's speed is unchanged (docs/performance.md P117); the count misjudges hands
+# both ways, but a hand it gives more losers made the slam when forced only now and then (docs/tarot-evidence.md)
+CHELEM_PLAYOUT_LOSERS = 5
+CHELEM_STREAM = 29    # mixed into the draw that seeds the play-outs' private stream
+CHELEM_TRIES = 20     # sampled deals started before the shown voids are dropped (none are shown yet: one does)
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -293,6 +312,7 @@ P_SINGLETON = _INDEX["singleton_points"]
 P_PRISE = _INDEX["prise_threshold"]   # the four thresholds are consecutive: contract k at P_PRISE + k - 1
 P_GARDE_CONTRE = _INDEX["garde_contre_threshold"]
 P_CHELEM_LOSERS = _INDEX["chelem_losers"]
+P_CHELEM_SAMPLES = _INDEX["chelem_samples"]
 P_DEFENDER_POIGNEE = _INDEX["defender_poignee"]
 P_RUFF_RISK = _INDEX["ruff_risk"]
 P_DRAW_MIN = _INDEX["draw_min"]
@@ -305,7 +325,6 @@ P_SECURE_VALUE = _INDEX["secure_value"]
 P_CHARGE = _INDEX["charge"]
 P_FORCE_TAKER = _INDEX["force_taker"]
 P_PETIT_AU_BOUT = _INDEX["petit_au_bout"]
-P_DEFENDER_CASH = _INDEX["defender_cash"]
 assert P_GARDE_CONTRE == P_PRISE + 3 and len(PARAMS) <= 32
 
 
@@ -608,14 +627,6 @@ def chelem_losers(suits, trumps, known_s, known_t):
     # every lead of the top run draws a trump from each holder: at most n_out - run stay out to win a trick
     losers += min(max(n_out - top_run(t, 20), 0), beaten(t, out) + max(n_out - popcount(t), 0))
     return losers
-
-
-@njit(HAND_SIG, cache=True)
-def chelem(seat, suits, trumps, view, params, rng):
-    limit = params[P_CHELEM_LOSERS]
-    if limit < 0:
-        return np.int64(0)
-    return np.int64(chelem_losers(suits, trumps, view[V_CHIEN_S], view[V_CHIEN_T] | view[V_DISCARD_T]) <= limit)
 
 
 @njit(cache=True)
@@ -964,11 +975,6 @@ def taker_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, 
 @njit(cache=True)
 def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, taker, opp, params, keep_petit):
     tv = view[V_VOIDS + taker]
-    # cash kings (masters) the taker cannot ruff
-    if params[P_DEFENDER_CASH] > 0:
-        c = lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, params[P_KING_LEAD])
-        if c >= 0:
-            return c
     # make the taker ruff: a low card of a suit it has shown void in
     if params[P_FORCE_TAKER] > 0 and not bit_set(tv, OUT_OF_TRUMPS) and (unseen_t & T_ONLY) != 0:
         best = np.int64(-1)
@@ -1121,7 +1127,7 @@ def play(seat, suits, trumps, legal_s, legal_t, view, params, rng):
     return lowest_legal(legal_s, legal_t)  # never reached by design: a guard against a wrong choice
 
 
-# ------------------------------------------------------------------ play-outs: the rest of a deal, every decision the heuristic's
+# ------------------------------------------------------------------ play-outs: every later decision the heuristic's
 @njit(cache=True)
 def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader, k,
                 led, win_seat, win_card, high, hp, rng):
@@ -1178,3 +1184,83 @@ def play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, cont
                                                             discard_t)
     _target, _won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
     return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER]), slam
+
+
+# ------------------------------------------------------------------ Chelem (after the play-outs it runs: its
+# signature compiles it at import)
+@njit(cache=True)
+def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
+    """The taker's Chelem play-outs: ``n_samples`` deals of the cards it cannot see (``sampling``: the other hands and
+    the hidden pile, the discard of a Prise or Garde or the chien of a Garde sans or contre, consistent with its hand,
+    the chien if shown and the trumps discarded), each played out twice from the announcement on the same draws
+    (``play_from_chelem``: Chelem announced, then not; every decision the heuristic's with ``params``). ``stats``:
+    deals played, slams made announced, slams made unannounced, the taker's total score announced. Its draws come
+    from a private stream seeded by one draw of ``rng``."""
+    rules = rules_of(view)
+    n = rules.seats
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng) ^ mix64(np.uint64(CHELEM_STREAM))
+    n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
+        seat, suits, trumps, view)
+    if n_piles < 0:
+        return
+    taker = view[V_TAKER]
+    contract = view[V_CONTRACT]
+    out_s = np.zeros(MAX_PILES, np.int64)
+    out_t = np.zeros(MAX_PILES, np.int64)
+    hs = np.zeros(N_SEATS, np.int64)
+    ht = np.zeros(N_SEATS, np.int64)
+    chien = np.zeros(2, np.int64)
+    for _ in range(n_samples):
+        if sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t, taker,
+                       local, CHELEM_TRIES, out_s, out_t) < 0:
+            break
+        sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht)
+        rest_s = out_s[n_piles - 1]
+        rest_t = out_t[n_piles - 1]
+        discard_s = np.int64(0)
+        discard_t = view[V_DISCARD_T]
+        if phases.takes_chien(contract):  # the hidden pile is the discard
+            chien[0] = view[V_CHIEN_S]
+            chien[1] = view[V_CHIEN_T]
+            discard_s = rest_s
+            discard_t |= rest_t
+        else:  # the chien, never seen
+            chien[0] = rest_s
+            chien[1] = rest_t
+        draws = np.empty(1, np.uint64)
+        draws[0] = next_u64(local)
+        for announced in range(1, -1, -1):
+            tally = fresh_tally(rules, view)
+            called = view[V_CALLED]
+            if n == 5 and 0 <= called < FIRST_TRUMP:  # the called card's holder in this deal: the partner
+                for s in range(n):
+                    if s != taker and (hs[s] >> called) & 1 == 1:
+                        tally[phases.T_PARTNER] = s
+            value, slam = play_from_chelem(seat, view.copy(), rules, hs.copy(), ht.copy(), chien.copy(), tally, taker,
+                                           contract, discard_s, discard_t, np.int64(announced), params, draws.copy())
+            if slam == SLAM_TAKER:
+                stats[2 - announced] += 1
+            if announced == 1:
+                stats[3] += value
+        stats[0] += 1
+
+
+@njit(HAND_SIG, cache=True)
+def chelem(seat, suits, trumps, view, params, rng):
+    limit = params[P_CHELEM_LOSERS]
+    if limit < 0:
+        return np.int64(0)
+    losers = chelem_losers(suits, trumps, view[V_CHIEN_S], view[V_CHIEN_T] | view[V_DISCARD_T])
+    n_samples = np.int64(params[P_CHELEM_SAMPLES])
+    if n_samples <= 0:
+        return np.int64(losers <= limit)
+    if losers > CHELEM_PLAYOUT_LOSERS:  # the cheap filter: no play-out of a hand far from a slam
+        return np.int64(0)
+    stats = np.zeros(4, np.int64)
+    chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats)
+    done, made, made_quiet = stats[0], stats[1], stats[2]
+    # the break-even (scoring.settle: +400 made, -200 failed once announced; +200 an unannounced slam, every other
+    # term alike): announcing gains 400 p - 200 (1 - p) - 200 q = 600 p - 200 - 200 q, p the share made announced, q
+    # the share made unannounced (the taker then does not lead, and plays for points): announce when 3 p > 1 + q
+    return np.int64(done > 0 and 3 * made > done + made_quiet)
