@@ -97,7 +97,10 @@ Chelem
     loser count (below) is at most ``CHELEM_PLAYOUT_LOSERS`` is played out, so the rest cost nothing. The cards the
     taker cannot see are dealt to the other hands and the hidden pile (``sampling``: the discard of a Prise or
     Garde, the chien of a Garde sans or contre) consistently with its hand, the shown chien and the trumps
-    discarded, and each deal is played to its end twice with the heuristic at every seat (``play_from_chelem``):
+    discarded; a sampled discard is kept only when the taker's own discard rule, from its hand and that discard,
+    makes it (the policy has no memory of its discard: a discard drawn at random from the cards it cannot see
+    made the slam look likelier than it was, docs/performance.md P117). Each deal is played to its end twice with
+    the heuristic at every seat (``play_from_chelem``):
     Chelem announced (the taker leads, keeps the Excuse for the last trick) and not. With p the share of slams made
     announced and q unannounced, announcing gains 600 p - 200 - 200 q a deal (scoring: +400 made, -200 failed, +200
     an unannounced slam; the rest alike), so it announces when 3 p > 1 + q. ``chelem_samples`` 0 replays the player
@@ -290,6 +293,8 @@ PETIT_GUARD_SHIFT = np.array([0.0, 0.0, 2.0])
 CHELEM_PLAYOUT_LOSERS = 5
 CHELEM_STREAM = 29    # mixed into the draw that seeds the play-outs' private stream
 CHELEM_TRIES = 20     # sampled deals started before the shown voids are dropped (none are shown yet: one does)
+# sampled deals drawn a sample kept, at most, when a sampled discard must be the one the taker's own rule makes
+CHELEM_DISCARD_TRIES = 100
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -1189,13 +1194,37 @@ def play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, cont
 # ------------------------------------------------------------------ Chelem (after the play-outs it runs: its
 # signature compiles it at import)
 @njit(cache=True)
+def discards_these(seat, suits, trumps, discard_s, discard_t, view, rules, params, rng):
+    """Would this player's own discard (``discard``, a card a call), from the hand it held before discarding (its
+    hand now and the discard), have discarded exactly (``discard_s``, ``discard_t``)? The policy keeps no memory:
+    the rule that made its discard is the taker's evidence of it."""
+    v = view.copy()
+    v[V_DISCARD_T] = 0
+    hs = np.zeros(N_SEATS, np.int64)
+    ht = np.zeros(N_SEATS, np.int64)
+    hs[seat] = suits | discard_s
+    ht[seat] = trumps | discard_t
+    d_s = np.int64(0)
+    d_t = np.int64(0)
+    for i in range(phases.chien_cards(rules.seats)):
+        legal_s, legal_t = phases.start_discard(rules, v, hs[seat], ht[seat], i)
+        c = discard(seat, hs[seat], ht[seat], legal_s, legal_t, v, params, rng)
+        if not has_card(discard_s, discard_t, c):
+            return False
+        d_s, d_t = phases.apply_discard(v, hs, ht, seat, c, d_s, d_t)
+    return True
+
+
+@njit(cache=True)
 def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     """The taker's Chelem play-outs: ``n_samples`` deals of the cards it cannot see (``sampling``: the other hands and
     the hidden pile, the discard of a Prise or Garde or the chien of a Garde sans or contre, consistent with its hand,
-    the chien if shown and the trumps discarded), each played out twice from the announcement on the same draws
-    (``play_from_chelem``: Chelem announced, then not; every decision the heuristic's with ``params``). ``stats``:
-    deals played, slams made announced, slams made unannounced, the taker's total score announced. Its draws come
-    from a private stream seeded by one draw of ``rng``."""
+    the chien if shown and the trumps discarded; a sampled discard kept only when this player's own discard rule
+    makes it, ``discards_these``, drawing up to ``CHELEM_DISCARD_TRIES`` deals a sample, and every sample kept when
+    none is), each played out twice from the announcement on the same draws (``play_from_chelem``: Chelem
+    announced, then not; every decision the heuristic's with ``params``). ``stats``: deals played, slams made
+    announced, slams made unannounced, the taker's total score announced, deals drawn. Its draws come from a private
+    stream seeded by one draw of ``rng``."""
     rules = rules_of(view)
     n = rules.seats
     local = np.empty(1, np.uint64)
@@ -1211,10 +1240,18 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     hs = np.zeros(N_SEATS, np.int64)
     ht = np.zeros(N_SEATS, np.int64)
     chien = np.zeros(2, np.int64)
-    for _ in range(n_samples):
+    check = phases.takes_chien(contract)
+    for _ in range(n_samples * (CHELEM_DISCARD_TRIES + 1)):
+        if stats[0] == n_samples:
+            break
+        if check and stats[4] >= n_samples * CHELEM_DISCARD_TRIES:
+            if stats[0] > 0:
+                break
+            check = False  # its discard is not its own rule's (another player discarded for it): every sample
         if sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t, taker,
                        local, CHELEM_TRIES, out_s, out_t) < 0:
             break
+        stats[4] += 1
         sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht)
         rest_s = out_s[n_piles - 1]
         rest_t = out_t[n_piles - 1]
@@ -1225,6 +1262,8 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
             chien[1] = view[V_CHIEN_T]
             discard_s = rest_s
             discard_t |= rest_t
+            if check and not discards_these(seat, suits, trumps, discard_s, discard_t, view, rules, params, rng):
+                continue
         else:  # the chien, never seen
             chien[0] = rest_s
             chien[1] = rest_t
@@ -1257,7 +1296,7 @@ def chelem(seat, suits, trumps, view, params, rng):
         return np.int64(losers <= limit)
     if losers > CHELEM_PLAYOUT_LOSERS:  # the cheap filter: no play-out of a hand far from a slam
         return np.int64(0)
-    stats = np.zeros(4, np.int64)
+    stats = np.zeros(5, np.int64)
     chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats)
     done, made, made_quiet = stats[0], stats[1], stats[2]
     # the break-even (scoring.settle: +400 made, -200 failed once announced; +200 an unannounced slam, every other

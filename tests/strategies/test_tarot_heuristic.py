@@ -367,8 +367,9 @@ def chelem_view(chien=None) -> np.ndarray:
 
 
 def chelem_stats(hand, chien=None, samples=12, p=PARAMS):
-    """``chelem_playouts``' stats: (deals played, slams announced, slams unannounced, total score announced)."""
-    stats = np.zeros(4, np.int64)
+    """``chelem_playouts``' stats: (deals played, slams announced, slams unannounced, total score announced, deals
+    drawn)."""
+    stats = np.zeros(5, np.int64)
     H.chelem_playouts(1, *words(cards(hand)), chelem_view(chien), p, rng(), samples, stats)
     return stats
 
@@ -376,7 +377,7 @@ def chelem_stats(hand, chien=None, samples=12, p=PARAMS):
 def test_chelem_by_playouts_announced_on_a_hand_that_makes_it_against_any_defence():
     s, t = words(cards(SURE_SLAM))
     assert H.chelem_losers(s, t, 0, 0) == 0
-    done, made, _quiet, score = chelem_stats(SURE_SLAM)
+    done, made, _quiet, score, _drawn = chelem_stats(SURE_SLAM)
     assert done == 12 and made == 12
     # Garde sans (x4): the taker takes all 91 points (the chien counts for it) and the three oudlers (it holds two and
     # wins the trick of the Petit, or the Petit is in the chien): target 36, (25 + 55) x 4 = 320; no petit au bout
@@ -392,8 +393,9 @@ def test_chelem_by_playouts_not_announced_with_a_sure_loser():
     s, t = words(cards(SURE_LOSER))
     v = chelem_view(SURE_LOSER_CHIEN)
     assert H.chelem_losers(s, t, v[V_CHIEN_S], v[V_CHIEN_T]) == 1  # the filter lets it through to the play-outs
-    done, made, quiet, _score = chelem_stats(SURE_LOSER, SURE_LOSER_CHIEN)
-    assert done == 12 and made == 0 and quiet == 0
+    done, made, quiet, _score, drawn = chelem_stats(SURE_LOSER, SURE_LOSER_CHIEN)
+    # its discard (the chien's six low clubs and diamonds, with its kings kept) is the one its own rule makes
+    assert done == 12 and made == 0 and quiet == 0 and drawn == 12
     assert H.chelem(1, s, t, v, PARAMS, rng()) == 0
     # today's count without play-outs: one loser, announced only when one is allowed
     assert H.chelem(1, s, t, v, params(chelem_samples=0), rng()) == 0

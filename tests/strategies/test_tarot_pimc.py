@@ -332,7 +332,7 @@ def _chelem_playouts(st, p):
 
     seat = st.current_player()
     ob = st.observation(seat)
-    stats = np.zeros(4, np.int64)
+    stats = np.zeros(5, np.int64)
     H.chelem_playouts(np.int64(seat), np.int64(ob.suits), np.int64(ob.trumps), ob.view, p.params,
                       np.array([7], np.uint64), np.int64(8), stats)
     return tuple(int(x) for x in stats)

@@ -61,7 +61,7 @@ PARAMS = (
     Param("petit_au_bout", 1.0, "keep the Petit for the last trick once nobody else can hold a trump (1 = on)",
           lo=0, hi=1, switch=True),
     # --- announcements (the last slot of the parameter vector)
-    Param("chelem_samples", 32.0, "Chelem decided by play-outs: deals of the hidden cards sampled, each played out "
+    Param("chelem_samples", 128.0, "Chelem decided by play-outs: deals of the hidden cards sampled, each played out "
           "with Chelem announced and not, on a hand of few losers by chelem_losers' count; announced when the "
           "shares made announced p and unannounced q give 3 p > 1 + q, the scoring's break-even (0 = no play-outs: "
           "announced with at most chelem_losers losers, the player before)", lo=0, hi=4096),
