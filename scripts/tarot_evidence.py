@@ -473,6 +473,26 @@ TUNING_LOG = (
       "-0.04; the heuristic before in a field of Prise 70: -0.41 [-0.47, -0.36] (1025), -0.43 [-0.48, -0.37] (1026)"),
      "kept: Prise from 70 at three players",
      "+0.38 [+0.32, +0.43] / — / — (seed 1025, n=100,000; 1026 +0.39 [+0.33, +0.44])"),
+    # issue #29, Chelem by play-outs (docs/performance.md P117): against the heuristic before (chelem_samples=0)
+    (("Chelem decided by play-outs (chelem_samples 32): on a hand of at most 5 losers by the count, the hidden cards "
+      "sampled, each deal played out announced and not, announced when 3 p > 1 + q (the scoring's break-even; p, q "
+      "the shares made announced and not), the discard sampled at random from the cards the taker cannot see (seed "
+      "1032, heuristic self-play, 1,000,000 deals a table size): at four players 10 announced, 5 made, the taker "
+      "-102 points in all over the same deals played without; at three 1 announced, 0 made; at five none. With 128 "
+      "samples 12 announced, 5 made (-1,320). Played out 1,000 times, the announced hands' p averaged 0.7: the "
+      "random discard (the policy has no memory of its own) gave the defenders cards the taker had discarded; with "
+      "the true discard p fell on the marginal hands (0.48 to 0.37, 0.45 to 0.25, 0.56 to 0.38)"),
+     "dropped: announced at the break-even, not above it", "—"),
+    (("... the sampled discard kept only when the taker's own discard rule makes it from its hand and that discard "
+      "(up to 100 deals drawn a sample), 128 samples: seed 1032, four players 8 announced, 5 made (the taker +1,098 "
+      "in all over the same deals played without), three and five players none; seed 1033, four players 8 "
+      "announced, 7 made (+5,610), three players 4 announced, 3 made (+800), five none. Both seeds at four players "
+      "12 made of 16, 75.0 % [50.5, 89.8], against a break-even of 52 % on those hands (3 p > 1 + q, with q = 9 "
+      "of 16 made unannounced); at three 3 of 4 (break-even 58 %). Duplicate against chelem_samples 0 (seed 1034, "
+      "n=100,000): +0.000 [-0.004, +0.004] at four players, +0.000 at three and five (an announcement in about "
+      "100,000 deals)"),
+     "kept (`heuristic:chelem_samples=0` replays the player before)",
+     "+0.00 [+0.00, +0.00] / +0.00 [-0.00, +0.00] / +0.00 [+0.00, +0.00] (seed 1034, n=100,000)"),
 )
 PIMC_START = "<!-- tarot-pimc:start -->"  # the section of scripts/tarot_pimc_evidence.py
 
