@@ -298,6 +298,8 @@ CHELEM_STREAM = 29    # mixed into the draw that seeds the play-outs' private st
 CHELEM_TRIES = 20     # sampled deals started before the shown voids are dropped (none are shown yet: one does)
 # sampled deals drawn a sample kept, at most, when a sampled discard must be the one the taker's own rule makes
 CHELEM_DISCARD_TRIES = 100
+# deals played out before a hand far under the break-even is given up (docs/performance.md P117: the speed)
+CHELEM_SCREEN = 32
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -1226,8 +1228,9 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     makes it, ``discards_these``, drawing up to ``CHELEM_DISCARD_TRIES`` deals a sample, and every sample kept when
     none is), each played out twice from the announcement on the same draws (``play_from_chelem``: Chelem
     announced, then not; every decision the heuristic's with ``params``). ``stats``: deals played, slams made
-    announced, slams made unannounced, the taker's total score announced, deals drawn. Its draws come from a private
-    stream seeded by one draw of ``rng``."""
+    announced, slams made unannounced, the taker's total score announced, deals drawn; after ``CHELEM_SCREEN`` deals
+    a hand far under the break-even is not played further. Its draws come from a private stream seeded by one draw
+    of ``rng``."""
     rules = rules_of(view)
     n = rules.seats
     local = np.empty(1, np.uint64)
@@ -1286,6 +1289,10 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
             if announced == 1:
                 stats[3] += value
         stats[0] += 1
+        # the screen: a hand far under the break-even after the first deals (3 p - 1 - q under -1/2, two standard
+        # errors at p = 1/2) is not played further; most hands the count lets through are such
+        if stats[0] == CHELEM_SCREEN and n_samples > CHELEM_SCREEN and 6 * stats[1] - 2 * stats[2] < stats[0]:
+            break
 
 
 @njit(HAND_SIG, cache=True)

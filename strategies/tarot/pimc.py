@@ -90,8 +90,12 @@ P_DISCARD = _INDEX["discard"]
 P_CALL = _INDEX["call"]
 P_DEAL_PLAYOUTS = _INDEX["deal_playouts"]
 
-# the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
-HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector()
+# the heuristic's parameters for its decisions taken here, in the play-outs above all: its defaults but Chelem by the
+# loser count alone (chelem_samples 0), since the heuristic's Chelem play-outs inside every play-out would multiply a
+# search's cost on the strong hands; a constant copied per call. This player's own announcement is the heuristic's
+# with its defaults (``_chelem_params``)
+HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector({"chelem_samples": 0})
+CHELEM_SAMPLES = float(heuristic.STRATEGY.param_vector()[heuristic.P_CHELEM_SAMPLES])
 
 
 @njit(cache=True)
@@ -507,9 +511,17 @@ def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
                               np.zeros(3, np.int64))
 
 
+@njit(cache=True)
+def _chelem_params():
+    """The heuristic's defaults, Chelem by play-outs: for this player's own announcement."""
+    out = _heuristic_params()
+    out[heuristic.P_CHELEM_SAMPLES] = CHELEM_SAMPLES
+    return out
+
+
 @njit(HAND_SIG, cache=True)
 def chelem(seat, suits, trumps, view, params, rng):
-    return heuristic.chelem(seat, suits, trumps, view, _heuristic_params(), rng)
+    return heuristic.chelem(seat, suits, trumps, view, _chelem_params(), rng)
 
 
 @njit(HAND_SIG, cache=True)

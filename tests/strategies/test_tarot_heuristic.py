@@ -385,6 +385,7 @@ def test_chelem_by_playouts_announced_on_a_hand_that_makes_it_against_any_defenc
     # trumps and the Excuse, 15 cards) +40, none for the defence (7 trumps out); the Chelem +400; the taker scores
     # three times that
     assert score == 12 * 3 * (320 + 40 + 400)
+    assert chelem_stats(SURE_SLAM, samples=128)[:2].tolist() == [128, 128]  # never screened: all made
     assert H.chelem(1, s, t, chelem_view(), PARAMS, rng()) == 1
     assert H.chelem(1, s, t, chelem_view(), params(chelem_losers=-1), rng()) == 0
 
@@ -396,6 +397,8 @@ def test_chelem_by_playouts_not_announced_with_a_sure_loser():
     done, made, quiet, _score, drawn = chelem_stats(SURE_LOSER, SURE_LOSER_CHIEN)
     # its discard (the chien's six low clubs and diamonds, with its kings kept) is the one its own rule makes
     assert done == 12 and made == 0 and quiet == 0 and drawn == 12
+    # the screen: after CHELEM_SCREEN deals, 6 x 0 made - 2 x 0 < 32, far under the break-even: no more deals
+    assert chelem_stats(SURE_LOSER, SURE_LOSER_CHIEN, samples=128)[0] == H.CHELEM_SCREEN == 32
     assert H.chelem(1, s, t, v, PARAMS, rng()) == 0
     # today's count without play-outs: one loser, announced only when one is allowed
     assert H.chelem(1, s, t, v, params(chelem_samples=0), rng()) == 0
