@@ -61,7 +61,10 @@ three players alone the Prise from 70 (``THRESHOLD_SHIFT``, was 74) gains +0.38 
 The fourteenth (seeds 1030 and 1031): the taker cashes a master king while two cards of its suit are out
 (``king_lead_unseen`` 2, was 3): +0.35 / +0.01 / +0.04 a deal at three / four / five players (seed 1030).
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
-taker keeping it until 6 (-0.35 at four). All figures n=100,000 deals, in docs/tarot-evidence.md's log.
+taker keeping it until 6 (-0.35 at four). The Chelem pass (seeds 1032 to 1034): Chelem decided by play-outs (below;
+``defender_cash``, a switch off by default, gave its parameter slot to ``chelem_samples``): at four players 12 made
+of 16 announced in two million deals, against a break-even of 52 % on those hands. All figures n=100,000 deals, in
+docs/tarot-evidence.md's log.
 
 Bidding
     The French hand-point count: each trump ``trump_points`` (the unit) and each major trump
@@ -95,14 +98,24 @@ Discard (Prise, Garde)
     them (the lowest).
 
 Chelem
-    Announced (when ``chelem_losers`` >= 0) only when the hand after the discard has at most ``chelem_losers``
-    losers, the tricks the cards out (neither held nor in the shown chien or discard) may win: in each suit and in
-    trumps, its cards an outstanding card can beat, each at most once; in trumps at most the trumps out the top
-    run cannot draw, and at least those out beyond the taker's own (they may ruff). The Excuse, led to the last
-    trick, loses nothing. Measured in self-play with the announcement forced (docs/tarot-evidence.md): hands with
-    up to 3 losers made it 2 of 2, with 4 losers 4 of 11, with 5 to 8 losers 13 of 299 (300,000 deals, four
-    players); the break-even (600 p - 200 > 200 p') is p > 1/2. With up to 2 losers announced (seeds 1005 and 1006,
-    1,000,000 deals each, with the 1003 figure) 4 of 13 were made, with up to 1 loser 1 of 3: announced with none.
+    Decided by play-outs (``chelem_samples`` deals, the default; ``chelem_losers`` -1: never). Only a hand whose
+    loser count (below) is at most ``CHELEM_PLAYOUT_LOSERS`` is played out, so the rest cost nothing. The cards the
+    taker cannot see are dealt to the other hands and the hidden pile (``sampling``: the discard of a Prise or
+    Garde, the chien of a Garde sans or contre) consistently with its hand, the shown chien and the trumps
+    discarded; a sampled discard is kept only when the taker's own discard rule, from its hand and that discard,
+    makes it (the policy has no memory of its discard: a discard drawn at random from the cards it cannot see
+    made the slam look likelier than it was, docs/performance.md P117). Each deal is played to its end twice with
+    the heuristic at every seat (``play_from_chelem``):
+    Chelem announced (the taker leads, keeps the Excuse for the last trick) and not. With p the share of slams made
+    announced and q unannounced, announcing gains 600 p - 200 - 200 q a deal (scoring: +400 made, -200 failed, +200
+    an unannounced slam; the rest alike), so it announces when 3 p > 1 + q. ``chelem_samples`` 0 replays the player
+    before: announced with at most ``chelem_losers`` losers, the tricks the cards out (neither held nor in the
+    shown chien or discard) may win: in each suit and in trumps, its cards an outstanding card can beat, each at
+    most once; in trumps at most the trumps out the top run cannot draw, and at least those out beyond the taker's
+    own (they may ruff); the Excuse, led to the last trick, loses nothing. That count misjudged hands both ways
+    (with the announcement forced, hands with up to 3 losers made it 2 of 2, with 4 losers 4 of 11, with 5 to 8
+    losers 13 of 299, 300,000 deals at four players; announced with up to 2 losers 4 made of 13), and with 0
+    losers it announced on no hand in two million deals (docs/tarot-evidence.md).
 
 Poignée
     The highest level allowed (``view[V_POIGNEE_MAX]``) for the taker; defenders too with
@@ -159,9 +172,9 @@ Play
     measured better at three players too), unless the taker is known (shown chien, poignée) to hold at least
     ``HUNT_KNOWN_MAX`` trumps (high trumps led into a long taker draw the defence's trumps for it);
     else a low card of its longest suit without a king. Kings are kept to capture the taker's cards,
-    not cashed (``defender_cash`` cashes them as the taker does; in head-to-head play that cost the
-    defence about a point a deal; cashing them only in the suits the taker is likely short in lost
-    too, docs/tarot-evidence.md).
+    not cashed (cashing them as the taker does, the ``defender_cash`` switch until the Chelem pass of issue #29
+    took its parameter slot, cost the defence about a point a deal in head-to-head play; cashing them only in the
+    suits the taker is likely short in lost too, docs/tarot-evidence.md).
 
 Every decision returns a card of the legal masks (a fallback picks the lowest legal card).
 """
@@ -169,6 +182,7 @@ import numpy as np
 from numba import njit
 
 from tricksim.simulator.bits import highest_bit, lowest_bit, popcount
+from tricksim.simulator.games.tarot import phases
 from tricksim.simulator.games.tarot.cards import (
     EXCUSE,
     EXCUSE_BIT,
@@ -193,6 +207,7 @@ from tricksim.simulator.games.tarot.phases import (
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
+    N_SEATS,
     R_CALL_FOUR_KINGS,
     R_CALL_OWN,
     R_EXCUSE_LEAD,
@@ -202,6 +217,8 @@ from tricksim.simulator.games.tarot.policy import (
     V_CHELEM,
     V_CHIEN_S,
     V_CHIEN_T,
+    V_CONTRACT,
+    V_DEALER,
     V_DISCARD_T,
     V_LED_SUIT,
     V_MIN_BID,
@@ -223,7 +240,11 @@ from tricksim.simulator.games.tarot.policy import (
     V_VOIDS,
     V_WINNING_CARD,
     V_WINNING_SEAT,
+    rules_of,
 )
+from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
+from tricksim.simulator.rng import mix64, next_u64
+from tricksim.strategies.tarot.sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 ONE = np.int64(1)
@@ -271,6 +292,16 @@ EXCUSE_SAVE = 5
 # players): at five players a thinly guarded Petit measured worse counted full (docs/tarot-evidence.md, the
 # thirteenth pass), so the guard there stays what it was before the pass
 PETIT_GUARD_SHIFT = np.array([0.0, 0.0, 2.0])
+# Chelem by play-outs (``chelem_samples`` > 0): only a hand with at most this many losers (``chelem_losers``' count)
+# is played out, so that the heuristic's speed is unchanged (docs/performance.md P117); the count misjudges hands
+# both ways, but a hand it gives more losers made the slam when forced only now and then (docs/tarot-evidence.md)
+CHELEM_PLAYOUT_LOSERS = 5
+CHELEM_STREAM = 29    # mixed into the draw that seeds the play-outs' private stream
+CHELEM_TRIES = 20     # sampled deals started before the shown voids are dropped (none are shown yet: one does)
+# sampled deals drawn a sample kept, at most, when a sampled discard must be the one the taker's own rule makes
+CHELEM_DISCARD_TRIES = 100
+# deals played out before a hand far under the break-even is given up (docs/performance.md P117: the speed)
+CHELEM_SCREEN = 32
 LONG_EXTRA = 0.4                            # each card of a long suit beyond five adds 0.4 of long_suit_points
 
 # the parameters (PARAMS, in meta/): their order is the parameter vector's; the indices below are derived from it
@@ -293,6 +324,7 @@ P_SINGLETON = _INDEX["singleton_points"]
 P_PRISE = _INDEX["prise_threshold"]   # the four thresholds are consecutive: contract k at P_PRISE + k - 1
 P_GARDE_CONTRE = _INDEX["garde_contre_threshold"]
 P_CHELEM_LOSERS = _INDEX["chelem_losers"]
+P_CHELEM_SAMPLES = _INDEX["chelem_samples"]
 P_DEFENDER_POIGNEE = _INDEX["defender_poignee"]
 P_RUFF_RISK = _INDEX["ruff_risk"]
 P_DRAW_MIN = _INDEX["draw_min"]
@@ -305,7 +337,6 @@ P_SECURE_VALUE = _INDEX["secure_value"]
 P_CHARGE = _INDEX["charge"]
 P_FORCE_TAKER = _INDEX["force_taker"]
 P_PETIT_AU_BOUT = _INDEX["petit_au_bout"]
-P_DEFENDER_CASH = _INDEX["defender_cash"]
 assert P_GARDE_CONTRE == P_PRISE + 3 and len(PARAMS) <= 32
 
 
@@ -608,14 +639,6 @@ def chelem_losers(suits, trumps, known_s, known_t):
     # every lead of the top run draws a trump from each holder: at most n_out - run stay out to win a trick
     losers += min(max(n_out - top_run(t, 20), 0), beaten(t, out) + max(n_out - popcount(t), 0))
     return losers
-
-
-@njit(HAND_SIG, cache=True)
-def chelem(seat, suits, trumps, view, params, rng):
-    limit = params[P_CHELEM_LOSERS]
-    if limit < 0:
-        return np.int64(0)
-    return np.int64(chelem_losers(suits, trumps, view[V_CHIEN_S], view[V_CHIEN_T] | view[V_DISCARD_T]) <= limit)
 
 
 @njit(cache=True)
@@ -964,11 +987,6 @@ def taker_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, 
 @njit(cache=True)
 def defender_lead(suits, trumps, legal_s, legal_t, unseen_s, unseen_t, view, seat, taker, opp, params, keep_petit):
     tv = view[V_VOIDS + taker]
-    # cash kings (masters) the taker cannot ruff
-    if params[P_DEFENDER_CASH] > 0:
-        c = lead_master(legal_s, unseen_s, unseen_t, view, seat, opp, params[P_KING_LEAD])
-        if c >= 0:
-            return c
     # make the taker ruff: a low card of a suit it has shown void in
     if params[P_FORCE_TAKER] > 0 and not bit_set(tv, OUT_OF_TRUMPS) and (unseen_t & T_ONLY) != 0:
         best = np.int64(-1)
@@ -1119,3 +1137,181 @@ def play(seat, suits, trumps, legal_s, legal_t, view, params, rng):
     if has_card(legal_s, legal_t, c):
         return c
     return lowest_legal(legal_s, legal_t)  # never reached by design: a guard against a wrong choice
+
+
+# ------------------------------------------------------------------ play-outs: every later decision the heuristic's
+@njit(cache=True)
+def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader, k,
+                led, win_seat, win_card, high, hp, rng):
+    """The tricks from card ``k`` of trick ``t`` (``leader`` led it; ``led`` .. ``high`` its state) to the end of
+    the deal, every card and poignée the heuristic's: the kernel's trick loop with the game's phases (the Chelem
+    play-outs here, ``pimc``'s)."""
+    n = rules.seats
+    last = phases.n_tricks(n)
+    while True:
+        while k < n:
+            s = phases.turn(view, leader, k, n)
+            if t == 0:
+                most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
+                if most > 0:
+                    shown = poignee(s, suits[s], trumps[s], view, hp, rng)
+                    level = phases.poignee_is_legal(rules, view, shown)
+                    if level < 0:
+                        level = 0
+                        shown = 0
+                    phases.apply_poignee(view, tally, s, level, shown)
+            legal_s, legal_t = phases.legal_cards(rules, suits[s], trumps[s], led, high, k == 0)
+            x = phases.only_card(legal_s, legal_t)
+            if x < 0:
+                x = play(s, suits[s], trumps[s], legal_s, legal_t, view, hp, rng)
+            led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, s, x, led, win_seat, win_card,
+                                                              high, n)
+            k += 1
+        leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
+        t += 1
+        if t >= last:
+            return
+        phases.start_trick(view, t, leader)
+        led, win_seat, win_card, high = -1, -1, -1, -1
+        k = 0
+
+
+@njit(cache=True)
+def play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, contract, discard_s, discard_t, announced,
+                     hp, rng):
+    """(seat ``seat``'s score for the deal, ``scoring.SLAM_*``) when the taker has announced Chelem or not
+    (``announced``) and the deal is played to its end, every card and poignée the heuristic's: the kernel's order
+    from the announcement (``kernel.play_deal``) with the game's phases. ``suits``/``trumps`` every hand after the
+    discard, ``chien`` the chien's two words, ``discard_s``/``_t`` the discard, ``tally`` as the bidding, the call
+    and the discard left it; the arrays are this play-out's own: they are changed."""
+    n = rules.seats
+    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
+    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
+    _chelem, leader = phases.declare_chelem(view, tally, trumps, view[V_DEALER], taker, announced, n)
+    trick_winner = np.full(phases.n_tricks(n), -1, np.int64)
+    phases.start_trick(view, 0, leader)
+    play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, 0, leader, 0,
+                -1, -1, -1, -1, hp, rng)
+    taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
+                                                            discard_t)
+    _target, _won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
+    return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER]), slam
+
+
+# ------------------------------------------------------------------ Chelem (after the play-outs it runs: its
+# signature compiles it at import)
+@njit(cache=True)
+def discards_these(seat, suits, trumps, discard_s, discard_t, view, rules, params, rng):
+    """Would this player's own discard (``discard``, a card a call), from the hand it held before discarding (its
+    hand now and the discard), have discarded exactly (``discard_s``, ``discard_t``)? The policy keeps no memory:
+    the rule that made its discard is the taker's evidence of it."""
+    v = view.copy()
+    v[V_DISCARD_T] = 0
+    hs = np.zeros(N_SEATS, np.int64)
+    ht = np.zeros(N_SEATS, np.int64)
+    hs[seat] = suits | discard_s
+    ht[seat] = trumps | discard_t
+    d_s = np.int64(0)
+    d_t = np.int64(0)
+    for i in range(phases.chien_cards(rules.seats)):
+        legal_s, legal_t = phases.start_discard(rules, v, hs[seat], ht[seat], i)
+        c = discard(seat, hs[seat], ht[seat], legal_s, legal_t, v, params, rng)
+        if not has_card(discard_s, discard_t, c):
+            return False
+        d_s, d_t = phases.apply_discard(v, hs, ht, seat, c, d_s, d_t)
+    return True
+
+
+@njit(cache=True)
+def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
+    """The taker's Chelem play-outs: ``n_samples`` deals of the cards it cannot see (``sampling``: the other hands and
+    the hidden pile, the discard of a Prise or Garde or the chien of a Garde sans or contre, consistent with its hand,
+    the chien if shown and the trumps discarded; a sampled discard kept only when this player's own discard rule
+    makes it, ``discards_these``, drawing up to ``CHELEM_DISCARD_TRIES`` deals a sample, and every sample kept when
+    none is), each played out twice from the announcement on the same draws (``play_from_chelem``: Chelem
+    announced, then not; every decision the heuristic's with ``params``). ``stats``: deals played, slams made
+    announced, slams made unannounced, the taker's total score announced, deals drawn; after ``CHELEM_SCREEN`` deals
+    a hand far under the break-even is not played further. Its draws come from a private stream seeded by one draw
+    of ``rng``."""
+    rules = rules_of(view)
+    n = rules.seats
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng) ^ mix64(np.uint64(CHELEM_STREAM))
+    n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
+        seat, suits, trumps, view)
+    if n_piles < 0:
+        return
+    taker = view[V_TAKER]
+    contract = view[V_CONTRACT]
+    out_s = np.zeros(MAX_PILES, np.int64)
+    out_t = np.zeros(MAX_PILES, np.int64)
+    hs = np.zeros(N_SEATS, np.int64)
+    ht = np.zeros(N_SEATS, np.int64)
+    chien = np.zeros(2, np.int64)
+    check = phases.takes_chien(contract)
+    for _ in range(n_samples * (CHELEM_DISCARD_TRIES + 1)):
+        if stats[0] == n_samples:
+            break
+        if check and stats[4] >= n_samples * CHELEM_DISCARD_TRIES:
+            if stats[0] > 0:
+                break
+            check = False  # its discard is not its own rule's (another player discarded for it): every sample
+        if sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t, taker,
+                       local, CHELEM_TRIES, out_s, out_t) < 0:
+            break
+        stats[4] += 1
+        sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht)
+        rest_s = out_s[n_piles - 1]
+        rest_t = out_t[n_piles - 1]
+        discard_s = np.int64(0)
+        discard_t = view[V_DISCARD_T]
+        if phases.takes_chien(contract):  # the hidden pile is the discard
+            chien[0] = view[V_CHIEN_S]
+            chien[1] = view[V_CHIEN_T]
+            discard_s = rest_s
+            discard_t |= rest_t
+            if check and not discards_these(seat, suits, trumps, discard_s, discard_t, view, rules, params, rng):
+                continue
+        else:  # the chien, never seen
+            chien[0] = rest_s
+            chien[1] = rest_t
+        draws = np.empty(1, np.uint64)
+        draws[0] = next_u64(local)
+        for announced in range(1, -1, -1):
+            tally = fresh_tally(rules, view)
+            called = view[V_CALLED]
+            if n == 5 and 0 <= called < FIRST_TRUMP:  # the called card's holder in this deal: the partner
+                for s in range(n):
+                    if s != taker and (hs[s] >> called) & 1 == 1:
+                        tally[phases.T_PARTNER] = s
+            value, slam = play_from_chelem(seat, view.copy(), rules, hs.copy(), ht.copy(), chien.copy(), tally, taker,
+                                           contract, discard_s, discard_t, np.int64(announced), params, draws.copy())
+            if slam == SLAM_TAKER:
+                stats[2 - announced] += 1
+            if announced == 1:
+                stats[3] += value
+        stats[0] += 1
+        # the screen: a hand far under the break-even after the first deals (3 p - 1 - q under -1/2, two standard
+        # errors at p = 1/2) is not played further; most hands the count lets through are such
+        if stats[0] == CHELEM_SCREEN and n_samples > CHELEM_SCREEN and 6 * stats[1] - 2 * stats[2] < stats[0]:
+            break
+
+
+@njit(HAND_SIG, cache=True)
+def chelem(seat, suits, trumps, view, params, rng):
+    limit = params[P_CHELEM_LOSERS]
+    if limit < 0:
+        return np.int64(0)
+    losers = chelem_losers(suits, trumps, view[V_CHIEN_S], view[V_CHIEN_T] | view[V_DISCARD_T])
+    n_samples = np.int64(params[P_CHELEM_SAMPLES])
+    if n_samples <= 0:
+        return np.int64(losers <= limit)
+    if losers > CHELEM_PLAYOUT_LOSERS:  # the cheap filter: no play-out of a hand far from a slam
+        return np.int64(0)
+    stats = np.zeros(5, np.int64)
+    chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats)
+    done, made, made_quiet = stats[0], stats[1], stats[2]
+    # the break-even (scoring.settle: +400 made, -200 failed once announced; +200 an unannounced slam, every other
+    # term alike): announcing gains 400 p - 200 (1 - p) - 200 q = 600 p - 200 - 200 q, p the share made announced, q
+    # the share made unannounced (the taker then does not lead, and plays for points): announce when 3 p > 1 + q
+    return np.int64(done > 0 and 3 * made > done + made_quiet)

@@ -10,7 +10,7 @@ each candidate played out to the end of the deal (``play_deal_out``: the later b
 rest of the discard, Chelem, the poignées and the tricks, all the heuristic's); Chelem and the poignée are the
 heuristic's.
 
-Sampling (``hidden_piles``, ``sample_deal``; docs/strategies.md has the method)
+Sampling (``sampling.hidden_piles``, ``sampling.sample_deal``; docs/strategies.md has the method)
     The unseen cards (the 78 less its own hand, every card played, the chien when shown and the trumps
     discarded) go to the other seats in the numbers each still holds and to the hidden pile: the chien of a
     Garde sans or contre, or the discard of a Prise or Garde (its cards less the trumps shown; the taker does
@@ -47,7 +47,7 @@ from numba import njit
 
 from tricksim.simulator.bits import lowest_bit, popcount
 from tricksim.simulator.games.tarot import phases
-from tricksim.simulator.games.tarot.cards import EXCUSE, FIRST_TRUMP, KINGS_S, N_CARDS, OUDLERS_T
+from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, OUDLERS_T
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
@@ -67,20 +67,17 @@ from tricksim.simulator.games.tarot.policy import (
     V_PARTNER,
     V_PLAY_CARD,
     V_PLAY_SEAT,
-    V_PLAYED_S,
-    V_PLAYED_T,
     V_POIGNEE,
-    V_POIGNEE_T,
     V_RULES,
     V_TAKER,
     V_TO_DISCARD,
     V_TRICK_NO,
     V_TRICKS,
-    V_VOIDS,
     rules_of,
 )
-from tricksim.simulator.rng import mix64, next_u64, rand_below
+from tricksim.simulator.rng import mix64, next_u64
 from tricksim.strategies.tarot import heuristic
+from tricksim.strategies.tarot.sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}
@@ -93,12 +90,12 @@ P_DISCARD = _INDEX["discard"]
 P_CALL = _INDEX["call"]
 P_DEAL_PLAYOUTS = _INDEX["deal_playouts"]
 
-# the heuristic's parameters (its defaults), for its decisions taken here: a constant copied per call
-HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector()
-ALL_SUITS = np.int64((1 << 56) - 1)
-ALL_TRUMPS = np.int64((1 << 22) - 1)
-EXCUSE_T = np.int64(1) << (EXCUSE - FIRST_TRUMP)
-MAX_PILES = N_SEATS  # the other seats (at most four) and the hidden pile
+# the heuristic's parameters for its decisions taken here, in the play-outs above all: its defaults but Chelem by the
+# loser count alone (chelem_samples 0), since the heuristic's Chelem play-outs inside every play-out would multiply a
+# search's cost on the strong hands; a constant copied per call. This player's own announcement is the heuristic's
+# with its defaults (``_chelem_params``)
+HEURISTIC_PARAMS = heuristic.STRATEGY.param_vector({"chelem_samples": 0})
+CHELEM_SAMPLES = float(heuristic.STRATEGY.param_vector()[heuristic.P_CHELEM_SAMPLES])
 
 
 @njit(cache=True)
@@ -115,216 +112,6 @@ def _private_stream(rng, params):
     local = np.empty(1, np.uint64)
     local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
     return local
-
-
-@njit(cache=True)
-def _has(s_word, t_word, c):
-    if c < FIRST_TRUMP:
-        return (s_word >> c) & 1 == 1
-    return (t_word >> (c - FIRST_TRUMP)) & 1 == 1
-
-
-# ------------------------------------------------------------------ sampling
-@njit(cache=True)
-def hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s):
-    """The places the unseen cards may be: pile ``p`` is seat ``pile_seat[p]``'s hand, or the hidden pile
-    (``pile_seat[p]`` -1: the chien of a Garde sans or contre, the discard of a Prise or Garde); ``need[p]``
-    cards to deal there beyond the ``known_s/_t[p]`` it surely holds; ``allow_s/_t[p]`` the cards it may hold.
-    ``only_s``: the chien's cards (suits word) that only the taker or the discard may hold. Returns
-    (the number of piles, the unseen cards left to deal as (suits, trumps)); -1 piles when the counts fail."""
-    rules = rules_of(view)
-    n = rules.seats
-    taker = view[V_TAKER]
-    contract = view[V_CONTRACT]
-    chien_s = view[V_CHIEN_S]
-    chien_t = view[V_CHIEN_T]
-    shown_chien = phases.takes_chien(contract) and (chien_s | chien_t) != 0  # not yet in the bidding and the call
-    discard_t = view[V_DISCARD_T]
-    played_s = view[V_PLAYED_S]
-    played_t = view[V_PLAYED_T]
-    unseen_s = ALL_SUITS & ~suits & ~played_s
-    unseen_t = ALL_TRUMPS & ~trumps & ~played_t & ~discard_t
-    hand = phases.hand_cards(n)
-    # what each seat has played, and the trumps it cannot hold above a trick's highest trump it played under
-    n_played = np.zeros(N_SEATS, np.int64)
-    ceiling = np.full(N_SEATS, ALL_TRUMPS, np.int64)
-    t_now = view[V_TRICK_NO]
-    total = n * t_now + view[V_NPLAYED]
-    high = np.int64(-1)
-    for i in range(total):
-        if i % n == 0:
-            high = -1
-        c = view[V_PLAY_CARD + i]
-        s = view[V_PLAY_SEAT + i]
-        n_played[s] += 1
-        if FIRST_TRUMP <= c < EXCUSE:
-            b = c - FIRST_TRUMP
-            if b < high:  # it played under: it held no trump above the highest
-                ceiling[s] &= (np.int64(2) << high) - 1 | EXCUSE_T
-            else:
-                high = b
-    p = 0
-    for j in range(1, n):
-        o = (seat + j) % n
-        pile_seat[p] = o
-        ks = np.int64(0)
-        kt = view[V_POIGNEE_T + o] & unseen_t if view[V_POIGNEE + o] > 0 else np.int64(0)
-        if o == taker and shown_chien:  # the chien's kings and trumps not discarded stay with the taker
-            ks |= chien_s & KINGS_S & unseen_s
-            kt |= chien_t & unseen_t
-        known_s[p] = ks
-        known_t[p] = kt
-        need[p] = hand - n_played[o] - popcount(ks) - popcount(kt)
-        voids = view[V_VOIDS + o]
-        a_s = np.int64(0)
-        for u in range(4):
-            if (voids >> u) & 1 == 0:
-                a_s |= np.int64((1 << 14) - 1) << (14 * u)
-        a_t = ceiling[o] if (voids >> 4) & 1 == 0 else EXCUSE_T
-        allow_s[p] = a_s
-        allow_t[p] = a_t
-        p += 1
-    # the hidden pile
-    pile_seat[p] = -1
-    known_s[p] = 0
-    known_t[p] = 0
-    only = np.int64(0)
-    if shown_chien:
-        if seat == taker:  # the chien's cards it no longer holds and never played are in its discard
-            known_s[p] = chien_s & unseen_s
-        else:
-            only = chien_s & ~KINGS_S & unseen_s
-        # the discard so far: all of it but while the taker is discarding (V_TO_DISCARD cards still to go)
-        need[p] = phases.chien_cards(n) - view[V_TO_DISCARD] - popcount(discard_t) - popcount(known_s[p])
-        allow_s[p] = ALL_SUITS & ~KINGS_S
-        allow_t[p] = 0
-    else:  # the chien: hidden (the bidding, the call, a Garde sans or contre)
-        need[p] = phases.chien_cards(n)
-        allow_s[p] = ALL_SUITS
-        allow_t[p] = ALL_TRUMPS
-    p += 1
-    free_s = unseen_s
-    free_t = unseen_t
-    total_need = 0
-    for q in range(p):
-        free_s &= ~known_s[q]
-        free_t &= ~known_t[q]
-        if need[q] < 0:
-            return -1, free_s, free_t
-        total_need += need[q]
-    only_s[0] = only & free_s
-    if total_need != popcount(free_s) + popcount(free_t):
-        return -1, free_s, free_t
-    return p, free_s, free_t
-
-
-@njit(cache=True)
-def sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t, taker,
-                local, tries, out_s, out_t):
-    """One deal of the free cards into the piles: ``out_s/_t[p]`` pile p's cards (its known ones included).
-    Cards with the fewest places go first, each to a place that may hold it with probability proportional
-    to its room. Returns 1 when every constraint was met, 0 when the voids had to be dropped."""
-    cards = np.empty(N_CARDS, np.int64)
-    n_cards = 0
-    m = free_s
-    while m:
-        cards[n_cards] = lowest_bit(m)
-        n_cards += 1
-        m &= m - 1
-    m = free_t
-    while m:
-        cards[n_cards] = FIRST_TRUMP + lowest_bit(m)
-        n_cards += 1
-        m &= m - 1
-    places = np.zeros(N_CARDS, np.int64)  # bit p: pile p may hold the card
-    order = np.empty(N_CARDS, np.int64)
-    room = np.empty(MAX_PILES, np.int64)
-    taker_pile = -1
-    for q in range(n_piles):
-        if pile_seat[q] == taker:
-            taker_pile = q
-    for attempt in range(tries + 1):
-        relaxed = attempt == tries
-        for i in range(n_cards):
-            c = cards[i]
-            bits = np.int64(0)
-            for q in range(n_piles):
-                if need[q] > 0 and (relaxed and pile_seat[q] >= 0 or _has(allow_s[q], allow_t[q], c)):
-                    bits |= np.int64(1) << q
-            if c < FIRST_TRUMP and (only_s[0] >> c) & 1:
-                keep = np.int64(1) << (n_piles - 1)
-                if taker_pile >= 0:
-                    keep |= np.int64(1) << taker_pile
-                bits &= keep
-            places[i] = bits
-        # the most constrained cards first, in random order among equals
-        k = 0
-        for width in range(1, n_piles + 1):
-            start = k
-            for i in range(n_cards):
-                if popcount(places[i]) == width:
-                    order[k] = i
-                    k += 1
-            for i in range(k - 1, start, -1):
-                j = start + rand_below(local, i - start + 1)
-                order[i], order[j] = order[j], order[i]
-        ok = k == n_cards  # a card no place may hold: deal again without the voids
-        for q in range(n_piles):
-            room[q] = need[q]
-            out_s[q] = known_s[q]
-            out_t[q] = known_t[q]
-        for x in range(k):
-            if not ok:
-                break
-            i = order[x]
-            c = cards[i]
-            total = 0
-            for q in range(n_piles):
-                if (places[i] >> q) & 1:
-                    total += room[q]
-            if total == 0:
-                ok = False
-                break
-            r = rand_below(local, total)
-            for q in range(n_piles):
-                if (places[i] >> q) & 1:
-                    if r < room[q]:
-                        room[q] -= 1
-                        if c < FIRST_TRUMP:
-                            out_s[q] |= np.int64(1) << c
-                        else:
-                            out_t[q] |= np.int64(1) << (c - FIRST_TRUMP)
-                        break
-                    r -= room[q]
-        if ok:
-            return 0 if relaxed else 1
-    return -1
-
-
-@njit(cache=True)
-def new_piles(seat, suits, trumps, view):
-    """``hidden_piles`` in fresh arrays: (n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s,
-    free_s, free_t), the arguments ``sample_deal`` takes."""
-    pile_seat = np.zeros(MAX_PILES, np.int64)
-    need = np.zeros(MAX_PILES, np.int64)
-    known_s = np.zeros(MAX_PILES, np.int64)
-    known_t = np.zeros(MAX_PILES, np.int64)
-    allow_s = np.zeros(MAX_PILES, np.int64)
-    allow_t = np.zeros(MAX_PILES, np.int64)
-    only_s = np.zeros(1, np.int64)
-    n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
-                                           allow_t, only_s)
-    return n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t
-
-
-@njit(cache=True)
-def sampled_hands(seat, suits, trumps, n_piles, pile_seat, out_s, out_t, hs, ht):
-    """Every seat's hand of a sampled deal into ``hs``/``ht``: the searching seat's own, the other seats' piles."""
-    hs[seat] = suits
-    ht[seat] = trumps
-    for q in range(n_piles - 1):
-        hs[pile_seat[q]] = out_s[q]
-        ht[pile_seat[q]] = out_t[q]
 
 
 # ------------------------------------------------------------------ play-outs on one deal
@@ -385,41 +172,6 @@ def rebuild(view0, rules, suits, trumps, tally, trick_winner):
 
 
 @njit(cache=True)
-def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader, k,
-                led, win_seat, win_card, high, hp, rng):
-    """The tricks from card ``k`` of trick ``t`` (``leader`` led it; ``led`` .. ``high`` its state) to the end of
-    the deal, every card and poignée the heuristic's: the kernel's trick loop with the game's phases."""
-    n = rules.seats
-    last = phases.n_tricks(n)
-    while True:
-        while k < n:
-            s = phases.turn(view, leader, k, n)
-            if t == 0:
-                most = phases.start_poignee(rules, view, s, taker, contract, trumps, dealt_trumps, suits, discard_t)
-                if most > 0:
-                    shown = heuristic.poignee(s, suits[s], trumps[s], view, hp, rng)
-                    level = phases.poignee_is_legal(rules, view, shown)
-                    if level < 0:
-                        level = 0
-                        shown = 0
-                    phases.apply_poignee(view, tally, s, level, shown)
-            legal_s, legal_t = phases.legal_cards(rules, suits[s], trumps[s], led, high, k == 0)
-            x = phases.only_card(legal_s, legal_t)
-            if x < 0:
-                x = heuristic.play(s, suits[s], trumps[s], legal_s, legal_t, view, hp, rng)
-            led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, s, x, led, win_seat, win_card,
-                                                              high, n)
-            k += 1
-        leader = phases.end_trick(rules, view, tally, trick_winner, win_seat)
-        t += 1
-        if t >= last:
-            return
-        phases.start_trick(view, t, leader)
-        led, win_seat, win_card, high = -1, -1, -1, -1
-        k = 0
-
-
-@njit(cache=True)
 def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led, win_seat, win_card, high, rest_s,
              rest_t, hp, rng):
     """Seat ``seat``'s score for the deal when it plays ``c`` now and every later card is the heuristic's, on the
@@ -440,8 +192,8 @@ def play_out(seat, c, view0, rules, suits0, trumps0, tally0, trick_winner0, led,
     t = view[V_TRICK_NO]
     k = view[V_NPLAYED]
     led, win_seat, win_card, high = phases.apply_card(view, suits, trumps, seat, c, led, win_seat, win_card, high, n)
-    play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t, leader,
-                k + 1, led, win_seat, win_card, high, hp, rng)
+    heuristic.play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, t,
+                          leader, k + 1, led, win_seat, win_card, high, hp, rng)
     chien = np.zeros(2, np.int64)
     discard_s = np.int64(0)
     if phases.takes_chien(contract):
@@ -594,19 +346,11 @@ def play_deal_out(seat, stage, k, view, rules, suits, trumps, chien, tally, take
             c = heuristic.discard(taker, suits[taker], trumps[taker], legal_s, legal_t, view, hp, rng)
             discard_s, discard_t = phases.apply_discard(view, suits, trumps, taker, c, discard_s, discard_t)
         phases.end_discard(view)
-    # poignée (first trick): the taker's trumps as dealt, before the chien (poignee_hand=as_dealt)
-    dealt_trumps = (trumps[taker] | discard_t) & ~view[V_CHIEN_T]
     phases.start_chelem(view, taker)
     announced = heuristic.chelem(taker, suits[taker], trumps[taker], view, hp, rng)
-    _chelem, leader = phases.declare_chelem(view, tally, trumps, dealer, taker, announced, n)
-    trick_winner = np.full(phases.n_tricks(n), -1, np.int64)
-    phases.start_trick(view, 0, leader)
-    play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract, dealt_trumps, discard_t, 0, leader, 0,
-                -1, -1, -1, -1, hp, rng)
-    taker_half, oudlers, petit_au_bout, slam = phases.count(rules, view, tally, trick_winner, chien, discard_s,
-                                                            discard_t)
-    _target, _won, amount = phases.score(rules, view, tally, taker_half, oudlers, petit_au_bout, slam)
-    return phases.seat_score(seat, taker, amount, n, tally[phases.T_PARTNER])
+    value, _slam = heuristic.play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, contract,
+                                              discard_s, discard_t, announced, hp, rng)
+    return value
 
 
 @njit(cache=True)
@@ -618,14 +362,6 @@ def bidding_so_far(view, n):
         if contract > 0 and view[V_BID + s] == contract:
             return np.int64(s), contract
     return np.int64(-1), np.int64(0)
-
-
-@njit(cache=True)
-def fresh_tally(rules, view):
-    """The tally as the bidding begins (``phases.start_deal``'s, on a scratch view)."""
-    tally = np.zeros(phases.N_TALLY, np.int64)
-    phases.start_deal(rules, np.zeros(view.shape[0], np.int64), tally, view[V_DEALER])
-    return tally
 
 
 @njit(cache=True)
@@ -775,9 +511,17 @@ def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
                               np.zeros(3, np.int64))
 
 
+@njit(cache=True)
+def _chelem_params():
+    """The heuristic's defaults, Chelem by play-outs: for this player's own announcement."""
+    out = _heuristic_params()
+    out[heuristic.P_CHELEM_SAMPLES] = CHELEM_SAMPLES
+    return out
+
+
 @njit(HAND_SIG, cache=True)
 def chelem(seat, suits, trumps, view, params, rng):
-    return heuristic.chelem(seat, suits, trumps, view, _heuristic_params(), rng)
+    return heuristic.chelem(seat, suits, trumps, view, _chelem_params(), rng)
 
 
 @njit(HAND_SIG, cache=True)

@@ -329,7 +329,7 @@ def test_no_chelem_with_losers():
     s, t = words(hand)
     assert H.chelem_losers(s, t, 0, 0) == 3
     assert H.chelem(1, s, t, hand_view(seat=1, taker=1), PARAMS, rng()) == 0
-    assert H.chelem(1, s, t, hand_view(seat=1, taker=1), params(chelem_losers=3), rng()) == 1
+    assert H.chelem(1, s, t, hand_view(seat=1, taker=1), params(chelem_losers=3, chelem_samples=0), rng()) == 1
     gen = np.random.default_rng(5)
     rest = [c for c in gen.permutation(78).tolist() if c not in hand]
     tricks = play_deal(gen, contract=3, deck=rest[:18] + hand + rest[18:], dealer=0)
@@ -343,6 +343,90 @@ def test_chelem_only_with_an_overwhelming_hand():
     assert H.chelem(0, s, t, v, params(chelem_losers=-1), rng()) == 0
     s, t = words(cards(STRONG))
     assert H.chelem(0, s, t, v, PARAMS, rng()) == 0
+
+
+# ------------------------------------------------------------------ Chelem by play-outs (issue #29)
+# trumps 8 to 21, the Excuse and three kings: the taker leads (announced), draws the seven trumps out with masters
+# (it holds fourteen: a defender holding all seven is drawn by the seventh lead), then cashes its kings (nobody can
+# ruff) and leads the Excuse to the last trick: every trick whatever the other hands (p = 1, so 3 p > 1 + q)
+SURE_SLAM = "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX RC RD RH"
+# the Monde out: whoever holds it wins the trick it plays it to (every card is played), so after a Garde whose chien
+# (shown, then discarded) did not hold it, no deal of the other cards makes the slam (p = 0: never announced)
+SURE_LOSER = "T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 T9 T8 EX RC RD RH RS"
+SURE_LOSER_CHIEN = "2C 3C 4C 2D 3D 4D"
+
+def chelem_view(chien=None) -> np.ndarray:
+    """Seat 1's view as it declares Chelem, dealer 0: after a Garde sans (the chien hidden), or after a Garde whose
+    chien ``chien`` it was shown and discarded."""
+    v = hand_view(seat=1, taker=1)
+    v[V_CONTRACT] = 3 if chien is None else 2
+    v[V_DEALER] = 0
+    if chien is not None:
+        v[V_CHIEN_S], v[V_CHIEN_T] = words(cards(chien))
+    return v
+
+
+def chelem_stats(hand, chien=None, samples=12, p=PARAMS):
+    """``chelem_playouts``' stats: (deals played, slams announced, slams unannounced, total score announced, deals
+    drawn)."""
+    stats = np.zeros(5, np.int64)
+    H.chelem_playouts(1, *words(cards(hand)), chelem_view(chien), p, rng(), samples, stats)
+    return stats
+
+
+def test_chelem_by_playouts_announced_on_a_hand_that_makes_it_against_any_defence():
+    s, t = words(cards(SURE_SLAM))
+    assert H.chelem_losers(s, t, 0, 0) == 0
+    done, made, _quiet, score, _drawn = chelem_stats(SURE_SLAM)
+    assert done == 12 and made == 12
+    # Garde sans (x4): the taker takes all 91 points (the chien counts for it) and the three oudlers (it holds two and
+    # wins the trick of the Petit, or the Petit is in the chien): target 36, (25 + 55) x 4 = 320; no petit au bout
+    # (the Petit is drawn by the seventh trump lead at the latest, or lies in the chien); its triple poignée (its 14
+    # trumps and the Excuse, 15 cards) +40, none for the defence (7 trumps out); the Chelem +400; the taker scores
+    # three times that
+    assert score == 12 * 3 * (320 + 40 + 400)
+    assert chelem_stats(SURE_SLAM, samples=128)[:2].tolist() == [128, 128]  # never screened: all made
+    assert H.chelem(1, s, t, chelem_view(), PARAMS, rng()) == 1
+    assert H.chelem(1, s, t, chelem_view(), params(chelem_losers=-1), rng()) == 0
+
+
+def test_chelem_by_playouts_not_announced_with_a_sure_loser():
+    s, t = words(cards(SURE_LOSER))
+    v = chelem_view(SURE_LOSER_CHIEN)
+    assert H.chelem_losers(s, t, v[V_CHIEN_S], v[V_CHIEN_T]) == 1  # the filter lets it through to the play-outs
+    done, made, quiet, _score, drawn = chelem_stats(SURE_LOSER, SURE_LOSER_CHIEN)
+    # its discard (the chien's six low clubs and diamonds, with its kings kept) is the one its own rule makes
+    assert done == 12 and made == 0 and quiet == 0 and drawn == 12
+    # the screen: after CHELEM_SCREEN deals, 6 x 0 made - 2 x 0 < 32, far under the break-even: no more deals
+    assert chelem_stats(SURE_LOSER, SURE_LOSER_CHIEN, samples=128)[0] == H.CHELEM_SCREEN == 32
+    assert H.chelem(1, s, t, v, PARAMS, rng()) == 0
+    # today's count without play-outs: one loser, announced only when one is allowed
+    assert H.chelem(1, s, t, v, params(chelem_samples=0), rng()) == 0
+    assert H.chelem(1, s, t, v, params(chelem_samples=0, chelem_losers=1), rng()) == 1
+
+
+def test_chelem_by_playouts_through_the_engine_replays_through_the_reference():
+    """The two hands dealt to seat 1 (first to speak: it bids a Garde contre, the others cannot overbid), every seat
+    the heuristic: the sure slam is announced, led and made; the hand without the Monde is not announced (the chien
+    hidden, the Monde may lie there, but in 6 of the 60 cards the taker cannot see: p is about 1 in 10, far under
+    the break-even 1 in 3), and loses the Monde's trick. Both deals replay through the reference rules."""
+    from reference_tarot import replay_table
+
+    from tricksim.simulator.engine import RunConfig
+    from tricksim.simulator.games.tarot import batch
+
+    def deal_to_seat1(hand):  # the other cards from the top down: the Monde, when out, to seat 0
+        mine = cards(hand)
+        rest = [c for c in range(77, -1, -1) if c not in mine]
+        return rest[:18] + mine + rest[18:]
+
+    cfg = RunConfig(game="tarot", rules=build_rules("cardavia"), seats=[parse_spec("heuristic", "tarot")] * 4,
+                    mode="deals", count=2, record_plays=True, seed=5)
+    t = batch.play_decks(cfg, [deal_to_seat1(SURE_SLAM), deal_to_seat1(SURE_LOSER)])["deals"]
+    replay_table(t, dict(cfg.rules.to_dict()), plays_required=True)
+    slam, loser = t.to_pylist()
+    assert slam["taker"] == 1 and slam["chelem"] == 1 and slam["first_leader"] == 1 and slam["slam"] == 1
+    assert loser["taker"] == 1 and loser["chelem"] == 0 and loser["slam"] != 1
 
 
 def trumps_word(*numbers) -> int:
@@ -634,8 +718,6 @@ def test_defender_keeps_its_kings_and_leads_low_from_its_longest_suit():
     hand = cards("RD 4D 2C 3C 5C 9S T2")
     v = play_view(1, taker=0)
     assert play(1, hand, v) == card("2C")
-    # unless told to cash them: the king of diamonds in a fresh suit
-    assert play(1, hand, v, params(defender_cash=1)) == card("RD")
 
 
 def test_defender_forces_the_taker_to_ruff():

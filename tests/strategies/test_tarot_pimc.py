@@ -325,6 +325,28 @@ def test_the_hygiene_test_catches_a_planted_leak():
     assert checked >= 40 and differed >= 3
 
 
+def _chelem_playouts(st, p):
+    """The heuristic's Chelem play-outs at the taker's announcement (``heuristic.chelem_playouts``, 8 deals, the
+    seat's stream fixed): (deals played, slams made announced and unannounced, the taker's total score announced)."""
+    from tricksim.strategies.tarot import heuristic as H
+
+    seat = st.current_player()
+    ob = st.observation(seat)
+    stats = np.zeros(5, np.int64)
+    H.chelem_playouts(np.int64(seat), np.int64(ob.suits), np.int64(ob.trumps), ob.view, p.params,
+                      np.array([7], np.uint64), np.int64(8), stats)
+    return tuple(int(x) for x in stats)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_information_hygiene_a_hidden_card_changes_no_chelem_playout(n):
+    """The heuristic's Chelem announcement plays sampled deals out: with the seat's stream fixed, a deal differing
+    only in hidden cards (the chien hidden after a Garde sans or contre among them) gives the same play-outs, to
+    the score."""
+    checked, differed, chien = _hygiene(n, _chelem_playouts, deals=30, phase=Phase.CHELEM, spec=TAKER, taker=TAKER)
+    assert checked >= 5 and differed == 0 and chien >= 1
+
+
 # the bid and the discard: seat 0 searches them (small searches); for its discards, the others always pass
 SMALL_BEFORE_PLAY = "pimc:samples=4,playouts=40,deal_playouts=40"
 PASSER = "heuristic:prise_threshold=1000,garde_threshold=1000,garde_sans_threshold=1000,garde_contre_threshold=1000"

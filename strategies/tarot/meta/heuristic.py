@@ -29,9 +29,9 @@ PARAMS = (
     Param("garde_sans_threshold", 111.0, "hand points to bid Garde sans [classic scale: 71]", lo=0, hi=1000),
     Param("garde_contre_threshold", 121.0, "hand points to bid Garde contre [classic scale: 81]", lo=0, hi=1000),
     # --- announcements
-    Param("chelem_losers", 0.0, "announce Chelem with at most this many losers, the tricks the cards out may win "
-          "(-1 = never; with up to 2 losers measured 4 made of 13 announced, below the break-even 1 in 2)", lo=-1,
-          hi=18),
+    Param("chelem_losers", 0.0, "with chelem_samples 0, announce Chelem with at most this many losers, the tricks "
+          "the cards out may win (with up to 2 losers measured 4 made of 13 announced, below the break-even 1 in "
+          "2); -1 = never, whatever chelem_samples", lo=-1, hi=18),
     Param("defender_poignee", 1.0, "defenders show their poignée too (1 = yes; the taker always shows)", lo=0, hi=1,
           switch=True),
     # --- card play
@@ -56,12 +56,15 @@ PARAMS = (
           "knight's; 2 until the twelfth pass of issue #29, 1 before the eleventh)", lo=0, hi=200),
     Param("charge", 1.0, "charge points (the most valuable card) on a partner's safe trick (1 = on)", lo=0, hi=1,
           switch=True),
-    Param("defender_cash", 0.0, "a defender leads its kings (masters) in suits the taker has not cut (1 = on; "
-          "measured worse than keeping them to capture the taker's cards)", lo=0, hi=1, switch=True),
     Param("force_taker", 1.0, "defenders lead suits the taker has shown void in, to make it ruff (1 = on)",
           lo=0, hi=1, switch=True),
     Param("petit_au_bout", 1.0, "keep the Petit for the last trick once nobody else can hold a trump (1 = on)",
           lo=0, hi=1, switch=True),
+    # --- announcements (the last slot of the parameter vector)
+    Param("chelem_samples", 128.0, "Chelem decided by play-outs: deals of the hidden cards sampled, each played out "
+          "with Chelem announced and not, on a hand of few losers by chelem_losers' count; announced when the "
+          "shares made announced p and unannounced q give 3 p > 1 + q, the scoring's break-even (0 = no play-outs: "
+          "announced with at most chelem_losers losers, the player before)", lo=0, hi=4096),
 )
 
 STRATEGY = register(Strategy(
