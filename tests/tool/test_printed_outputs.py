@@ -5,8 +5,8 @@ that a user reads: ``summary``, ``nil`` (with ``--what-if``), ``bidding``, ``com
 a round robin, a Tarot rotation) and ``report`` (its HTML and Markdown; the SVG charts embed a date
 and random ids, so they are left out) are run on small fixed runs and their output is compared, text
 for text, with ``tests/tool/printed_outputs/``. The players here draw a random number only in the Tarot heuristic's
-Chelem play-outs (hands of a few losers; none in these runs), so a change of the policies' random streams leaves
-these outputs as they are.
+Chelem play-outs (on the rare hands of a few losers), so a change of the policies' random streams can move these
+outputs only through those hands.
 
 A change that must change what is printed (a bug fix) rewrites the files in its own commit, naming them:
 
