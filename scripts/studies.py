@@ -35,6 +35,7 @@ from tarot_tables import END as TAROT_END
 
 import tricksim
 from tricksim.analysis.stats import fmt_int, fmt_rate_interval
+from tricksim.jobs import run_kept
 
 BASELINE = "heuristic"
 BAG_PRESETS = ("cardems", "zone", "classic")
@@ -337,10 +338,16 @@ def nil_words(df, feature: str) -> list[str]:
     return out
 
 
+def kept(out: Path, **options):
+    """The Spades run of ``options`` kept in ``out``: the one there if it is that run, made by this code, else made
+    again (``run_kept``)."""
+    run_kept(tricksim.plan("spades", **options), out)
+    return tricksim.open_run(out)
+
+
 def whatif(a, charts: Path, log) -> tuple[list[str], list[str]]:
     hands = 10 * a.games
-    run = tricksim.simulate("spades", preset="cardems", hands=hands, seed=a.seed + 3,
-                            out=a.out / "hands-cardems")
+    run = kept(a.out / "hands-cardems", preset="cardems", hands=hands, seed=a.seed + 3)
     n = max(10, a.games // 4)
     chart = charts / "whatif-cardems-spades.png"
     table = a.out / "nil-tables" / "whatif-cardems-spades.csv"
@@ -456,8 +463,7 @@ def nil_study(a, charts: Path, log) -> tuple[list[str], list[str]]:
               "**clustered by game**, as the tool's first line says. These are the Nils the player *chose*: "
               "a hand's success rate says how its chosen Nils fared, not how a Nil on any such hand would."), ""]
     for preset in NIL_PRESETS:
-        run = tricksim.simulate("spades", preset=preset, games=selfplay, seed=a.seed + 2,
-                                out=a.out / f"selfplay-{preset}")
+        run = kept(a.out / f"selfplay-{preset}", preset=preset, games=selfplay, seed=a.seed + 2)
         lines += [f"#### {preset}", "", "```bash",
                   (f"tricksim simulate spades --preset {preset} --games {selfplay} --seed {a.seed + 2} "
                   f"--out {shown(run.path)}")]

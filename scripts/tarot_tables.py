@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 import tricksim
 from tricksim.analysis.games.tarot.summary import CONTRACTS, mean_text, tarot_numbers
 from tricksim.analysis.stats import fmt_estimate, fmt_rate
+from tricksim.jobs import run_kept
 from tricksim.simulator.family import family
 
 GAME = "tarot"
@@ -159,6 +160,13 @@ def write_section(doc: Path, lines: list[str]) -> None:
     doc.write_text(text)
 
 
+def kept(out: Path, **options) -> Path:
+    """The run of ``options`` in ``out``: the one kept there if it is that run, made by this code, else made again
+    (a study's kept run, as the atlas keeps its runs)."""
+    run_kept(tricksim.plan(GAME, **options), out)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=DEFAULT_DEALS, help=f"deals per table size [default: {DEFAULT_DEALS}]")
@@ -175,11 +183,10 @@ def main():
     for seats, preset in tables_by_size():
         out = a.out / f"{preset}-{a.deals}-seed{a.seed}"
         print(f"{preset} ({seats} players): {out}", file=sys.stderr, flush=True)
-        run = tricksim.simulate(GAME, preset=preset, deals=a.deals, seed=a.seed, out=out, progress=True)
-        numbers.append((seats, preset, tarot_numbers(run.path)))
+        numbers.append((seats, preset, tarot_numbers(kept(out, preset=preset, deals=a.deals, seed=a.seed))))
         out = a.out / f"{preset}-games{a.games}-seed{a.seed}"
-        run = tricksim.simulate(GAME, preset=preset, games=a.games, seed=a.seed, out=out, progress=True)
-        sessions.append((seats, preset, tricksim.sessions([run.path])[0]))
+        sessions.append((seats, preset, tricksim.sessions([kept(out, preset=preset, games=a.games,
+                                                                 seed=a.seed)])[0]))
     argv = " ".join(["python scripts/tarot_tables.py", f"--deals {a.deals}", f"--games {a.games}", f"--seed {a.seed}"]
                     + ([f"--out {a.out}"] if a.out != ROOT / "data" / "tarot-tables" else [])
                     + ([f"--doc {a.doc}"] if a.doc.resolve() != DEFAULT_DOC else []))
