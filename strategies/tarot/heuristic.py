@@ -244,7 +244,7 @@ from tricksim.simulator.games.tarot.policy import (
 )
 from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
 from tricksim.simulator.rng import mix64, next_u64
-from tricksim.strategies.tarot.sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
+from tricksim.strategies.tarot._sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 ONE = np.int64(1)

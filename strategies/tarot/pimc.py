@@ -77,7 +77,7 @@ from tricksim.simulator.games.tarot.policy import (
 )
 from tricksim.simulator.rng import mix64, next_u64
 from tricksim.strategies.tarot import heuristic
-from tricksim.strategies.tarot.sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
+from tricksim.strategies.tarot._sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}

@@ -1,6 +1,7 @@
 """Sampling the cards a Tarot seat cannot see (issue #29): the deals of the unseen cards consistent with what the
 table has shown, for the searches that play sampled deals out (``pimc``'s card and deal searches, the
-``heuristic``'s Chelem announcement). It imports neither strategy, so that both can use it.
+``heuristic``'s Chelem announcement). It imports neither strategy, so that both can use it; the leading underscore
+keeps it out of the strategy registry, which takes every public module of the package for a strategy.
 
 ``hidden_piles`` lists the places the unseen cards may be and what each may hold, ``sample_deal`` deals them once,
 ``sampled_hands`` puts a sampled deal into every seat's hand (strategies/tarot/pimc.py's docstring and
