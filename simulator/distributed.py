@@ -317,8 +317,8 @@ def _run(cfg, rd: RunDir, out, client, progress: bool | None, *, address: str, t
     try:
         n_workers = worker_count(client, address, timeout)
         path = str(Path(out).resolve())
-        tasks = {client.submit(_shard_task, cfg, path, i, rd.run_id, rd.plan["source"], pure=False, key=f"shard-{i}-{t0}"): i
-                 for i in todo}
+        tasks = {client.submit(_shard_task, cfg, path, i, rd.run_id, rd.plan["source"], pure=False,
+                               key=f"shard-{i}-{t0}"): i for i in todo}
         follow(client, tasks, shard_done, address=address, timeout=timeout, worker_wait=worker_wait)
     except RunError:
         raise

@@ -100,7 +100,8 @@ class RunConfig:
     def plan(self) -> dict:
         """Everything that determines the data: resume refuses a directory whose plan differs."""
         return {
-            "version": __version__, "source": SOURCE_HASH, "game": self.game, "mode": self.mode, "count": self.count, "seed": self.seed,
+            "version": __version__, "source": SOURCE_HASH, "game": self.game, "mode": self.mode, "count": self.count,
+            "seed": self.seed,
             "preset": self.preset, "rules": self.rules.to_dict(), "seats": [s.spec for s in self.seats],
             # for display only (a resume may change them): the user's alias, else only the non-default parameters
             "seat_labels": [getattr(s, "label", None) or s.short_spec for s in self.seats],
