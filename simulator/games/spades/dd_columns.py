@@ -41,6 +41,7 @@ from tricksim.simulator.games.spades.dd import (
     Solver,
     alone_nil_nb,
     alone_tricks_nb,
+    new_generation_nb,
     nil_setup_nb,
     set_rules_nb,
     table_value_nb,
@@ -65,6 +66,9 @@ def _solve_hands(tt, ws, ntt, nws, held, leaders, first, nil_bid, tricks, nil, d
             pos[P_HANDS + s] = ranked_mask(held[i, s], deck) if ranked else held[i, s]
         pos[P_LEADER] = leaders[i]
         pos[P_FIRST] = first
+        # each hand's trick solve from an empty table: kept from hand to hand, the other deals' entries (rarely
+        # of use to this one) fill the table, and the lookup's cost follows the fill
+        new_generation_nb(tt, ws)
         tricks[i] = tricks_nb(tt, ws, pos)
         for s in range(4):
             if nil_bid[i, s] == 0:
