@@ -18,8 +18,8 @@ slots (``NIL_TT_BITS``): a made-Nil proof keeps many more entries than a trick s
 follows the table's fill (docs/performance.md P119, P121). Slots are 48 bytes: 12 MiB and 48 MiB a thread at the
 defaults (the Nil table only when a hand of the call has a Nil bid; pages are touched only as used). With
 ``progress`` the deals go in batches of a few hands a thread, and ``progress(done)`` is called after each; the
-threads' solvers are kept from one batch to the next (a Nil question starts a new generation of its table, and a
-trick solve's entries are facts about positions, valid whatever the deal).
+threads' solvers are kept from one batch to the next, each hand's trick solve and each Nil question starting a new
+generation of its table (an empty table without clearing it).
 """
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ from tricksim.simulator.games.spades.dd import (
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS
 
 _LOADED: list = []  # the solver has been called once in this process
-TT_BITS = 18  # the trick solves' table: 2**18 slots a thread
-NIL_TT_BITS = 20  # the Nil questions' table: 2**20 slots a thread (48 MiB)
+TT_BITS = 18  # log2 of the slots of a thread's table for the trick solves
+NIL_TT_BITS = 20  # log2 of the slots of a thread's table of its own for the Nil questions
 
 
 @njit(cache=True, nogil=True)
