@@ -6,7 +6,12 @@ few times a trick solve (``dd.dd_tricks``) of the same position. Positions: with
 its hands where a seat bid Nil, as ``tricksim dd`` asks them (the hands as held, the first leader, the Nil
 seats); else random full deals (each leader in turn) and random endings of 4 to 9 cards a seat, each seat
 asked. CPU time of one trick solve and of each Nil question, each from an empty table, alternated; the
-median ratio per (position, seat) and the medians.
+median ratio per (position, seat) and the medians, and the average question over the average trick solve.
+
+The tables are those ``tricksim dd`` uses (``dd_columns.py``): the trick solve on 2**``--tt-bits`` slots (18), the
+Nil question on a table of its own of 2**``--nil-tt-bits`` (20); ``--one-table`` asks the Nil question on the trick
+solve's table, as the measurements before P121 did. Each position's trick solve is also timed on a table of the Nil
+question's size, so that the two can be compared at equal tables as well.
 
 ``--save FILE`` writes every answer (JSON); ``--check FILE`` compares with answers saved earlier (say by the
 code before a change) and exits 1 on any difference. ``--against FILE`` loads another copy of ``dd.py`` (say
@@ -35,6 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tricksim.simulator.games.spades import dd
+from tricksim.simulator.games.spades.dd_columns import NIL_TT_BITS, TT_BITS
 from tricksim.simulator.games.spades.rules import build_rules
 
 
@@ -99,6 +105,19 @@ def ratio_summary(cpu, nodes, trick_of, made) -> str:
             f"{nodes[made].sum():,}); CPU {sum(cpu):.2f} s")
 
 
+def average_line(trick_t, wide_t, nil_t, trick_nodes, wide_nodes, nil_nodes, bits, nil_bits, one_table) -> str:
+    """The average Nil question over the average trick solve (the questions of full deals or of a run's hands), by
+    CPU and by nodes: against the trick solve on its own table, and on a table of the Nil question's size."""
+    if not nil_t:
+        return "no Nil question of a full deal"
+    q_cpu, q_nodes = np.mean(nil_t), np.mean(nil_nodes)
+    where = f"the Nil question on {'the same table' if one_table else f'a table of its own, 2^{nil_bits} slots'}"
+    return (f"average question / average trick solve ({where}; trick solves on 2^{bits} slots): by CPU "
+            f"{q_cpu / max(np.mean(trick_t), 1e-9):.2f}, by nodes {q_nodes / max(np.mean(trick_nodes), 1):.2f}; "
+            f"against the trick solve on 2^{nil_bits} slots (CPU {sum(wide_t):.2f} s, nodes {sum(wide_nodes):,}): by "
+            f"CPU {q_cpu / max(np.mean(wide_t), 1e-9):.2f}, by nodes {q_nodes / max(np.mean(wide_nodes), 1):.2f}")
+
+
 def top_questions(n, todo, answers, nil_nodes, trick_nodes, other_nodes=None) -> str:
     """The ``n`` questions of the largest ratio of their nodes to the trick solve's of their position, one a line."""
     rows = []
@@ -131,7 +150,13 @@ def main() -> None:
     ap.add_argument("--check", help="compare the answers with those of this JSON file")
     ap.add_argument("--against", help="another copy of dd.py: ask it every Nil question too, side by side")
     ap.add_argument("--top", type=int, default=0, help="list this many questions of the largest ratio by nodes")
+    ap.add_argument("--tt-bits", type=int, default=TT_BITS, help="log2 of the trick solve's table slots")
+    ap.add_argument("--nil-tt-bits", type=int, default=NIL_TT_BITS, help="log2 of the Nil question's table slots")
+    ap.add_argument("--one-table", action="store_true",
+                    help="the Nil question on the trick solve's table (the measurement before P121)")
     a = ap.parse_args()
+    if a.one_table:
+        a.nil_tt_bits = a.tt_bits
     other = load_other(a.against) if a.against else None
     rules = build_rules(a.preset)
     if a.run:
@@ -139,19 +164,25 @@ def main() -> None:
         a.endings = 0
     else:
         todo = [(h, leader, broken, range(4)) for h, leader, broken in positions(a.deals, a.endings, a.seed)]
-    solver = dd.Solver(tt_bits=18)
+    solver = dd.Solver(tt_bits=a.tt_bits)
+    wide = dd.Solver(tt_bits=a.nil_tt_bits)  # the trick solve on a table of the Nil question's size
+    nil_solver = solver if a.one_table else dd.Solver(tt_bits=a.nil_tt_bits)
+    for x in (solver, wide, nil_solver):
+        x.tt.fill(0)  # every page touched once before timing (the tool keeps a thread's tables)
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
     dd.dd_tricks(positions(1, 0, 0)[0][0], 0, (), False, rules, solver=solver)
-    dd.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=solver)
+    dd.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=nil_solver)
     if other is not None:
-        other_solver = other.Solver(tt_bits=18)
+        other_solver = other.Solver(tt_bits=a.nil_tt_bits)
+        other_solver.tt.fill(0)
         other.nil_makeable(positions(1, 0, 0)[0][0], 0, (), False, rules, nil_seat=0, solver=other_solver)
     warm = time.perf_counter() - t0
     side = []  # (CPU, nodes, answer) of the other copy, per question
 
     answers, trick_t, nil_t, ratios, full_ratios = [], [], [], [], []
     nil_nodes, trick_nodes, plain_t, plain_nodes, plain_ratios, differ = [], [], [], [], [], 0
+    wide_t, wide_nodes = [], []
     n_full = len(todo) - a.endings
     for i, (hands, leader, broken, seats) in enumerate(todo):
         solver.reset()
@@ -159,13 +190,18 @@ def main() -> None:
         dd.dd_tricks(hands, leader, (), broken, rules, solver=solver)
         tt = time.process_time() - t
         trick_nodes.append(solver.nodes)
+        wide.reset()
+        t = time.process_time()
+        dd.dd_tricks(hands, leader, (), broken, rules, solver=wide)
+        wide_t.append(time.process_time() - t)
+        wide_nodes.append(wide.nodes)
         row = []
         for s in seats:
             t = time.process_time()
-            row.append(int(dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=s, solver=solver)))
+            row.append(int(dd.nil_makeable(hands, leader, (), broken, rules, nil_seat=s, solver=nil_solver)))
             nt = time.process_time() - t
             nil_t.append(nt)
-            nil_nodes.append(solver.nodes)
+            nil_nodes.append(nil_solver.nodes)
             (full_ratios if i < n_full else ratios).append(nt / max(tt, 1e-6))
             if other is not None:
                 t = time.process_time()
@@ -173,12 +209,12 @@ def main() -> None:
                 side.append((time.process_time() - t, other_solver.nodes, v))
             if a.plain:  # the same search without the Nil bound and ordering (W_NIL = 0), for a side-by-side figure
                 pos = dd.position(hands, leader, (), broken, rules)
-                dd.nil_setup_nb(solver.ws, int(hands[leader]).bit_count(), s)
-                solver.ws[dd.W_NIL] = 0
+                dd.nil_setup_nb(nil_solver.ws, int(hands[leader]).bit_count(), s)
+                nil_solver.ws[dd.W_NIL] = 0
                 t = time.process_time()
-                v = dd.table_value_nb(solver.tt, solver.ws, pos)
+                v = dd.table_value_nb(nil_solver.tt, nil_solver.ws, pos)
                 plain_t.append(time.process_time() - t)
-                plain_nodes.append(solver.nodes)
+                plain_nodes.append(nil_solver.nodes)
                 if i < n_full:
                     plain_ratios.append(plain_t[-1] / max(tt, 1e-6))
                 differ += int((v == 1) if s % 2 == 0 else (v == 0)) != row[-1]
@@ -210,6 +246,8 @@ def main() -> None:
               f"{int(np.median(plain_nodes[:n_nil_full])):,}, sum {sum(plain_nodes[:n_nil_full]):,}; CPU total "
               f"{sum(plain_t):.2f} s; answers that differ from with them: {differ} of {len(plain_t)}")
     print(f"CPU total: trick solves {sum(trick_t):.2f} s, Nil questions {sum(nil_t):.2f} s")
+    print(average_line(trick_t[:n_full], wide_t[:n_full], nil_t[:n_nil_full], trick_nodes[:n_full],
+                       wide_nodes[:n_full], nil_nodes[:n_nil_full], a.tt_bits, a.nil_tt_bits, a.one_table))
     if a.top:
         print(top_questions(a.top, todo, answers, nil_nodes, trick_nodes, [x[1] for x in side] if side else None))
     if other is not None:

@@ -12,9 +12,14 @@ above with sides set per question (``dd.alone_tricks_nb`` / ``alone_nil_nb``: th
 or two); at two seats ``dd_alone.py``.
 
 The deals are split into chunks, one thread each; the compiled loop releases the GIL and every thread
-has its own transposition table, so the figures do not depend on the number of threads. With ``progress``
-the deals go in batches of a few hands a thread, and ``progress(done)`` is called after each (the table is
-emptied at each solve anyway: ``tricks_nb`` and ``table_value_nb`` start a new generation).
+has its own transposition tables, so the figures do not depend on the number of threads. A thread's trick solves
+use a table of 2**``tt_bits`` slots (``TT_BITS``) and its Nil questions a table of their own, 2**``nil_tt_bits``
+slots (``NIL_TT_BITS``): a made-Nil proof keeps many more entries than a trick solve, and the lookup's cost
+follows the table's fill (docs/performance.md P119, P121). Slots are 48 bytes: 12 MiB and 48 MiB a thread at the
+defaults (the Nil table only when a hand of the call has a Nil bid; pages are touched only as used). With
+``progress`` the deals go in batches of a few hands a thread, and ``progress(done)`` is called after each; the
+threads' solvers are kept from one batch to the next, each hand's trick solve and each Nil question starting a new
+generation of its table (an empty table without clearing it).
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from tricksim.simulator.bits import popcount
 from tricksim.simulator.compiling import announced
 from tricksim.simulator.games.spades.cards import ranked_mask, renames
 from tricksim.simulator.games.spades.dd import (
@@ -35,6 +41,7 @@ from tricksim.simulator.games.spades.dd import (
     Solver,
     alone_nil_nb,
     alone_tricks_nb,
+    new_generation_nb,
     nil_setup_nb,
     set_rules_nb,
     table_value_nb,
@@ -43,12 +50,15 @@ from tricksim.simulator.games.spades.dd import (
 from tricksim.simulator.games.spades.phases import FIRST_LEAD_TWO_OF_CLUBS
 
 _LOADED: list = []  # the solver has been called once in this process
+TT_BITS = 18  # log2 of the slots of a thread's table for the trick solves
+NIL_TT_BITS = 20  # log2 of the slots of a thread's table of its own for the Nil questions
 
 
 @njit(cache=True, nogil=True)
-def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil, deck):
-    """Rows of ``held`` (n x 4 masks of the deck with code ``deck``): team 0's double-dummy tricks, and the Nil
-    question for Nil seats."""
+def _solve_hands(tt, ws, ntt, nws, held, leaders, first, nil_bid, tricks, nil, deck):
+    """Rows of ``held`` (n x 4 masks of the deck with code ``deck``): team 0's double-dummy tricks (the table
+    ``tt``, workspace ``ws``), and the Nil question for Nil seats (``ntt``, ``nws``: the same arrays for one
+    table)."""
     pos = np.zeros(P_SIZE, np.int64)
     ranked = renames(deck)  # the solver plays the rank space: a deuce deck's cards renamed
     for i in range(held.shape[0]):
@@ -56,13 +66,16 @@ def _solve_hands(tt, ws, held, leaders, first, nil_bid, tricks, nil, deck):
             pos[P_HANDS + s] = ranked_mask(held[i, s], deck) if ranked else held[i, s]
         pos[P_LEADER] = leaders[i]
         pos[P_FIRST] = first
+        # each hand's trick solve from an empty table: kept from hand to hand, the other deals' entries (rarely
+        # of use to this one) fill the table, and the lookup's cost follows the fill
+        new_generation_nb(tt, ws)
         tricks[i] = tricks_nb(tt, ws, pos)
         for s in range(4):
             if nil_bid[i, s] == 0:
                 nil[i, s] = -1
                 continue
-            nil_setup_nb(ws, 13, s)
-            v = table_value_nb(tt, ws, pos)
+            nil_setup_nb(nws, popcount(held[i, leaders[i]]), s)
+            v = table_value_nb(ntt, nws, pos)
             nil[i, s] = 1 if (v == 1) == (s % 2 == 0) else 0
 
 
@@ -97,38 +110,54 @@ def load_solver(rules, alone: bool = False) -> None:
     if ("alone" if alone else "teams") not in _LOADED:
         empty = np.zeros((0, seats if alone else 4), np.int64)
         with announced("the double-dummy solver"):
-            _columns(empty, np.zeros(0, np.int64), empty, rules, 1, 8, alone)
+            _columns(empty, np.zeros(0, np.int64), empty, rules, [_solvers(rules, 8, None)], alone)
         _LOADED.append("alone" if alone else "teams")
 
 
 def dd_columns(held: np.ndarray, leaders: np.ndarray, nil_bid: np.ndarray, rules, *, threads: int = 1,
-               tt_bits: int = 18, progress: Callable[[int], None] | None = None,
-               batch: int = 4) -> tuple[np.ndarray, np.ndarray]:
+               tt_bits: int = TT_BITS, nil_tt_bits: int | None = NIL_TT_BITS,
+               progress: Callable[[int], None] | None = None, batch: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """(``dd_tricks_0`` (n,), ``dd_nil`` (n, 4)) for ``held`` (n x 4 int64 masks of full hands), the first
     leaders and the Nil bids (n x 4, nonzero where seat s bid Nil), under ``rules`` (``SpadesRules``).
+    Each thread solves the tricks on a table of 2**``tt_bits`` slots and the Nil questions on one of
+    2**``nil_tt_bits`` (48 bytes a slot: 12 MiB and 48 MiB at the defaults; the second only when a hand has a Nil
+    bid); ``nil_tt_bits`` None asks the Nil questions on the trick solves' table.
     ``progress(done)``: called with the hands solved so far after each ``batch`` hands a thread."""
-    return _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, False)
+    return _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, False,
+                       nil_tt_bits if np.any(nil_bid) else None)
 
 
-def _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, alone):
+def _solvers(rules, tt_bits, nil_tt_bits):
+    """A thread's (trick solver, Nil solver: the same one without ``nil_tt_bits``), the play rules set on both."""
+    k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
+    pair = [Solver(tt_bits=tt_bits)]
+    pair.append(pair[0] if nil_tt_bits is None else Solver(tt_bits=nil_tt_bits))
+    for solver in pair:
+        set_rules_nb(solver.ws, int(k.breaking), int(k.forced_spade_lead_breaks))
+    return pair
+
+
+def _in_batches(held, leaders, nil_bid, rules, threads, tt_bits, progress, batch, alone, nil_tt_bits=None):
     load_solver(rules, alone)
+    threads = max(1, min(int(threads), held.shape[0]))
+    solvers = [_solvers(rules, tt_bits, nil_tt_bits) for _ in range(threads)]  # kept from batch to batch
     if progress is None:
-        return _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone)
+        return _columns(held, leaders, nil_bid, rules, solvers, alone)
     n = held.shape[0]
-    step = max(1, batch * max(1, int(threads)))
+    step = max(1, batch * threads)
     width = held.shape[1] if alone else 4
     tricks = np.zeros((n, width) if alone else n, np.int64)
     nil = np.full((n, width), -1, np.int64)
     for a in range(0, n, step):
         b = min(n, a + step)
-        tricks[a:b], nil[a:b] = _columns(held[a:b], leaders[a:b], nil_bid[a:b], rules, threads, tt_bits, alone)
+        tricks[a:b], nil[a:b] = _columns(held[a:b], leaders[a:b], nil_bid[a:b], rules, solvers, alone)
         progress(b)
     return tricks, nil
 
 
-def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
+def _columns(held, leaders, nil_bid, rules, solvers, alone):
     """Teams (``alone`` False): team 0's tricks (n,) and the Nil question (n, 4); each seat alone at four or three
-    seats: each seat's tricks (n, seats) and its Nil (n, seats)."""
+    seats: each seat's tricks (n, seats) and its Nil (n, seats). ``solvers``: a (trick, Nil) pair a thread."""
     k = rules.to_kernel() if hasattr(rules, "to_kernel") else rules
     held = np.ascontiguousarray(held, dtype=np.int64)
     leaders = np.ascontiguousarray(leaders, dtype=np.int64)
@@ -137,17 +166,18 @@ def _columns(held, leaders, nil_bid, rules, threads, tt_bits, alone):
     tricks = np.zeros((n, width) if alone else n, np.int64)
     nil = np.full((n, width), -1, np.int64)
     first = 1 if k.first_lead == FIRST_LEAD_TWO_OF_CLUBS else 0
-    threads = max(1, min(int(threads), n))
+    threads = max(1, min(len(solvers), n))
     bounds = np.linspace(0, n, threads + 1).astype(np.int64)
 
     def chunk(j: int) -> None:
         a, b = bounds[j], bounds[j + 1]
-        solver = Solver(tt_bits=tt_bits)
-        set_rules_nb(solver.ws, int(k.breaking), int(k.forced_spade_lead_breaks))
+        solver, nil_solver = solvers[j]
         t, m = np.zeros((b - a, width) if alone else b - a, np.int64), np.zeros((b - a, width), np.int64)
-        solve = _solve_alone if alone else _solve_hands
-        solve(solver.tt, solver.ws, held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m,
-              np.int64(k.deck))
+        args = (held[a:b].copy(), leaders[a:b].copy(), first, nil_bid[a:b].copy(), t, m, np.int64(k.deck))
+        if alone:
+            _solve_alone(solver.tt, solver.ws, *args)
+        else:
+            _solve_hands(solver.tt, solver.ws, nil_solver.tt, nil_solver.ws, *args)
         tricks[a:b], nil[a:b] = t, m
 
     if threads == 1:

@@ -810,6 +810,43 @@ def test_the_nil_question_with_its_probe_over_the_whole_table_against_the_refere
     made, asked, _ = nil_questions_against_the_reference(random.Random(160 + cards), cards, positions, solver)
     assert 0 < made < asked
 
+@JIT
+@pytest.mark.parametrize("cards, positions", [(5, 12), pytest.param(6, 40, marks=pytest.mark.slow)])
+def test_the_dd_columns_nil_table_of_its_own_against_the_reference(cards, positions):
+    """``tricksim dd``'s columns ask the Nil questions on a table of their own (``nil_tt_bits``), the trick solves
+    keeping theirs: on random endings of ``cards`` cards a seat (a first lead, spades not broken), random Nil bids,
+    the standard deck's three play rules in turn, the trick column is the exhaustive reference's tricks and the Nil
+    column its Nil answer (-1 without a Nil bid), with a Nil table of 256 slots (its probe over the whole table)
+    beside a trick table of 2**12 slots, with the defaults, and with one table for both (``nil_tt_bits`` None)."""
+    from tricksim.simulator.games.spades import dd_columns as dc
+
+    rng = random.Random(170 + cards)
+    made = asked = 0
+    for _, breaking, forced in RULE_SETS[:3]:
+        rows = [ending(rng, cards, False, breaking, forced, played=0) for _ in range(positions)]
+        rr, rules = rows[0][4], rows[0][5]
+        held = np.array([r[0] for r in rows], np.int64)
+        leaders = np.array([r[1] for r in rows], np.int64)
+        nil_bid = np.array([[rng.random() < 0.7 for _ in range(4)] for _ in rows], np.int64)
+        nil_bid[0] = 1  # every seat of one position asked
+        want_tricks = [ref.tricks(h, leader, (), False, rr) for h, leader, *_ in rows]
+        want_nil = [[int(ref.nil_makeable(h, leader, (), False, rr, nil_seat=s)) if bid[s] else -1 for s in range(4)]
+                    for (h, leader, *_), bid in zip(rows, nil_bid)]
+        for bits in ({"tt_bits": 12, "nil_tt_bits": 8}, {}, {"tt_bits": 12, "nil_tt_bits": None}):
+            tricks, nil = dc.dd_columns(held, leaders, nil_bid, rules, **bits)
+            assert tricks.tolist() == want_tricks, bits
+            assert nil.tolist() == want_nil, bits
+        made += sum(v == 1 for r in want_nil for v in r)
+        asked += sum(v >= 0 for r in want_nil for v in r)
+    assert 0 < made < asked
+    trick, nil = dc._solvers(rules, 12, 8)  # a thread's two solvers, the play rules set on both
+    assert trick is not nil and trick.tt.size == dd.TT_WORDS << 12 and nil.tt.size == dd.TT_WORDS << 8
+    assert nil.ws[dd.W_BREAKING] == trick.ws[dd.W_BREAKING] == int(rules.to_kernel().breaking)
+    assert nil.ws[dd.W_FORCED] == trick.ws[dd.W_FORCED] == int(rules.forced_spade_lead_breaks)
+    one = dc._solvers(rules, 12, None)
+    assert one[0] is one[1]
+
+
 def test_a_nil_that_already_failed_is_not_makeable():
     hands = [1 << 0, 1 << 1, 1 << 2, 1 << 3]
     assert not dd.nil_makeable(hands, 0, nil_seat=3, taken=1)
