@@ -1176,7 +1176,12 @@ def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract
         k = 0
 
 
-@njit(cache=True)
+# Inlined by Numba into its callers (the Chelem play-outs into ``chelem``, ``pimc``'s play-outs into theirs): each
+# compiled function that reaches ``play`` links the whole card-play code and optimises and generates it again when
+# its own compile ends, so the Chelem path has one such function, ``chelem``, besides ``play_tricks``
+# (docs/performance.md P123). ``play_tricks`` is not inlined: Numba inlining it, and the phases it inlines, costs
+# more compile time than it saves.
+@njit(inline="always", cache=True)
 def play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, contract, discard_s, discard_t, announced,
                      hp, rng):
     """(seat ``seat``'s score for the deal, ``scoring.SLAM_*``) when the taker has announced Chelem or not
@@ -1222,7 +1227,8 @@ def discards_these(seat, suits, trumps, discard_s, discard_t, view, rules, param
     return True
 
 
-@njit(cache=True)
+# inlined into ``chelem`` (see ``play_from_chelem``); a call from Python (the tests) compiles it on its own
+@njit(inline="always", cache=True)
 def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     """The taker's Chelem play-outs: ``n_samples`` deals of the cards it cannot see (``sampling``: the other hands and
     the hidden pile, the discard of a Prise or Garde or the chien of a Garde sans or contre, consistent with its hand,
