@@ -1024,7 +1024,9 @@ def high_ruff(legal_t, win_card):
     return np.int64(-1)
 
 
-@njit(cache=True)
+# inlined by Numba into ``play``, its one caller: as a function of its own its compile would generate the card-play
+# code once more than ``play``'s (see ``play_from_chelem``)
+@njit(inline="always", cache=True)
 def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     n_legal = popcount(legal_s) + popcount(legal_t)
     if n_legal <= 1:
