@@ -907,7 +907,12 @@ def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long, void_first=
         if bit_set(suits, s * SUIT_CARDS + RANK_KING):
             key += 100
         n = view[V_RULES + R_SEATS]
-        for i in range(1, n):
+        # a bound known when compiling (the most seats): with the table's seat count as its bound LLVM vectorised
+        # this loop, the four suits' copies tens of thousands of instructions that every function reaching ``play``
+        # optimised and generated again (docs/performance.md P123)
+        for i in range(1, N_SEATS):
+            if i >= n:
+                break
             p = (seat + i) % n
             if (opp >> p) & 1 == 1:
                 v = view[V_VOIDS + p]
