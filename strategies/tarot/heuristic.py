@@ -907,7 +907,12 @@ def lead_low(suits, legal_s, unseen_s, view, seat, opp, prefer_long, void_first=
         if bit_set(suits, s * SUIT_CARDS + RANK_KING):
             key += 100
         n = view[V_RULES + R_SEATS]
-        for i in range(1, n):
+        # a bound known when compiling (the most seats): with the table's seat count as its bound LLVM vectorised
+        # this loop, the four suits' copies tens of thousands of instructions that every function reaching ``play``
+        # optimised and generated again (docs/performance.md P123)
+        for i in range(1, N_SEATS):
+            if i >= n:
+                break
             p = (seat + i) % n
             if (opp >> p) & 1 == 1:
                 v = view[V_VOIDS + p]
@@ -1024,7 +1029,9 @@ def high_ruff(legal_t, win_card):
     return np.int64(-1)
 
 
-@njit(cache=True)
+# inlined by Numba into ``play``, its one caller: as a function of its own its compile would generate the card-play
+# code once more than ``play``'s (see ``play_from_chelem``)
+@njit(inline="always", cache=True)
 def decide(seat, suits, trumps, legal_s, legal_t, view, params):
     n_legal = popcount(legal_s) + popcount(legal_t)
     if n_legal <= 1:
@@ -1176,7 +1183,12 @@ def play_tricks(rules, view, suits, trumps, tally, trick_winner, taker, contract
         k = 0
 
 
-@njit(cache=True)
+# Inlined by Numba into its callers (the Chelem play-outs into ``chelem``, ``pimc``'s play-outs into theirs): each
+# compiled function that reaches ``play`` links the whole card-play code and optimises and generates it again when
+# its own compile ends, so the Chelem path has one such function, ``chelem``, besides ``play_tricks``
+# (docs/performance.md P123). ``play_tricks`` is not inlined: Numba inlining it, and the phases it inlines, costs
+# more compile time than it saves.
+@njit(inline="always", cache=True)
 def play_from_chelem(seat, view, rules, suits, trumps, chien, tally, taker, contract, discard_s, discard_t, announced,
                      hp, rng):
     """(seat ``seat``'s score for the deal, ``scoring.SLAM_*``) when the taker has announced Chelem or not
@@ -1222,7 +1234,8 @@ def discards_these(seat, suits, trumps, discard_s, discard_t, view, rules, param
     return True
 
 
-@njit(cache=True)
+# inlined into ``chelem`` (see ``play_from_chelem``); a call from Python (the tests) compiles it on its own
+@njit(inline="always", cache=True)
 def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     """The taker's Chelem play-outs: ``n_samples`` deals of the cards it cannot see (``sampling``: the other hands and
     the hidden pile, the discard of a Prise or Garde or the chien of a Garde sans or contre, consistent with its hand,
