@@ -58,7 +58,7 @@ PAIRS = [
 # changes kept before it
 TUNING_SEEDS = (1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 1015,
                 1016, 1017, 1018, 1019, 1020, 1021, 1022, 1023, 1024, 1025, 1026, 1030, 1031,
-                1032, 1033, 1034, 1035)
+                1032, 1033, 1034, 1035, 1036, 1037)
 TABLES = (("fft3", 3), ("cardavia", 4), ("fft5", 5))
 TUNING_LOG = (
     ("the taker keeps the Petit while its other trumps outnumber the trumps out (petit au bout)", "kept",
@@ -501,6 +501,16 @@ TUNING_LOG = (
       "100,000 deals)"),
      "kept (`heuristic:chelem_samples=0` replays the player before)",
      "+0.00 [+0.00, +0.00] / +0.00 [-0.00, +0.00] / +0.00 [+0.00, +0.00] (seed 1034, n=100,000)"),
+    (("the Prise decided by play-outs (against the heuristic; seeds 1036 and 1037, performance.md P122): a hand "
+      "the count passes by at most 4 hand points played out on 512 sampled deals as a Prise and as a pass, the "
+      "heuristic's play for every seat, and taken when the Prise scores more: all passed at four players 33.9 % "
+      "[33.5, 34.3] (35.7 % [35.3, 36.1] without, seed 1036, n=50,000); a 20-point window 33.5 % (n=20,000); 32 "
+      "deals a hand take hands that only look good (-0.09 a deal at four players with an 8-point window); the "
+      "count's Prises 74 to 76 played out too (`prise_over` 3): +0.17 / +0.18 a deal at four players (seeds 1036 / "
+      "1037), all passed 39 %"),
+     "dropped: 57 times the deal's CPU (the code on branch `bidplay`)",
+     "+0.18 [+0.15, +0.22] / +0.05 [+0.02, +0.08] / +0.03 [+0.01, +0.05] (seed 1036, n=100,000; four players, seed "
+     "1037: +0.03 [+0.00, +0.06])"),
 )
 PIMC_START = "<!-- tarot-pimc:start -->"  # the section of scripts/tarot_pimc_evidence.py
 
@@ -730,7 +740,16 @@ THIRTEENTH_PASS = ("The thirteenth pass (seeds 1021 to 1024) classified the two 
                    "break-even, +400 made and -200 failed announced against +200 made unannounced). On seeds 1032 "
                    "and 1033 at four players 12 of 16 announced Chelems were made (break-even 52 % on those hands), "
                    "at three 3 of 4; in duplicate it is worth +0.00 a deal (an announcement in about 100,000 deals; "
-                   "`heuristic:chelem_samples=0` replays the player before; the Chelem column above).")
+                   "`heuristic:chelem_samples=0` replays the player before; the Chelem column above). "
+                   "The Prise play-outs pass (seeds 1036 and 1037; performance.md P122) asked whether the count is "
+                   "what keeps four players' all passed at 35 %: a hand the count passes by a few hand points was "
+                   "played out as a Prise and as a pass on sampled deals (the heuristic's own play for every seat) "
+                   "and taken when the Prise scored more. With 512 deals a hand (near-exact means) and a window of "
+                   "20 hand points under the threshold, all passed fell only to 33.5 % [32.9, 34.2] (n=20,000): few "
+                   "hands under the threshold gain from a Prise with this card play, so no bidding rule reaches 25 % "
+                   "without Prises that lose. It gained in duplicate (+0.05 [+0.02, +0.08] a deal at four players "
+                   "with a 4-point window, +0.18 at three, +0.03 at five, seed 1036), most by passing the count's "
+                   "weakest Prises (all passed then 39 %), at 57 times the deal's CPU: not shipped.")
 
 
 def issue_29(deals: int, seed: int, tmp: Path, chelem_deals: int) -> list[str]:
