@@ -810,6 +810,7 @@ def test_the_nil_question_with_its_probe_over_the_whole_table_against_the_refere
     made, asked, _ = nil_questions_against_the_reference(random.Random(160 + cards), cards, positions, solver)
     assert 0 < made < asked
 
+
 @JIT
 @pytest.mark.parametrize("cards, positions", [(5, 12), pytest.param(6, 40, marks=pytest.mark.slow)])
 def test_the_dd_columns_nil_table_of_its_own_against_the_reference(cards, positions):
