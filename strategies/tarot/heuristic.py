@@ -94,8 +94,9 @@ Discard (Prise, Garde)
     One legal card a call. Build voids: the shortest suit the remaining discards can empty
     entirely (no king in it), its most valuable card first, since points in the discard count for
     the taker. When no suit can be voided: the unguarded honours (a queen, knight or jack in a
-    suit without its king), then low cards of the shortest suits. Trumps only when the rules force
-    them (the lowest).
+    suit without its king; the knight before the queen at three and four players, ``DISCARD_QUEEN_ORDER``: the
+    queen becomes master once the king falls), then low cards of the shortest suits. Trumps only when the rules
+    force them (the lowest).
 
 Chelem
     Decided by play-outs (``chelem_samples`` deals, the default; ``chelem_losers`` -1: never). Only a hand whose
@@ -295,6 +296,11 @@ PETIT_GUARD_SHIFT = np.array([0.0, 0.0, 2.0])
 # Chelem by play-outs (``chelem_samples`` > 0): only a hand with at most this many losers (``chelem_losers``' count)
 # is played out, so that the heuristic's speed is unchanged (docs/performance.md P117); the count misjudges hands
 # both ways, but a hand it gives more losers made the slam when forced only now and then (docs/tarot-evidence.md)
+# the half-points an unguarded queen (no king in its suit) counts for in the order of the discard's honours, per table
+# size (3, 4, 5 players): at three and four players under a knight's 5 and over a jack's 3 (the queen becomes master
+# once the king falls, the knight only once both have; pimc's discard kept the queen there,
+# scripts/tarot_discard_study.py); at five players its own 7 (the knight first lost there, docs/tarot-evidence.md)
+DISCARD_QUEEN_ORDER = np.array([4, 4, 7])
 CHELEM_PLAYOUT_LOSERS = 5
 CHELEM_STREAM = 29    # mixed into the draw that seeds the play-outs' private stream
 CHELEM_TRIES = 20     # sampled deals started before the shown voids are dropped (none are shown yet: one does)
@@ -707,7 +713,9 @@ def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
                 best_suit = s
         if best_suit >= 0:
             return np.int64(highest_bit(legal_s & suit_bits(best_suit)))
-        # 2. else the unguarded honours (their points are safe in the discard), then low cards of short suits
+        # 2. else the unguarded honours (their points are safe in the discard; the queen after the knight at three
+        # and four players), then low cards of short suits
+        n_seats = view[V_RULES + R_SEATS]
         best = np.int64(-1)
         best_key = np.int64(-(1 << 40))
         mm = legal_s
@@ -718,6 +726,8 @@ def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
             n = popcount(suits & suit_bits(s))
             has_king = (suits >> (s * SUIT_CARDS + RANK_KING)) & 1
             v = HALF_POINTS[c]
+            if c % SUIT_CARDS == RANK_QUEEN:
+                v = DISCARD_QUEEN_ORDER[n_seats - 3]
             key = -n * 16 - (c % SUIT_CARDS)
             if v > 1 and has_king == 0:
                 key += 1000 * v
