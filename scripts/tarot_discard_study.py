@@ -158,8 +158,9 @@ def report(rows, a, deals, secs):
         same = len(diff) - len(more) - len(fewer)
         gm = np.mean([r["score_p"] - r["score_h"] for r in more]) if more else float("nan")
         gf = np.mean([r["score_p"] - r["score_h"] for r in fewer]) if fewer else float("nan")
-        print(f"  {k:16s} {len(more):4d} / {len(fewer):4d} / {same:4d}   mean h {np.mean([r[f'h_{k}'] for r in diff]):.2f}"
-              f" p {np.mean([r[f'p_{k}'] for r in diff]):.2f}   gain more {gm:+.1f} fewer {gf:+.1f}")
+        mh, mp = np.mean([r[f"h_{k}"] for r in diff]), np.mean([r[f"p_{k}"] for r in diff])
+        print(f"  {k:16s} {len(more):4d} / {len(fewer):4d} / {same:4d}   mean h {mh:.2f} p {mp:.2f}   "
+              f"gain more {gm:+.1f} fewer {gf:+.1f}")
     swaps = Counter()
     for r in diff:
         only_h = sorted(set(r["disc_h"].split()) - set(r["disc_p"].split()))

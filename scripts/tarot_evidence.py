@@ -789,11 +789,11 @@ FIFTEENTH_PASS = ("The fifteenth pass (seeds 1038 to 1040) compared the taker's 
                   "gains +0.12 / +0.03 a deal at three / four players (seeds 1038 and 1039, n=1,000,000) and lost "
                   "0.01 to 0.02 at five, where the queen still goes first: kept at three and four players. It "
                   "raises the Prises made by less than a tenth of a point (pimc's discard about three points): "
-                  "with it, pimc's discard still gains +7.10 [+3.42, +10.79] a moderate Prise (seed 1040, 1,576 Prises; "
-                  "pimc keeps a queen the heuristic discards in 314 of 1,220 differing discards, and discards one the "
-                  "heuristic keeps in 141: no order of the honours makes pimc's choice). The Prise from 72 still loses 0.24 a deal at four players against the same play "
-                  "from 74, from 70 0.70 (all passed 28.8 % / 22.4 %): the 25 % target is not reached without a "
-                  "loss.")
+                  "with it, pimc's discard still gains +7.10 [+3.42, +10.79] a moderate Prise (seed 1040, 1,576 "
+                  "Prises; pimc keeps a queen the heuristic discards in 314 of 1,220 differing discards, and discards "
+                  "one the heuristic keeps in 141: no order of the honours makes pimc's choice). The Prise from 72 "
+                  "still loses 0.24 a deal at four players against the same play from 74, from 70 0.70 (all passed "
+                  "28.8 % / 22.4 %): the 25 % target is not reached without a loss.")
 
 
 def issue_29(deals: int, seed: int, tmp: Path, chelem_deals: int) -> list[str]:
