@@ -63,7 +63,10 @@ The fourteenth (seeds 1030 and 1031): the taker cashes a master king while two c
 Dropped: defenders keeping the Excuse until 9 or 12 cards are left (lost 0.1 to 0.3 a deal at three players), the
 taker keeping it until 6 (-0.35 at four). The Chelem pass (seeds 1032 to 1034): Chelem decided by play-outs (below;
 ``defender_cash``, a switch off by default, gave its parameter slot to ``chelem_samples``): at four players 12 made
-of 16 announced in two million deals, against a break-even of 52 % on those hands. All figures n=100,000 deals, in
+of 16 announced in two million deals, against a break-even of 52 % on those hands. The fifteenth (seeds 1038 to
+1040, pimc's discard as the oracle: +6 to +7 points a moderate Prise to the taker): an unguarded queen goes after the
+unguarded knight in the discard at three and four players (``DISCARD_QUEEN_ORDER``): +0.12 / +0.03 a deal there
+(n=1,000,000; it lost 0.01 to 0.02 at five, unchanged). All figures n=100,000 deals unless said, in
 docs/tarot-evidence.md's log.
 
 Bidding
@@ -94,8 +97,9 @@ Discard (Prise, Garde)
     One legal card a call. Build voids: the shortest suit the remaining discards can empty
     entirely (no king in it), its most valuable card first, since points in the discard count for
     the taker. When no suit can be voided: the unguarded honours (a queen, knight or jack in a
-    suit without its king), then low cards of the shortest suits. Trumps only when the rules force
-    them (the lowest).
+    suit without its king; the knight before the queen at three and four players, ``DISCARD_QUEEN_ORDER``: the
+    queen becomes master once the king falls), then low cards of the shortest suits. Trumps only when the rules
+    force them (the lowest).
 
 Chelem
     Decided by play-outs (``chelem_samples`` deals, the default; ``chelem_losers`` -1: never). Only a hand whose
@@ -295,6 +299,11 @@ PETIT_GUARD_SHIFT = np.array([0.0, 0.0, 2.0])
 # Chelem by play-outs (``chelem_samples`` > 0): only a hand with at most this many losers (``chelem_losers``' count)
 # is played out, so that the heuristic's speed is unchanged (docs/performance.md P117); the count misjudges hands
 # both ways, but a hand it gives more losers made the slam when forced only now and then (docs/tarot-evidence.md)
+# the half-points an unguarded queen (no king in its suit) counts for in the order of the discard's honours, per table
+# size (3, 4, 5 players): at three and four players under a knight's 5 and over a jack's 3 (the queen becomes master
+# once the king falls, the knight only once both have; pimc's discard kept the queen there,
+# scripts/tarot_discard_study.py); at five players its own 7 (the knight first lost there, docs/tarot-evidence.md)
+DISCARD_QUEEN_ORDER = np.array([4, 4, 7])
 CHELEM_PLAYOUT_LOSERS = 5
 CHELEM_STREAM = 29    # mixed into the draw that seeds the play-outs' private stream
 CHELEM_TRIES = 20     # sampled deals started before the shown voids are dropped (none are shown yet: one does)
@@ -707,7 +716,9 @@ def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
                 best_suit = s
         if best_suit >= 0:
             return np.int64(highest_bit(legal_s & suit_bits(best_suit)))
-        # 2. else the unguarded honours (their points are safe in the discard), then low cards of short suits
+        # 2. else the unguarded honours (their points are safe in the discard; the queen after the knight at three
+        # and four players), then low cards of short suits
+        n_seats = view[V_RULES + R_SEATS]
         best = np.int64(-1)
         best_key = np.int64(-(1 << 40))
         mm = legal_s
@@ -718,6 +729,8 @@ def discard(seat, suits, trumps, legal_s, legal_t, view, params, rng):
             n = popcount(suits & suit_bits(s))
             has_king = (suits >> (s * SUIT_CARDS + RANK_KING)) & 1
             v = HALF_POINTS[c]
+            if c % SUIT_CARDS == RANK_QUEEN:
+                v = DISCARD_QUEEN_ORDER[n_seats - 3]
             key = -n * 16 - (c % SUIT_CARDS)
             if v > 1 and has_king == 0:
                 key += 1000 * v

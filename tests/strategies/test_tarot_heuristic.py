@@ -276,6 +276,22 @@ def test_discard_unguarded_honours_when_nothing_can_be_voided():
     assert not any(c >= FIRST_TRUMP for c in out)
 
 
+def test_discard_keeps_the_queen_over_the_knight_at_three_and_four_players():
+    # issue #29, the fifteenth pass: clubs and diamonds too long to void, hearts and spades kept by their kings;
+    # diamonds hold the queen and the knight without their king. The knight goes first (the queen becomes master
+    # once the king falls, the knight only once both have: pimc's discard kept the queen), then the queen, then the
+    # jack of diamonds; at five players the queen still goes first, for its points
+    pool = cards("2C 3C 4C 5C 6C 7C 8C 2D VD CD DD 5D 6D 7D RH 2H RS 2S T2 T5 T9 T13 T16 T20")
+    out = run_discard(pool)
+    assert out[:3] == [card("CD"), card("DD"), card("VD")]
+    assert discard_problem(pool, out) is None
+    v = hand_view(seat=0, taker=0, to_discard=3)
+    v[V_RULES:] = build_rules("fft5").to_kernel()
+    hand = set(pool)
+    legal = discard_legal(hand, 3)
+    assert int(H.discard(0, *words(hand), *words(legal), v, PARAMS, rng())) == card("DD")
+
+
 def test_discard_trumps_only_when_forced():
     # only four discardable suit cards: all of them, then the two lowest non-oudler trumps
     pool = cards("RC RD RH RS 3H 5S 7S 9D T1 T2 T3 T4 T5 T6 T8 T10 T11 T14 T16 T17 T19 T20 T21 EX")
