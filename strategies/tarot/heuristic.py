@@ -244,7 +244,7 @@ from tricksim.simulator.games.tarot.policy import (
 )
 from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
 from tricksim.simulator.rng import mix64, next_u64
-from tricksim.strategies.tarot._sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
+from tricksim.strategies.tarot._sampling import deal_arrays, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 ONE = np.int64(1)
@@ -1256,10 +1256,7 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
         return
     taker = view[V_TAKER]
     contract = view[V_CONTRACT]
-    out_s = np.zeros(MAX_PILES, np.int64)
-    out_t = np.zeros(MAX_PILES, np.int64)
-    hs = np.zeros(N_SEATS, np.int64)
-    ht = np.zeros(N_SEATS, np.int64)
+    out_s, out_t, hs, ht = deal_arrays()
     chien = np.zeros(2, np.int64)
     check = phases.takes_chien(contract)
     for _ in range(n_samples * (CHELEM_DISCARD_TRIES + 1)):

@@ -77,7 +77,7 @@ from tricksim.simulator.games.tarot.policy import (
 )
 from tricksim.simulator.rng import mix64, next_u64
 from tricksim.strategies.tarot import heuristic
-from tricksim.strategies.tarot._sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
+from tricksim.strategies.tarot._sampling import deal_arrays, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}
@@ -251,10 +251,7 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
     n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_PLAYOUTS]) // n_cand))
     tries = max(np.int64(1), np.int64(params[P_TRIES]))
     taker = view[V_TAKER]
-    out_s = np.zeros(MAX_PILES, np.int64)
-    out_t = np.zeros(MAX_PILES, np.int64)
-    hs = np.zeros(N_SEATS, np.int64)
-    ht = np.zeros(N_SEATS, np.int64)
+    out_s, out_t, hs, ht = deal_arrays()
     out = np.zeros(N_CARDS, np.int64)
     total = np.zeros(N_CARDS, np.int64)
     done = 0
@@ -435,10 +432,7 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
     n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_DEAL_PLAYOUTS]) // n_cand))
     tries = max(np.int64(1), np.int64(params[P_TRIES]))
     taker = view[V_TAKER]
-    out_s = np.zeros(MAX_PILES, np.int64)
-    out_t = np.zeros(MAX_PILES, np.int64)
-    hs = np.zeros(N_SEATS, np.int64)
-    ht = np.zeros(N_SEATS, np.int64)
+    out_s, out_t, hs, ht = deal_arrays()
     chien = np.zeros(2, np.int64)
     total = np.zeros(N_CARDS, np.int64)
     done = 0
