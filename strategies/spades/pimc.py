@@ -116,7 +116,7 @@ from tricksim.simulator.games.spades.policy import (
     rules_of,
 )
 from tricksim.simulator.games.spades.rules import CHOICES
-from tricksim.simulator.rng import mix64, next_u64, rand_below, rand_float, shuffle
+from tricksim.simulator.rng import next_u64, private_stream, rand_below, rand_float, shuffle
 from tricksim.strategies.spades import heuristic
 from tricksim.strategies.spades.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
 
@@ -162,14 +162,6 @@ def _heuristic_params():
     for i in range(out.shape[0]):
         out[i] = HEURISTIC_PARAMS[i]
     return out
-
-
-@njit(cache=True)
-def _private_stream(rng, params):
-    """One draw of the seat's stream mixed with ``stream``: the state of this decision's own stream."""
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
-    return local
 
 
 TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
@@ -491,7 +483,7 @@ def search_card(seat, hand, legal, view, params, rng, stats):
         mode = MODE_NIL
     else:
         return h_card
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_card
@@ -598,7 +590,7 @@ def search_bid(seat, hand, view, params, rng, stats):
     stats[3] = 0
     if params[P_BID_MODE] != BID_SEARCH or view[V_RULES + R_BID_RULE] != phases.BID_FREE:
         return h_bid  # a bidding variant (bid_rule): the heuristic's legal variant bid
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_bid
@@ -737,7 +729,7 @@ def blind_gain(seat, view, params, rng):
     """The mean gain, in this side's hand score minus the other side's, of bidding Blind Nil over bidding
     as the heuristic, over ``blind_samples`` deals each played out both ways (the same deal and the same
     random draws for both: paired). The deals are uniform: seat does not know its own cards yet."""
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     rules = rules_of(view)
     hp = _heuristic_params()
     deck = view[V_DECK]

@@ -243,7 +243,7 @@ from tricksim.simulator.games.tarot.policy import (
     rules_of,
 )
 from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
-from tricksim.simulator.rng import mix64, next_u64
+from tricksim.simulator.rng import next_u64, private_stream
 from tricksim.strategies.tarot._sampling import deal_arrays, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
@@ -1248,8 +1248,7 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     of ``rng``."""
     rules = rules_of(view)
     n = rules.seats
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng) ^ mix64(np.uint64(CHELEM_STREAM))
+    local = private_stream(rng, np.int64(CHELEM_STREAM))
     n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
         seat, suits, trumps, view)
     if n_piles < 0:

@@ -75,7 +75,7 @@ from tricksim.simulator.games.tarot.policy import (
     V_TRICKS,
     rules_of,
 )
-from tricksim.simulator.rng import mix64, next_u64
+from tricksim.simulator.rng import next_u64, private_stream
 from tricksim.strategies.tarot import heuristic
 from tricksim.strategies.tarot._sampling import deal_arrays, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
@@ -104,14 +104,6 @@ def _heuristic_params():
     for i in range(out.shape[0]):
         out[i] = HEURISTIC_PARAMS[i]
     return out
-
-
-@njit(cache=True)
-def _private_stream(rng, params):
-    """One draw of the seat's stream mixed with ``stream``: the state of this decision's own stream."""
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
-    return local
 
 
 # ------------------------------------------------------------------ play-outs on one deal
@@ -243,7 +235,7 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
     stats[2] = n_cand
     if n_cand < 2:
         return h_card
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
         seat, suits, trumps, view)
     if n_piles < 0:
@@ -424,7 +416,7 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
     if n_cand < 2:
         return h_choice
     hp = _heuristic_params()
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
         seat, suits, trumps, view)
     if n_piles < 0:
