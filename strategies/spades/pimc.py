@@ -168,6 +168,27 @@ TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
 
 
 # ------------------------------------------------------------------ sampling
+@njit(inline="always", cache=True)
+def _most(n, room, eligible):
+    """The most of a suit's ``n`` unseen cards a seat with ``room`` cards left may take: none when it may not hold
+    the suit."""
+    return min(n, room) if eligible else 0
+
+
+@njit(inline="always", cache=True)
+def _split_ways(W, elig, u, n, a, b, r0, r1, r2):
+    """The deals of suits u..3 in which the three other seats take ``a``, ``b`` and the rest of suit u's ``n``
+    cards (``W[u + 1]`` counting suits u+1..3; ``r0``, ``r1``, ``r2`` their room before suit u); 0 when the third
+    seat lacks the room or may not hold the suit."""
+    c = n - a - b
+    if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
+        return 0.0
+    w = W[u + 1, r0 - a, r1 - b]
+    if w <= 0.0:
+        return 0.0
+    return FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+
+
 @njit(cache=True)
 def _ways(cnt, elig, need, W):
     """``W[u, r0, r1]``: deals of the unseen cards of suits u..3 when the three other seats still take
@@ -185,18 +206,9 @@ def _ways(cnt, elig, need, W):
                 if r2 > need[2]:
                     continue
                 total = 0.0
-                for a in range(min(n, r0) + 1):
-                    if a > 0 and elig[3 * u] == 0:
-                        break
-                    for b in range(min(n - a, r1) + 1):
-                        if b > 0 and elig[3 * u + 1] == 0:
-                            break
-                        c = n - a - b
-                        if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
-                            continue
-                        w = W[u + 1, r0 - a, r1 - b]
-                        if w > 0.0:
-                            total += FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+                for a in range(_most(n, r0, elig[3 * u]) + 1):
+                    for b in range(_most(n - a, r1, elig[3 * u + 1]) + 1):
+                        total += _split_ways(W, elig, u, n, a, b, r0, r1, r2)
                 W[u, r0, r1] = total
     return W[0, need[0], need[1]]
 
@@ -234,21 +246,14 @@ def _deal(cnt, suit_cards, elig, need, W, local, out3):
         last_a = -1
         last_b = 0
         done = False
-        for a in range(min(n, r0) + 1):
-            if a > 0 and elig[3 * u] == 0:
-                break
-            for b in range(min(n - a, r1) + 1):
-                if b > 0 and elig[3 * u + 1] == 0:
-                    break
-                c = n - a - b
-                if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
-                    continue
-                w = W[u + 1, r0 - a, r1 - b]
+        for a in range(_most(n, r0, elig[3 * u]) + 1):
+            for b in range(_most(n - a, r1, elig[3 * u + 1]) + 1):
+                w = _split_ways(W, elig, u, n, a, b, r0, r1, r2)
                 if w <= 0.0:
                     continue
                 last_a = a
                 last_b = b
-                x -= FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+                x -= w
                 if x < 0.0:
                     pa = a
                     pb = b
