@@ -158,10 +158,7 @@ MODE_SCORE, MODE_TRICKS, MODE_NIL = 0, 1, 2
 
 @njit(cache=True)
 def _heuristic_params():
-    out = np.empty(HEURISTIC_PARAMS.shape[0], np.float64)
-    for i in range(out.shape[0]):
-        out[i] = HEURISTIC_PARAMS[i]
-    return out
+    return HEURISTIC_PARAMS.copy()
 
 
 TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")

@@ -100,10 +100,7 @@ CHELEM_SAMPLES = float(heuristic.STRATEGY.param_vector()[heuristic.P_CHELEM_SAMP
 
 @njit(cache=True)
 def _heuristic_params():
-    out = np.empty(HEURISTIC_PARAMS.shape[0], np.float64)
-    for i in range(out.shape[0]):
-        out[i] = HEURISTIC_PARAMS[i]
-    return out
+    return HEURISTIC_PARAMS.copy()
 
 
 # ------------------------------------------------------------------ play-outs on one deal
