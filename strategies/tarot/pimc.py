@@ -45,9 +45,9 @@ which card a seat chose, or from a poignée not shown.
 import numpy as np
 from numba import njit
 
-from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.tarot import phases
-from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, OUDLERS_T
+from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, OUDLERS_T, pop_card
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
@@ -208,15 +208,12 @@ def card_values(seat, suits, trumps, rest_s, rest_t, legal_s, legal_t, view, hp,
     tally = np.zeros(phases.N_TALLY, np.int64)
     trick_winner = np.full(phases.n_tricks(rules.seats), -1, np.int64)
     base, led, win_seat, win_card, high = rebuild(view, rules, suits, trumps, tally, trick_winner)
-    for i in range(2):
-        m = legal_s if i == 0 else legal_t
-        while m:
-            b = lowest_bit(m)
-            m &= m - 1
-            c = b if i == 0 else FIRST_TRUMP + b
-            r = rng.copy()
-            out[c] = play_out(seat, c, base, rules, suits, trumps, tally, trick_winner, led, win_seat, win_card,
-                              high, rest_s, rest_t, hp, r)
+    m_s, m_t = legal_s, legal_t
+    while m_s | m_t:
+        c, m_s, m_t = pop_card(m_s, m_t)
+        r = rng.copy()
+        out[c] = play_out(seat, c, base, rules, suits, trumps, tally, trick_winner, led, win_seat, win_card, high,
+                          rest_s, rest_t, hp, r)
 
 
 # ------------------------------------------------------------------ search
@@ -255,13 +252,10 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
         draws = np.empty(1, np.uint64)
         draws[0] = next_u64(local)
         card_values(seat, hs, ht, out_s[n_piles - 1], out_t[n_piles - 1], legal_s, legal_t, view, hp, draws, out)
-        for i in range(2):
-            m = legal_s if i == 0 else legal_t
-            while m:
-                b = lowest_bit(m)
-                m &= m - 1
-                c = b if i == 0 else FIRST_TRUMP + b
-                total[c] += out[c]
+        m_s, m_t = legal_s, legal_t
+        while m_s | m_t:
+            c, m_s, m_t = pop_card(m_s, m_t)
+            total[c] += out[c]
         done += 1
     stats[0] = done
     stats[1] = exact
@@ -276,15 +270,12 @@ def best_card(total, legal_s, legal_t, h_card):
     first best (lowest id)."""
     best = np.int64(-1)
     best_v = np.int64(0)
-    for i in range(2):
-        m = legal_s if i == 0 else legal_t
-        while m:
-            b = lowest_bit(m)
-            m &= m - 1
-            c = b if i == 0 else FIRST_TRUMP + b
-            if best < 0 or total[c] > best_v:
-                best = c
-                best_v = total[c]
+    m_s, m_t = legal_s, legal_t
+    while m_s | m_t:
+        c, m_s, m_t = pop_card(m_s, m_t)
+        if best < 0 or total[c] > best_v:
+            best = c
+            best_v = total[c]
     if total[h_card] == best_v:
         return h_card
     return best
@@ -402,13 +393,11 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
             cand[n_cand] = b
             n_cand += 1
     else:
-        for i in range(2):
-            m = legal_s if i == 0 else legal_t
-            while m:
-                b = lowest_bit(m)
-                m &= m - 1
-                cand[n_cand] = b if i == 0 else FIRST_TRUMP + b
-                n_cand += 1
+        m_s, m_t = legal_s, legal_t
+        while m_s | m_t:
+            c, m_s, m_t = pop_card(m_s, m_t)
+            cand[n_cand] = c
+            n_cand += 1
     stats[2] = n_cand
     if n_cand < 2:
         return h_choice
