@@ -197,7 +197,6 @@ from tricksim.simulator.games.tarot.cards import (
     SUIT_CARDS,
     SUIT_MASK,
     TRUMPS_ONLY,
-    pop_card,
 )
 from tricksim.simulator.games.tarot.phases import (
     EXCUSE_LEAD_FORBIDDEN,
@@ -749,16 +748,19 @@ def safe_beater(legal_s, legal_t, win_card, led, seat, opp, nplayed, view, unsee
     """The cheapest legal card that wins the trick now and that no later opponent may beat, -1 none."""
     best = np.int64(-1)
     best_cost = np.int64(1 << 40)
-    m_s, m_t = legal_s, legal_t
-    while m_s | m_t:
-        c, m_s, m_t = pop_card(m_s, m_t)
-        if c == EXCUSE or (keep_petit and c == PETIT) or not beats(c, win_card):
-            continue
-        cost = beater_cost(c)
-        if cost < best_cost and not threatened(c, led_after(c, led), seat, opp, nplayed, view,
-                                               unseen_s, unseen_t, ruff_risk):
-            best_cost = cost
-            best = c
+    for k in range(2):
+        m = legal_s if k == 0 else legal_t
+        base = 0 if k == 0 else FIRST_TRUMP
+        while m:
+            c = np.int64(base + lowest_bit(m))
+            m &= m - 1
+            if c == EXCUSE or (keep_petit and c == PETIT) or not beats(c, win_card):
+                continue
+            cost = beater_cost(c)
+            if cost < best_cost and not threatened(c, led_after(c, led), seat, opp, nplayed, view,
+                                                   unseen_s, unseen_t, ruff_risk):
+                best_cost = cost
+                best = c
     return best
 
 
@@ -782,26 +784,29 @@ def dump_card(suits, legal_s, legal_t, keep_petit):
     without honours to guard, the lowest; the Petit (and the Monde, the Excuse) only when nothing else."""
     best = np.int64(-1)
     best_key = np.int64(1 << 40)
-    m_s, m_t = legal_s, legal_t
-    while m_s | m_t:
-        c, m_s, m_t = pop_card(m_s, m_t)
-        if c >= FIRST_TRUMP:
-            if c == EXCUSE:
-                key = np.int64(1 << 30)
-            elif c == PETIT:
-                key = np.int64(1 << 29) if keep_petit else np.int64(1 << 28)
+    for k in range(2):
+        m = legal_s if k == 0 else legal_t
+        base = 0 if k == 0 else FIRST_TRUMP
+        while m:
+            c = np.int64(base + lowest_bit(m))
+            m &= m - 1
+            if c >= FIRST_TRUMP:
+                if c == EXCUSE:
+                    key = np.int64(1 << 30)
+                elif c == PETIT:
+                    key = np.int64(1 << 29) if keep_petit else np.int64(1 << 28)
+                else:
+                    key = np.int64(1000 + 64 + (c - FIRST_TRUMP) * 2)
+                    if c == FIRST_TRUMP + 20:
+                        key = np.int64(1 << 27)  # the Monde wins anyway: never thrown away
             else:
-                key = np.int64(1000 + 64 + (c - FIRST_TRUMP) * 2)
-                if c == FIRST_TRUMP + 20:
-                    key = np.int64(1 << 27)  # the Monde wins anyway: never thrown away
-        else:
-            s = c // SUIT_CARDS
-            held = (suits >> (s * SUIT_CARDS)) & SUIT_MASK
-            honours = popcount(held >> RANK_JACK)
-            key = np.int64(HALF_POINTS[c] * 1000 + honours * 32 + popcount(held) * 2 + (c % SUIT_CARDS) // 8)
-        if key < best_key:
-            best_key = key
-            best = c
+                s = c // SUIT_CARDS
+                held = (suits >> (s * SUIT_CARDS)) & SUIT_MASK
+                honours = popcount(held >> RANK_JACK)
+                key = np.int64(HALF_POINTS[c] * 1000 + honours * 32 + popcount(held) * 2 + (c % SUIT_CARDS) // 8)
+            if key < best_key:
+                best_key = key
+                best = c
     return best
 
 
@@ -811,22 +816,25 @@ def charge_card(legal_s, legal_t, taker_voids, keep_petit):
     taker has cut first: it could not win by itself), the lowest trump when trumps are forced."""
     best = np.int64(-1)
     best_key = np.int64(-(1 << 40))
-    m_s, m_t = legal_s, legal_t
-    while m_s | m_t:
-        c, m_s, m_t = pop_card(m_s, m_t)
-        if c >= FIRST_TRUMP:
-            if c == PETIT:
-                key = np.int64(-(1 << 20)) if keep_petit else np.int64(1 << 20)
-            elif c == EXCUSE or c == FIRST_TRUMP + 20:
-                key = np.int64(-(1 << 30))
+    for k in range(2):
+        m = legal_s if k == 0 else legal_t
+        base = 0 if k == 0 else FIRST_TRUMP
+        while m:
+            c = np.int64(base + lowest_bit(m))
+            m &= m - 1
+            if c >= FIRST_TRUMP:
+                if c == PETIT:
+                    key = np.int64(-(1 << 20)) if keep_petit else np.int64(1 << 20)
+                elif c == EXCUSE or c == FIRST_TRUMP + 20:
+                    key = np.int64(-(1 << 30))
+                else:
+                    key = np.int64(-(c - FIRST_TRUMP))
             else:
-                key = np.int64(-(c - FIRST_TRUMP))
-        else:
-            s = c // SUIT_CARDS
-            key = np.int64(HALF_POINTS[c] * 100 + ((taker_voids >> s) & 1) * 50 + c % SUIT_CARDS)
-        if key > best_key:
-            best_key = key
-            best = c
+                s = c // SUIT_CARDS
+                key = np.int64(HALF_POINTS[c] * 100 + ((taker_voids >> s) & 1) * 50 + c % SUIT_CARDS)
+            if key > best_key:
+                best_key = key
+                best = c
     return best
 
 
