@@ -250,7 +250,7 @@ def next_u64(rng):
     return mix64(rng[0])
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)  # inlined: the Chelem play-outs' code stays as it was written out (P126)
 def private_stream(rng, salt):
     """A new stream (its state array) seeded by one draw of ``rng`` mixed with ``salt`` (an int64): a search's own
     stream, so that its draws leave the seat's stream one draw further whatever it does."""

@@ -242,7 +242,7 @@ def new_piles(seat, suits, trumps, view):
     return n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)  # inlined: the Chelem play-outs' code stays as it was written out (P126)
 def deal_arrays():
     """Fresh arrays for the deals ``sample_deal`` makes: (out_s, out_t) its piles, (hs, ht) every seat's hand
     (``sampled_hands``)."""
