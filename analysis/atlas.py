@@ -21,10 +21,23 @@ from .plots import Charts, IntHist, common_bins, plot_hist, whole_bins
 from .report import md_table
 from .stats import Estimate, fmt_estimate, fmt_int
 
-__all__ = ["AtlasResult", "Section", "atlas_markdown", "atlas_table", "central_range", "figures_frame", "hist_panel",
+__all__ = ["AtlasResult", "Section", "Variant", "atlas_markdown", "atlas_table", "central_range", "figures_frame", "hist_panel",
            "rate_frame", "write_page"]
 
 Figures = Mapping[str, tuple[str, str]]  # key -> (label, unit of n)
+
+
+@dataclass
+class Variant:
+    """What every game's variant is: its name, its rules and the two players compared (a game's atlas module adds
+    its figures)."""
+
+    name: str
+    preset: str
+    rules: dict                 # the run's every rule flag
+    rules_text: str             # the preset and the flags that differ from it
+    strong: str
+    weak: str
 
 
 def cell(e: Estimate, unit: str, cluster_unit: str = "deals") -> str:

@@ -250,6 +250,15 @@ def next_u64(rng):
     return mix64(rng[0])
 
 
+@njit(inline="always", cache=True)  # inlined: the Chelem play-outs' code stays as it was written out (P126)
+def private_stream(rng, salt):
+    """A new stream (its state array) seeded by one draw of ``rng`` mixed with ``salt`` (an int64): a search's own
+    stream, so that its draws leave the seat's stream one draw further whatever it does."""
+    local = np.empty(1, np.uint64)
+    local[0] = next_u64(rng) ^ mix64(np.uint64(salt))
+    return local
+
+
 @njit(cache=True)
 def rand_below(rng, n):
     """Uniform integer in [0, n) for 1 <= n < 2**31 (bias below 2**-32)."""

@@ -91,6 +91,20 @@ class FamilyOption(click.Option):
         return extra
 
 
+def variants_help(game: str):
+    """The help of ``tricksim atlas GAME --variants``, as a function for :class:`FamilyOption`: the default variants
+    are the game's (``jobs/<game>/atlas.py``), asked only when the help is printed."""
+
+    def text() -> str:
+        from importlib import import_module
+
+        default = import_module(f"tricksim.jobs.{game}.atlas").default_variants()
+        return ("Comma-separated variants, each PRESET or PRESET+flag=value[+flag=value...] (any preset, any flag of "
+                f"'tricksim rules {game}')  [default: {','.join(default)}]")
+
+    return text
+
+
 class CountsCommand(click.Command):
     """A command with one ``--NAME N`` option per count the games know (``--hands``, ``--deals``, ...), made
     from ``counts()`` (-> {name: help}) when the command is used or its help printed, not when the command line

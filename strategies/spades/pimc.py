@@ -116,7 +116,7 @@ from tricksim.simulator.games.spades.policy import (
     rules_of,
 )
 from tricksim.simulator.games.spades.rules import CHOICES
-from tricksim.simulator.rng import mix64, next_u64, rand_below, rand_float, shuffle
+from tricksim.simulator.rng import next_u64, private_stream, rand_below, rand_float, shuffle
 from tricksim.strategies.spades import heuristic
 from tricksim.strategies.spades.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
 
@@ -158,24 +158,34 @@ MODE_SCORE, MODE_TRICKS, MODE_NIL = 0, 1, 2
 
 @njit(cache=True)
 def _heuristic_params():
-    out = np.empty(HEURISTIC_PARAMS.shape[0], np.float64)
-    for i in range(out.shape[0]):
-        out[i] = HEURISTIC_PARAMS[i]
-    return out
-
-
-@njit(cache=True)
-def _private_stream(rng, params):
-    """One draw of the seat's stream mixed with ``stream``: the state of this decision's own stream."""
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
-    return local
+    return HEURISTIC_PARAMS.copy()
 
 
 TWO_OF_CLUBS = CHOICES["first_lead"].index("two_of_clubs")
 
 
 # ------------------------------------------------------------------ sampling
+@njit(inline="always", cache=True)
+def _most(n, room, eligible):
+    """The most of a suit's ``n`` unseen cards a seat with ``room`` cards left may take: none when it may not hold
+    the suit."""
+    return min(n, room) if eligible else 0
+
+
+@njit(inline="always", cache=True)
+def _split_ways(W, elig, u, n, a, b, r0, r1, r2):
+    """The deals of suits u..3 in which the three other seats take ``a``, ``b`` and the rest of suit u's ``n``
+    cards (``W[u + 1]`` counting suits u+1..3; ``r0``, ``r1``, ``r2`` their room before suit u); 0 when the third
+    seat lacks the room or may not hold the suit."""
+    c = n - a - b
+    if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
+        return 0.0
+    w = W[u + 1, r0 - a, r1 - b]
+    if w <= 0.0:
+        return 0.0
+    return FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+
+
 @njit(cache=True)
 def _ways(cnt, elig, need, W):
     """``W[u, r0, r1]``: deals of the unseen cards of suits u..3 when the three other seats still take
@@ -193,18 +203,9 @@ def _ways(cnt, elig, need, W):
                 if r2 > need[2]:
                     continue
                 total = 0.0
-                for a in range(min(n, r0) + 1):
-                    if a > 0 and elig[3 * u] == 0:
-                        break
-                    for b in range(min(n - a, r1) + 1):
-                        if b > 0 and elig[3 * u + 1] == 0:
-                            break
-                        c = n - a - b
-                        if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
-                            continue
-                        w = W[u + 1, r0 - a, r1 - b]
-                        if w > 0.0:
-                            total += FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+                for a in range(_most(n, r0, elig[3 * u]) + 1):
+                    for b in range(_most(n - a, r1, elig[3 * u + 1]) + 1):
+                        total += _split_ways(W, elig, u, n, a, b, r0, r1, r2)
                 W[u, r0, r1] = total
     return W[0, need[0], need[1]]
 
@@ -242,21 +243,14 @@ def _deal(cnt, suit_cards, elig, need, W, local, out3):
         last_a = -1
         last_b = 0
         done = False
-        for a in range(min(n, r0) + 1):
-            if a > 0 and elig[3 * u] == 0:
-                break
-            for b in range(min(n - a, r1) + 1):
-                if b > 0 and elig[3 * u + 1] == 0:
-                    break
-                c = n - a - b
-                if c > r2 or (c > 0 and elig[3 * u + 2] == 0):
-                    continue
-                w = W[u + 1, r0 - a, r1 - b]
+        for a in range(_most(n, r0, elig[3 * u]) + 1):
+            for b in range(_most(n - a, r1, elig[3 * u + 1]) + 1):
+                w = _split_ways(W, elig, u, n, a, b, r0, r1, r2)
                 if w <= 0.0:
                     continue
                 last_a = a
                 last_b = b
-                x -= FACT[n] / (FACT[a] * FACT[b] * FACT[c]) * w
+                x -= w
                 if x < 0.0:
                     pa = a
                     pb = b
@@ -491,7 +485,7 @@ def search_card(seat, hand, legal, view, params, rng, stats):
         mode = MODE_NIL
     else:
         return h_card
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_card
@@ -598,7 +592,7 @@ def search_bid(seat, hand, view, params, rng, stats):
     stats[3] = 0
     if params[P_BID_MODE] != BID_SEARCH or view[V_RULES + R_BID_RULE] != phases.BID_FREE:
         return h_bid  # a bidding variant (bid_rule): the heuristic's legal variant bid
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     others, need, known, cnt, suit_cards, elig, W = sampler_arrays()
     if sampler_setup(seat, hand, view, others, need, known, cnt, suit_cards, elig, W) < 0.0:
         return h_bid
@@ -737,7 +731,7 @@ def blind_gain(seat, view, params, rng):
     """The mean gain, in this side's hand score minus the other side's, of bidding Blind Nil over bidding
     as the heuristic, over ``blind_samples`` deals each played out both ways (the same deal and the same
     random draws for both: paired). The deals are uniform: seat does not know its own cards yet."""
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     rules = rules_of(view)
     hp = _heuristic_params()
     deck = view[V_DECK]

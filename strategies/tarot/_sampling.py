@@ -4,9 +4,9 @@ table has shown, for the searches that play sampled deals out (``pimc``'s card a
 keeps it out of the strategy registry, which takes every public module of the package for a strategy.
 
 ``hidden_piles`` lists the places the unseen cards may be and what each may hold, ``sample_deal`` deals them once,
-``sampled_hands`` puts a sampled deal into every seat's hand (strategies/tarot/pimc.py's docstring and
-docs/strategies.md have the method); ``fresh_tally`` is the tally as the bidding begins, for play-outs that start
-before the play.
+``sampled_hands`` puts a sampled deal into every seat's hand (``deal_arrays``: the arrays these two fill;
+strategies/tarot/pimc.py's docstring and docs/strategies.md have the method); ``fresh_tally`` is the tally as the
+bidding begins, for play-outs that start before the play.
 """
 import numpy as np
 from numba import njit
@@ -240,6 +240,14 @@ def new_piles(seat, suits, trumps, view):
     n_piles, free_s, free_t = hidden_piles(seat, suits, trumps, view, pile_seat, need, known_s, known_t, allow_s,
                                            allow_t, only_s)
     return n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t
+
+
+@njit(inline="always", cache=True)  # inlined: the Chelem play-outs' code stays as it was written out (P126)
+def deal_arrays():
+    """Fresh arrays for the deals ``sample_deal`` makes: (out_s, out_t) its piles, (hs, ht) every seat's hand
+    (``sampled_hands``)."""
+    return (np.zeros(MAX_PILES, np.int64), np.zeros(MAX_PILES, np.int64), np.zeros(N_SEATS, np.int64),
+            np.zeros(N_SEATS, np.int64))
 
 
 @njit(cache=True)

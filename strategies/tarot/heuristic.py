@@ -247,8 +247,8 @@ from tricksim.simulator.games.tarot.policy import (
     rules_of,
 )
 from tricksim.simulator.games.tarot.scoring import SLAM_TAKER
-from tricksim.simulator.rng import mix64, next_u64
-from tricksim.strategies.tarot._sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
+from tricksim.simulator.rng import next_u64, private_stream
+from tricksim.strategies.tarot._sampling import deal_arrays, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.heuristic import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/heuristic.py)
 
 ONE = np.int64(1)
@@ -1261,18 +1261,14 @@ def chelem_playouts(seat, suits, trumps, view, params, rng, n_samples, stats):
     of ``rng``."""
     rules = rules_of(view)
     n = rules.seats
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng) ^ mix64(np.uint64(CHELEM_STREAM))
+    local = private_stream(rng, np.int64(CHELEM_STREAM))
     n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
         seat, suits, trumps, view)
     if n_piles < 0:
         return
     taker = view[V_TAKER]
     contract = view[V_CONTRACT]
-    out_s = np.zeros(MAX_PILES, np.int64)
-    out_t = np.zeros(MAX_PILES, np.int64)
-    hs = np.zeros(N_SEATS, np.int64)
-    ht = np.zeros(N_SEATS, np.int64)
+    out_s, out_t, hs, ht = deal_arrays()
     chien = np.zeros(2, np.int64)
     check = phases.takes_chien(contract)
     for _ in range(n_samples * (CHELEM_DISCARD_TRIES + 1)):

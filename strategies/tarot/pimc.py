@@ -45,9 +45,9 @@ which card a seat chose, or from a poignée not shown.
 import numpy as np
 from numba import njit
 
-from tricksim.simulator.bits import lowest_bit, popcount
+from tricksim.simulator.bits import popcount
 from tricksim.simulator.games.tarot import phases
-from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, OUDLERS_T
+from tricksim.simulator.games.tarot.cards import FIRST_TRUMP, N_CARDS, OUDLERS_T, pop_card
 from tricksim.simulator.games.tarot.policy import (
     CHOOSE_SIG,
     HAND_SIG,
@@ -75,9 +75,9 @@ from tricksim.simulator.games.tarot.policy import (
     V_TRICKS,
     rules_of,
 )
-from tricksim.simulator.rng import mix64, next_u64
+from tricksim.simulator.rng import next_u64, private_stream
 from tricksim.strategies.tarot import heuristic
-from tricksim.strategies.tarot._sampling import MAX_PILES, fresh_tally, new_piles, sample_deal, sampled_hands
+from tricksim.strategies.tarot._sampling import deal_arrays, fresh_tally, new_piles, sample_deal, sampled_hands
 from tricksim.strategies.tarot.meta.pimc import PARAMS, STRATEGY  # noqa: F401 (STRATEGY: this module's strategy, registered in meta/pimc.py)
 
 _INDEX = {p.name: i for i, p in enumerate(PARAMS)}
@@ -100,18 +100,7 @@ CHELEM_SAMPLES = float(heuristic.STRATEGY.param_vector()[heuristic.P_CHELEM_SAMP
 
 @njit(cache=True)
 def _heuristic_params():
-    out = np.empty(HEURISTIC_PARAMS.shape[0], np.float64)
-    for i in range(out.shape[0]):
-        out[i] = HEURISTIC_PARAMS[i]
-    return out
-
-
-@njit(cache=True)
-def _private_stream(rng, params):
-    """One draw of the seat's stream mixed with ``stream``: the state of this decision's own stream."""
-    local = np.empty(1, np.uint64)
-    local[0] = next_u64(rng) ^ mix64(np.uint64(np.int64(params[P_STREAM])))
-    return local
+    return HEURISTIC_PARAMS.copy()
 
 
 # ------------------------------------------------------------------ play-outs on one deal
@@ -219,15 +208,12 @@ def card_values(seat, suits, trumps, rest_s, rest_t, legal_s, legal_t, view, hp,
     tally = np.zeros(phases.N_TALLY, np.int64)
     trick_winner = np.full(phases.n_tricks(rules.seats), -1, np.int64)
     base, led, win_seat, win_card, high = rebuild(view, rules, suits, trumps, tally, trick_winner)
-    for i in range(2):
-        m = legal_s if i == 0 else legal_t
-        while m:
-            b = lowest_bit(m)
-            m &= m - 1
-            c = b if i == 0 else FIRST_TRUMP + b
-            r = rng.copy()
-            out[c] = play_out(seat, c, base, rules, suits, trumps, tally, trick_winner, led, win_seat, win_card,
-                              high, rest_s, rest_t, hp, r)
+    m_s, m_t = legal_s, legal_t
+    while m_s | m_t:
+        c, m_s, m_t = pop_card(m_s, m_t)
+        r = rng.copy()
+        out[c] = play_out(seat, c, base, rules, suits, trumps, tally, trick_winner, led, win_seat, win_card, high,
+                          rest_s, rest_t, hp, r)
 
 
 # ------------------------------------------------------------------ search
@@ -243,7 +229,7 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
     stats[2] = n_cand
     if n_cand < 2:
         return h_card
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
         seat, suits, trumps, view)
     if n_piles < 0:
@@ -251,10 +237,7 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
     n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_PLAYOUTS]) // n_cand))
     tries = max(np.int64(1), np.int64(params[P_TRIES]))
     taker = view[V_TAKER]
-    out_s = np.zeros(MAX_PILES, np.int64)
-    out_t = np.zeros(MAX_PILES, np.int64)
-    hs = np.zeros(N_SEATS, np.int64)
-    ht = np.zeros(N_SEATS, np.int64)
+    out_s, out_t, hs, ht = deal_arrays()
     out = np.zeros(N_CARDS, np.int64)
     total = np.zeros(N_CARDS, np.int64)
     done = 0
@@ -269,13 +252,10 @@ def search_card(seat, suits, trumps, legal_s, legal_t, view, params, rng, stats)
         draws = np.empty(1, np.uint64)
         draws[0] = next_u64(local)
         card_values(seat, hs, ht, out_s[n_piles - 1], out_t[n_piles - 1], legal_s, legal_t, view, hp, draws, out)
-        for i in range(2):
-            m = legal_s if i == 0 else legal_t
-            while m:
-                b = lowest_bit(m)
-                m &= m - 1
-                c = b if i == 0 else FIRST_TRUMP + b
-                total[c] += out[c]
+        m_s, m_t = legal_s, legal_t
+        while m_s | m_t:
+            c, m_s, m_t = pop_card(m_s, m_t)
+            total[c] += out[c]
         done += 1
     stats[0] = done
     stats[1] = exact
@@ -290,15 +270,12 @@ def best_card(total, legal_s, legal_t, h_card):
     first best (lowest id)."""
     best = np.int64(-1)
     best_v = np.int64(0)
-    for i in range(2):
-        m = legal_s if i == 0 else legal_t
-        while m:
-            b = lowest_bit(m)
-            m &= m - 1
-            c = b if i == 0 else FIRST_TRUMP + b
-            if best < 0 or total[c] > best_v:
-                best = c
-                best_v = total[c]
+    m_s, m_t = legal_s, legal_t
+    while m_s | m_t:
+        c, m_s, m_t = pop_card(m_s, m_t)
+        if best < 0 or total[c] > best_v:
+            best = c
+            best_v = total[c]
     if total[h_card] == best_v:
         return h_card
     return best
@@ -416,18 +393,16 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
             cand[n_cand] = b
             n_cand += 1
     else:
-        for i in range(2):
-            m = legal_s if i == 0 else legal_t
-            while m:
-                b = lowest_bit(m)
-                m &= m - 1
-                cand[n_cand] = b if i == 0 else FIRST_TRUMP + b
-                n_cand += 1
+        m_s, m_t = legal_s, legal_t
+        while m_s | m_t:
+            c, m_s, m_t = pop_card(m_s, m_t)
+            cand[n_cand] = c
+            n_cand += 1
     stats[2] = n_cand
     if n_cand < 2:
         return h_choice
     hp = _heuristic_params()
-    local = _private_stream(rng, params)
+    local = private_stream(rng, np.int64(params[P_STREAM]))
     n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s, free_t = new_piles(
         seat, suits, trumps, view)
     if n_piles < 0:
@@ -435,10 +410,7 @@ def search_before_play(seat, suits, trumps, legal_s, legal_t, view, params, rng,
     n_samples = max(np.int64(1), min(np.int64(params[P_SAMPLES]), np.int64(params[P_DEAL_PLAYOUTS]) // n_cand))
     tries = max(np.int64(1), np.int64(params[P_TRIES]))
     taker = view[V_TAKER]
-    out_s = np.zeros(MAX_PILES, np.int64)
-    out_t = np.zeros(MAX_PILES, np.int64)
-    hs = np.zeros(N_SEATS, np.int64)
-    ht = np.zeros(N_SEATS, np.int64)
+    out_s, out_t, hs, ht = deal_arrays()
     chien = np.zeros(2, np.int64)
     total = np.zeros(N_CARDS, np.int64)
     done = 0

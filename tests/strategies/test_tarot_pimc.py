@@ -167,8 +167,7 @@ def test_the_true_deal_and_every_sample_keep_to_what_the_table_showed(n):
         if phases.takes_chien(st.contract):  # the discarded trumps are shown: not in the hidden pile
             rest = (rest[0], 0)
         truth.append(rest)
-        out_s = np.zeros(pimc.MAX_PILES, np.int64)
-        out_t = np.zeros(pimc.MAX_PILES, np.int64)
+        out_s, out_t, _, _ = pimc.deal_arrays()
         deals = [(truth, 1)]
         for _ in range(3):
             met = pimc.sample_deal(n_piles, pile_seat, need, known_s, known_t, allow_s, allow_t, only_s, free_s,

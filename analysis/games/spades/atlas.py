@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...atlas import AtlasResult, Section, atlas_markdown, central_range, hist_panel, rate_frame, write_page
+from ...atlas import AtlasResult, Section, Variant, atlas_markdown, central_range, hist_panel, rate_frame, write_page
 from ...atlas import atlas_table as _atlas_table
 from ...io import AnalysisError, batch_arrays, open_run
 from ...plots import Charts, IntHist, plot_rate_bars
@@ -121,15 +121,9 @@ ALONE_SKILL = ("strong_win", "strong_all", "same_cards", "margin", "strong_point
 
 
 @dataclass
-class VariantFigures:
+class VariantFigures(Variant):
     """The figures of one variant (its duplicate match's two runs)."""
 
-    name: str
-    preset: str
-    rules: dict                 # the run's every rule flag
-    rules_text: str             # the preset and the flags that differ from it
-    strong: str
-    weak: str
     n_pairs: int                # deals: played on both tables (a pair), or on the five of a rotation
     n_games: int
     n_hands: int

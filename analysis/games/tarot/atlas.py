@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...atlas import AtlasResult, Section, atlas_markdown, hist_panel, rate_frame, write_page
+from ...atlas import AtlasResult, Section, Variant, atlas_markdown, hist_panel, rate_frame, write_page
 from ...atlas import atlas_table as _atlas_table
 from ...io import AnalysisError, open_run
 from ...plots import Charts, plot_rate_bars
@@ -67,15 +67,9 @@ DEAL_COLUMNS = ["deal_id", "void", "contract", "won", "chelem", "petit_au_bout",
 
 
 @dataclass
-class VariantFigures:
+class VariantFigures(Variant):
     """The figures of one variant (its duplicate rotation's tables)."""
 
-    name: str
-    preset: str
-    rules: dict                 # the run's every rule flag
-    rules_text: str             # the preset and the flags that differ from it
-    strong: str
-    weak: str
     seats: int
     mode: str                   # deals | games
     n_deals: int                # deals a table

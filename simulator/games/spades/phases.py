@@ -119,15 +119,23 @@ def deal(seed, game_id, hand_no, dealer, deck_tpl, deck, hands, streams, n=4):
 
 
 @njit(inline="always", cache=True)
-def deal_cards(rng, dealer, deck_tpl, deck, hands, n=4):
-    """Shuffle the deck (Fisher-Yates on the stream ``rng``) and deal it: position p goes to seat dealer+1+p
-    (modulo the ``n`` seats)."""
+def shuffle_deck(rng, deck_tpl, deck, hands):
+    """The deck ``deck_tpl`` shuffled into ``deck`` (Fisher-Yates on the stream ``rng``) and every hand emptied: the
+    start of a deal and of the stock. Returns the number of cards."""
     n_cards = deck_tpl.shape[0]
     for i in range(n_cards):
         deck[i] = deck_tpl[i]
     shuffle(rng, deck, n_cards)
     for s in range(4):
         hands[s] = 0
+    return n_cards
+
+
+@njit(inline="always", cache=True)
+def deal_cards(rng, dealer, deck_tpl, deck, hands, n=4):
+    """Shuffle the deck (Fisher-Yates on the stream ``rng``) and deal it: position p goes to seat dealer+1+p
+    (modulo the ``n`` seats)."""
+    n_cards = shuffle_deck(rng, deck_tpl, deck, hands)
     for p in range(n_cards):
         hands[seat_mod(dealer + 1 + p, n)] |= np.int64(1) << deck[p]
 
@@ -139,12 +147,7 @@ def shuffle_stock(seed, game_id, hand_no, deck_tpl, deck, hands, streams):
     its top card; the hands start empty, and each seat's policy stream is started as after a deal."""
     rng = streams[DEAL_STREAM]
     rng[0] = stream_key(seed, game_id, hand_no, STREAM_DEAL)
-    n_cards = deck_tpl.shape[0]
-    for i in range(n_cards):
-        deck[i] = deck_tpl[i]
-    shuffle(rng, deck, n_cards)
-    for s in range(4):
-        hands[s] = 0
+    shuffle_deck(rng, deck_tpl, deck, hands)
     start_policy_streams(seed, game_id, hand_no, streams[:DEAL_STREAM])
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tricksim.simulator.bits import lowest_bit
+
 N_CARDS = 78
 N_SUIT_CARDS = 56
 SUIT_CARDS = 14
@@ -58,6 +60,15 @@ def join(suits: int, trumps: int) -> tuple[int, int]:
 def join_words(suits, trumps):
     """``join`` for the kernels: (lo, hi) as int64 (bit 63 of lo is trump 8, so lo may be negative)."""
     return suits | (trumps << 56), trumps >> 8
+
+
+@njit(cache=True, inline="always")
+def pop_card(suits, trumps):
+    """(card, suits, trumps): the lowest card of a non-empty set of the kernels' two words and the two words without
+    it; ``while suits | trumps: c, suits, trumps = pop_card(suits, trumps)`` visits the set in card order."""
+    if suits != 0:
+        return np.int64(lowest_bit(suits)), suits & (suits - 1), trumps
+    return np.int64(FIRST_TRUMP + lowest_bit(trumps)), suits, trumps & (trumps - 1)
 
 
 def cards_in(lo: int, hi: int) -> list[int]:

@@ -14,6 +14,7 @@ from tricksim.options import (
     cannot_write,
     check_engine,
     engine_options,
+    variants_help,
 )
 
 GAME = "spades"
@@ -164,18 +165,11 @@ def dd(run_dir, threads):
                f"{info['seconds']:.1f} s)")
 
 
-def _variants_help() -> str:
-    from tricksim.jobs.spades.atlas import default_variants
-
-    return ("Comma-separated variants, each PRESET or PRESET+flag=value[+flag=value...] (any preset, any flag of "
-            f"'tricksim rules {GAME}')  [default: {','.join(default_variants())}]")
-
-
 @click.command(name=GAME)
 @click.option("--games", type=int, default=2000, show_default=True,
               help="Deals a variant (each played on two tables, seats swapped; cutthroat: on five, cutthroat3: on "
                    "four).")
-@click.option("--variants", cls=FamilyOption, metavar="LIST", help=_variants_help)
+@click.option("--variants", cls=FamilyOption, metavar="LIST", help=variants_help(GAME))
 @click.option("--players", default="heuristic,simple", show_default=True, metavar="STRONG,WEAK",
               help="The two players of every duplicate match, the stronger first (e.g. pimc,heuristic: slow).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tricksim.options import RUNS, FamilyOption, InputError, cannot_write, check_engine, engine_options
+from tricksim.options import RUNS, FamilyOption, InputError, cannot_write, check_engine, engine_options, variants_help
 
 GAME = "tarot"
 
@@ -62,13 +62,6 @@ def sessions(runs):
 COMMANDS = (bidding, sessions)
 
 
-def _variants_help() -> str:
-    from tricksim.jobs.tarot.atlas import default_variants
-
-    return ("Comma-separated variants, each PRESET or PRESET+flag=value[+flag=value...] (any preset, any flag of "
-            f"'tricksim rules {GAME}')  [default: {','.join(default_variants())}]")
-
-
 def _players_help() -> str:
     from tricksim.jobs.tarot.atlas import PLAYERS
 
@@ -80,7 +73,7 @@ def _players_help() -> str:
 @click.option("--games", type=int, help="Whole games a table (a game: the session flags' deals; "
               "tricksim sessions)  [default: 10000, unless --deals]")
 @click.option("--deals", type=int, help="Single deals a table instead of whole games.")
-@click.option("--variants", cls=FamilyOption, metavar="LIST", help=_variants_help)
+@click.option("--variants", cls=FamilyOption, metavar="LIST", help=variants_help(GAME))
 @click.option("--players", cls=FamilyOption, metavar="STRONG,WEAK", help=_players_help)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Random seed of the shared deals (the same deals for every variant of a table size).")

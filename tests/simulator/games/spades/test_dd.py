@@ -440,21 +440,8 @@ def test_the_nil_safe_test_with_a_partner_ruffing_over_against_the_reference(pos
     it says safe there, the exhaustive reference finds the Nil made under each play rule, there and in a position
     of the same table entry; counting only the Nil seat's spades that are not dead, as for a side suit, makes this
     fail (the partner must overruff a forced ruff)."""
-    rng = random.Random(50)
-    ws = np.zeros(dd.WS_SIZE, np.int64)
-    fired = 0
-    for i in range(positions):
-        hands, leader, seat = ruff_covered_nil(rng, rng.randint(2, 5))
-        if longest_in_side_suits(hands, seat):
-            continue
-        rel = _nil_safe(ws, hands, seat)
-        if rel < 0:
-            continue
-        fired += 1
-        _, breaking, forced = RULE_SETS[i % 3]
-        broken = rng.random() < 0.5
-        rr = ref.Rules(breaking=breaking, forced_breaks=forced)
-        _made_here_and_in_its_partition(rng, hands, leader, broken, rr, seat, rel)
+    fired = _safe_fired_against_the_reference(random.Random(50), ruff_covered_nil,
+                                              lambda hands, seat: not longest_in_side_suits(hands, seat), positions)
     assert fired > least_fired
 
 

@@ -172,15 +172,8 @@ def no_chelem(seat, suits, trumps, view, params, rng):
     return np.int64(0)
 
 
-@njit(CHOOSE_SIG)
-def highest_id_excuse_last(seat, suits, trumps, legal_s, legal_t, view, params, rng):
-    """The legal card with the highest id, the Excuse only when nothing else is legal."""
-    t = legal_t & ((1 << 21) - 1)
-    if t:
-        return np.int64(56 + highest_bit(t))
-    if legal_s:
-        return np.int64(highest_bit(legal_s))
-    return np.int64(cards.EXCUSE)
+# the legal card with the highest id, the Excuse only when nothing else is legal: the trumps' ids are the highest
+highest_id_excuse_last = highest_trump_first
 
 
 @njit(CHOOSE_SIG)
