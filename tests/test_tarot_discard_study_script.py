@@ -34,7 +34,8 @@ def test_shape_of_a_chosen_discard():
 
 
 def test_the_marginal_prise_seat():
-    # seat 1 bids the Prise with a count of 71, in [70, 74): it would pass with the Prise from 74; seat 3 (73) may not bid a Prise after it
+    # seat 1 bids the Prise with a count of 71, in [70, 74): it would pass with the Prise from 74; seat 3 (73) may
+    # not bid a Prise after it
     assert prise_seat((0, 1, 0, 0), (65.0, 71.0, 60.0, 73.0), 70.0, 74.0) == 1
     # the Prise bid with 74 exactly is taken from 74 as well; seat 3's 73 did not bid
     assert prise_seat((0, 1, 0, 0), (50.0, 74.0, 60.0, 73.0), 70.0, 74.0) == -1
