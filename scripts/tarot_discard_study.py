@@ -9,9 +9,19 @@ draws from a copy of the taker's stream, the heuristic's discard still drawn fro
 difference is paired. Prints the share of deals where the discards differ, the mean paired gain a moderate Prise with
 a 95 % t interval, the Prises made with each discard, and how the differing discards differ (``shape``: voids built,
 queens and other honours discarded, trumps discarded, points discarded, cards taken from the longest suit), counts
-by kind. Usage::
+by kind.
+
+``--marginal 74`` (issue #29, the marginal Prise): the deals whose Prise is bid by a seat with a count in [``--prise``,
+74), a seat that would pass with the Prise from 74, each played three ways: (a) from the start by the heuristic with
+the Prise from 74 (the seat passes, the later seats bid as they would, all may pass), (b) the Prise taken and the
+heuristic's discard, (c) the Prise taken and pimc's discard (only when the seat stays the taker), the rest the
+heuristic's. The bids draw no random number, so every stream is drawn the same in all three. Prints the seat's mean
+(b)-(a), (c)-(a) and (c)-(b) with 95 % t intervals, the share of (a) all passed, the Prises made, and as a check the
+Prises with counts 74 to ``--hi`` ((c)-(b) as above), with the CPU of pimc's discard and of a heuristic play-out.
+Usage::
 
     nice python scripts/tarot_discard_study.py --seed 1038 --minutes 15 --out /tmp/discard.csv
+    nice python scripts/tarot_discard_study.py --seed 1041 --minutes 20 --marginal 74 --out /tmp/marginal.csv
 """
 from __future__ import annotations
 
@@ -75,6 +85,28 @@ def play_to_end(st, h, pimc_discard=None):
     return discard
 
 
+def count_of(st, seat, params):
+    """The heuristic's hand count of ``seat``'s dealt hand (before the chien)."""
+    from tricksim.strategies.tarot import heuristic as H
+
+    return float(H.hand_points(st.dealt[0][seat], st.dealt[1][seat], params))
+
+
+def prise_seat(bids, counts, lo, hi):
+    """The seat that bid Prise (``bids``: each seat's bid, 1 the Prise; at most one seat bids it) when its hand
+    count is in [``lo``, ``hi``), else -1."""
+    for s, b in enumerate(bids):
+        if b == 1 and lo <= counts[s] < hi:
+            return s
+    return -1
+
+
+def bid_all(st, h):
+    """Let every seat bid in ``st`` by ``h``."""
+    while not st.is_terminal() and st.phase == Phase.BID:
+        st.apply(st.policy_action(h))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1038)
@@ -85,32 +117,44 @@ def main():
     ap.add_argument("--hi", type=float, default=76.0)
     ap.add_argument("--pimc", default="pimc:bids=0,call=0")
     ap.add_argument("--heuristic", default="heuristic", help="the heuristic played (its Prise threshold --prise)")
+    ap.add_argument("--marginal", type=float, metavar="PRISE",
+                    help="the marginal Prises instead: a seat with a count in [--prise, PRISE) bids Prise, played "
+                         "as the heuristic with the Prise from PRISE would (a), taken with the heuristic's discard "
+                         "(b) and with pimc's (c); the Prises with counts PRISE to --hi (b and c) as a check")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
-    from tricksim.strategies.tarot import heuristic as H
     from tricksim.strategies.tarot import pimc
 
-    h = parse_spec(f"{a.heuristic}{',' if ':' in a.heuristic else ':'}prise_threshold={a.prise}", "tarot")
+    sep = "," if ":" in a.heuristic else ":"
+    h = parse_spec(f"{a.heuristic}{sep}prise_threshold={a.prise}", "tarot")
     pp = parse_spec(a.pimc, "tarot").params
+    clock = [0.0, 0]  # CPU seconds in pimc's discard searches, discards searched
 
     def pimc_discard(st):
+        c0 = time.process_time()
         s = st.current_player()
         legal_s, legal_t = st._legal
-        return int(pimc.discard(np.int64(s), st.suits[s], st.trumps[s], legal_s, legal_t, st.view.copy(), pp,
-                                st.streams[s].copy()))
+        c = int(pimc.discard(np.int64(s), st.suits[s], st.trumps[s], legal_s, legal_t, st.view.copy(), pp,
+                             st.streams[s].copy()))
+        clock[0] += time.process_time() - c0
+        clock[1] += 1
+        return c
 
+    if a.marginal is not None:
+        h_base = parse_spec(f"{a.heuristic}{sep}prise_threshold={a.marginal}", "tarot")
+        marginal(a, h, h_base, pimc_discard, clock)
+        return
     rows = []
     deal_id = 0
     t0 = time.time()
     while time.time() - t0 < a.minutes * 60 and len(rows) < a.prises:
         st = TarotState(PRESETS["cardavia"], seed=a.seed, deal_id=deal_id)
         deal_id += 1
-        while not st.is_terminal() and st.phase == Phase.BID:
-            st.apply(st.policy_action(h))
+        bid_all(st, h)
         if st.is_terminal() or st.contract != 1:
             continue
         t = st.taker
-        count = float(H.hand_points(st.dealt[0][t], st.dealt[1][t], h.params))
+        count = count_of(st, t, h.params)
         if not a.lo <= count < a.hi + 1e-9:
             continue
         hand = card_ids(int(st.suits[t]), int(st.trumps[t]))  # with the chien
@@ -130,10 +174,86 @@ def main():
         if len(rows) % 20 == 0:
             print(f"{deal_id} deals, {len(rows)} moderate Prises, {time.time() - t0:.0f} s", file=sys.stderr)
     report(rows, a, deal_id, time.time() - t0)
-    if a.out:
+    save(rows, a.out)
+
+
+def save(rows, out):
+    if out:
         import pandas as pd
 
-        pd.DataFrame(rows).to_csv(a.out, index=False)
+        pd.DataFrame(rows).to_csv(out, index=False)
+
+
+def marginal(a, h, h_base, pimc_discard, clock):
+    """``--marginal``: each deal whose Prise (bid by ``h``) is bid by a seat with a count in [--prise, --marginal)
+    played three ways, (a) from the start by ``h_base`` (that seat passes), (b) and (c) from the bids by ``h``
+    with the heuristic's and pimc's discard; the Prises of counts --marginal to --hi by (b) and (c) only. Every
+    seat's stream is drawn the same in all (the bids draw none)."""
+    rows = []
+    deal_id = 0
+    t0 = time.time()
+    cpu_h = [0.0, 0]  # CPU seconds of the heuristic's play-outs (b) of a Prise taken by the seat, their number
+    while time.time() - t0 < a.minutes * 60 and len(rows) < a.prises:
+        st = TarotState(PRESETS["cardavia"], seed=a.seed, deal_id=deal_id)
+        deal_id += 1
+        bid_all(st, h)
+        if st.is_terminal():
+            continue
+        bids = st.bids()
+        counts = [count_of(st, s, h.params) for s in range(st.seats)]
+        s = prise_seat(bids, counts, a.prise, a.marginal)
+        check = s < 0 and st.contract == 1 and a.marginal <= counts[st.taker] < a.hi + 1e-9
+        if s < 0 and not check:
+            continue
+        if check:
+            s = st.taker
+        row = {"deal": deal_id - 1, "seat": s, "count": counts[s], "marginal": not check,
+               "taker": st.taker, "contract": st.contract}
+        if not check:
+            sa = TarotState(PRESETS["cardavia"], seed=a.seed, deal_id=deal_id - 1)
+            play_to_end(sa, h_base)
+            row.update(score_a=sa.scores()[s], passed_a=sa.taker < 0)
+        sp = copy.deepcopy(st)
+        c0 = time.process_time()
+        dh = play_to_end(st, h)
+        if st.taker == s:
+            cpu_h[0] += time.process_time() - c0
+            cpu_h[1] += 1
+        dp = play_to_end(sp, h, pimc_discard if sp.taker == s else None)
+        row.update(score_b=st.scores()[s], score_c=sp.scores()[s], won_b=st.won, won_c=sp.won,
+                   same=sorted(dh) == sorted(dp))
+        rows.append(row)
+        if len(rows) % 50 == 0:
+            print(f"{deal_id} deals, {len(rows)} Prises, {time.time() - t0:.0f} s", file=sys.stderr)
+    report_marginal(rows, a, deal_id, time.time() - t0, clock, cpu_h)
+    save(rows, a.out)
+
+
+def paired(label, x):
+    m, hw = t_interval(x) if len(x) > 1 else (float("nan"), float("nan"))
+    print(f"  {label:44s} {m:+7.2f} [{m - hw:+.2f}, {m + hw:+.2f}]  n={len(x)}")
+
+
+def report_marginal(rows, a, deals, secs, clock, cpu_h):
+    mg = [r for r in rows if r["marginal"]]
+    ck = [r for r in rows if not r["marginal"]]
+    print(f"seed {a.seed}: {deals} deals ({secs:.0f} s); {len(mg)} Prises bid by a seat with a count in "
+          f"[{a.prise}, {a.marginal}), {len(ck)} Prises with counts {a.marginal} to {a.hi}")
+    print(f"the bidding seat's score, (a) the Prise from {a.marginal}, (b) taken with the heuristic's discard, "
+          f"(c) with pimc's:")
+    paired("(b) - (a)", [r["score_b"] - r["score_a"] for r in mg])
+    paired("(c) - (a)", [r["score_c"] - r["score_a"] for r in mg])
+    paired("(c) - (b)", [r["score_c"] - r["score_b"] for r in mg])
+    took = [r for r in mg if r["taker"] == r["seat"]]
+    paired("(c) - (b), the seat the taker (no overbid)", [r["score_c"] - r["score_b"] for r in took])
+    print(f"  (a) all passed: {sum(r['passed_a'] for r in mg)} of {len(mg)}; overbid in (b) and (c): "
+          f"{len(mg) - len(took)}; Prises made by the seat (b) / (c): {sum(r['won_b'] for r in took)} / "
+          f"{sum(r['won_c'] for r in took)} of {len(took)}; discards differ in {sum(not r['same'] for r in took)}")
+    paired(f"check, counts {a.marginal} to {a.hi}: (c) - (b)", [r["score_c"] - r["score_b"] for r in ck])
+    print(f"  Prises made (b) / (c): {sum(r['won_b'] for r in ck)} / {sum(r['won_c'] for r in ck)} of {len(ck)}")
+    print(f"CPU: pimc's discard {clock[0] / max(clock[1], 1) * 6:.3f} s a discard of 6 cards ({clock[1]} cards "
+          f"searched, {clock[0]:.0f} s); the heuristic's play-out of a Prise deal from the bids "
+          f"{cpu_h[0] / max(cpu_h[1], 1) * 1e3:.2f} ms ({cpu_h[1]} deals)")
 
 
 def report(rows, a, deals, secs):

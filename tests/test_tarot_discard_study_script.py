@@ -6,7 +6,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.tarot_discard_study import shape  # noqa: E402
+from scripts.tarot_discard_study import prise_seat, shape  # noqa: E402
 
 # card ids: suit s rank r (0 the ace .. 10 jack, 11 knight, 12 queen, 13 king) is s * 14 + r; trumps 56 (the
 # Petit) .. 76 (the 21), the Excuse 77
@@ -31,3 +31,16 @@ def test_shape_of_a_chosen_discard():
         "from_longest": 1,     # the ace of diamonds
     }
     assert shape(hand, [])["voids"] == 0 and shape(hand, [])["half_points"] == 0
+
+
+def test_the_marginal_prise_seat():
+    # seat 1 bids the Prise with a count of 71, in [70, 74): it would pass with the Prise from 74; seat 3 (73) may
+    # not bid a Prise after it
+    assert prise_seat((0, 1, 0, 0), (65.0, 71.0, 60.0, 73.0), 70.0, 74.0) == 1
+    # the Prise bid with 74 exactly is taken from 74 as well; seat 3's 73 did not bid
+    assert prise_seat((0, 1, 0, 0), (50.0, 74.0, 60.0, 73.0), 70.0, 74.0) == -1
+    # a Garde bid by seat 0 (the bid is what counts, not the count): no Prise bid
+    assert prise_seat((2, 0, 0, 0), (72.0, 71.0, 60.0, 73.0), 70.0, 74.0) == -1
+    # the Prise overbid: seat 2 bid it at 70 and seat 3 the Garde; the Prise's seat is still seat 2
+    assert prise_seat((0, 0, 1, 2), (50.0, 60.0, 70.0, 90.0), 70.0, 74.0) == 2
+    assert prise_seat((0, 0, 0, 0), (69.9, 60.0, 69.0, 50.0), 70.0, 74.0) == -1
