@@ -21,8 +21,8 @@ from .plots import Charts, IntHist, common_bins, plot_hist, whole_bins
 from .report import md_table
 from .stats import Estimate, fmt_estimate, fmt_int
 
-__all__ = ["AtlasResult", "Section", "Variant", "atlas_markdown", "atlas_table", "central_range", "figures_frame", "hist_panel",
-           "rate_frame", "write_page"]
+__all__ = ["AtlasResult", "Section", "Variant", "atlas_markdown", "atlas_table", "central_range", "figures_frame",
+           "hist_panel", "rate_frame", "write_page"]
 
 Figures = Mapping[str, tuple[str, str]]  # key -> (label, unit of n)
 
