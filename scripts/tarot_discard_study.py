@@ -64,12 +64,6 @@ def shape(hand, discard):
     }
 
 
-def t_interval(x):
-    """Mean and half-width of its 95 % t interval (``stats.mean_ci``)."""
-    e = mean_ci(x)
-    return e.value, (e.hi - e.lo) / 2
-
-
 def play_to_end(st, h, pimc_discard=None):
     """Play ``st`` out with the heuristic ``h`` for every seat; with ``pimc_discard`` (a function of the state giving
     the taker's discard card), each discard card is its instead, the heuristic's still asked first so that every
@@ -133,7 +127,7 @@ def main():
     def pimc_discard(st):
         c0 = time.process_time()
         s = st.current_player()
-        legal_s, legal_t = st._legal
+        legal_s, legal_t = st.legal_words
         c = int(pimc.discard(np.int64(s), st.suits[s], st.trumps[s], legal_s, legal_t, st.view.copy(), pp,
                              st.streams[s].copy()))
         clock[0] += time.process_time() - c0
@@ -230,8 +224,12 @@ def marginal(a, h, h_base, pimc_discard, clock):
 
 
 def paired(label, x):
-    m, hw = t_interval(x) if len(x) > 1 else (float("nan"), float("nan"))
-    print(f"  {label:44s} {m:+7.2f} [{m - hw:+.2f}, {m + hw:+.2f}]  n={len(x)}")
+    """A mean of paired differences with its 95 % t interval (``stats.mean_ci``) and n."""
+    if len(x) < 2:
+        print(f"  {label:44s} n={len(x)}")
+        return
+    e = mean_ci(x)
+    print(f"  {label:44s} {e.value:+7.2f} [{e.lo:+.2f}, {e.hi:+.2f}]  n={len(x)}")
 
 
 def report_marginal(rows, a, deals, secs, clock, cpu_h):
@@ -259,14 +257,11 @@ def report_marginal(rows, a, deals, secs, clock, cpu_h):
 def report(rows, a, deals, secs):
     n = len(rows)
     diff = [r for r in rows if not r["same"]]
-    gain = [r["score_p"] - r["score_h"] for r in rows]
-    m, hw = t_interval(gain)
     print(f"seed {a.seed}: {deals} deals, {n} Prises with counts {a.lo}-{a.hi} ({secs:.0f} s)")
     print(f"discards differ in {len(diff)} of {n} ({len(diff) / max(n, 1):.0%})")
-    print(f"taker's paired gain with pimc's discard, a moderate Prise: {m:+.2f} [{m - hw:+.2f}, {m + hw:+.2f}]")
-    if diff:
-        md, hd = t_interval([r["score_p"] - r["score_h"] for r in diff])
-        print(f"  a Prise where the discards differ: {md:+.2f} [{md - hd:+.2f}, {md + hd:+.2f}]")
+    print("the taker's paired gain with pimc's discard:")
+    paired("a moderate Prise", [r["score_p"] - r["score_h"] for r in rows])
+    paired("a Prise where the discards differ", [r["score_p"] - r["score_h"] for r in diff])
     print(f"Prises made: heuristic's discard {sum(r['won_h'] for r in rows)}, pimc's {sum(r['won_p'] for r in rows)}"
           f" of {n}; where they differ {sum(r['won_h'] for r in diff)} / {sum(r['won_p'] for r in diff)}"
           f" of {len(diff)}")

@@ -49,7 +49,7 @@ def positions(preset: str, deals: int, seed: int, phase=Phase.PLAY) -> list:
             s = st.current_player()
             if st.phase == phase and len(st.legal_actions()) > 1:
                 ob = st.observation(s)
-                out.append((np.int64(s), np.int64(ob.suits), np.int64(ob.trumps), st._legal[0], st._legal[1], ob.view,
+                out.append((np.int64(s), np.int64(ob.suits), np.int64(ob.trumps), *st.legal_words, ob.view,
                             st.streams[s].copy()))
             st.apply(st.policy_action(h))
         played += st.taker >= 0

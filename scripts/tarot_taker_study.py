@@ -173,8 +173,8 @@ def main():
                     and len(st.legal_actions()) > 1):
                 ob = st.observation(s)
                 view = ob.view
-                p_card = int(pimc.search_card(np.int64(s), np.int64(ob.suits), np.int64(ob.trumps), st._legal[0],
-                                              st._legal[1], view, pp, st.streams[s].copy(), stats))
+                p_card = int(pimc.search_card(np.int64(s), np.int64(ob.suits), np.int64(ob.trumps), *st.legal_words,
+                                              view, pp, st.streams[s].copy(), stats))
                 legal = st.legal_actions()
                 hand = card_ids(ob.suits, ob.trumps)
                 played_t = int(view[V_PLAYED_T])

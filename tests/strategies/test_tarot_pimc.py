@@ -63,7 +63,7 @@ def true_values(st, seat):
     rest_s, rest_t = hidden_pile(st)
     out = np.zeros(78, np.int64)
     pimc.card_values(np.int64(seat), st.suits.copy(), st.trumps.copy(), np.int64(rest_s), np.int64(rest_t),
-                     st._legal[0], st._legal[1], ob.view, pimc._heuristic_params(), np.zeros(1, np.uint64), out)
+                     *st.legal_words, ob.view, pimc._heuristic_params(), np.zeros(1, np.uint64), out)
     return out
 
 

@@ -151,6 +151,12 @@ class TarotState(StepState):
         self._start_bid()
 
     # ---------------------------------------------------------------- queries
+    @property
+    def legal_words(self) -> tuple[np.int64, np.int64]:
+        """The legal cards of the discard, call or play asked now as the kernels' two words (suits, trumps): what a
+        policy's ``discard``/``call``/``play`` is given (``legal_actions`` has the same cards as ids)."""
+        return self._legal
+
     def legal_actions(self) -> list[int]:
         p = self._phase
         if p == Phase.BID:
